@@ -1,0 +1,130 @@
+#include "core/mesh/mesh_queries.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+
+namespace rig {
+
+Box3 boundingBox(const Mesh& mesh)
+{
+    Box3 box;
+    for (Eigen::Index i = 0; i < mesh.V.rows(); ++i)
+        box.extend(mesh.V.row(i).transpose());
+    return box;
+}
+
+MatrixX3d vertexNormals(const MatrixX3d& V, const MatrixX3i& F)
+{
+    MatrixX3d N = MatrixX3d::Zero(V.rows(), 3);
+    for (Eigen::Index f = 0; f < F.rows(); ++f) {
+        const Vec3 a = V.row(F(f, 0)), b = V.row(F(f, 1)), c = V.row(F(f, 2));
+        const Vec3 n = (b - a).cross(c - a); // length = 2 * area: area weighting
+        for (int k = 0; k < 3; ++k)
+            N.row(F(f, k)) += n.transpose();
+    }
+    for (Eigen::Index i = 0; i < N.rows(); ++i) {
+        const double len = N.row(i).norm();
+        if (len > 0.0)
+            N.row(i) /= len;
+        else
+            N.row(i) << 0.0, 1.0, 0.0;
+    }
+    return N;
+}
+
+EdgeTopology edgeTopology(const MatrixX3i& F)
+{
+    // One directed half-edge per triangle side, keyed by its undirected edge.
+    struct HalfEdge {
+        std::uint64_t key;
+        bool forward; // a < b in the triangle's own orientation
+    };
+    std::vector<HalfEdge> halfEdges;
+    halfEdges.reserve(static_cast<size_t>(F.rows()) * 3);
+    EdgeTopology topo;
+    for (Eigen::Index f = 0; f < F.rows(); ++f) {
+        const int i0 = F(f, 0), i1 = F(f, 1), i2 = F(f, 2);
+        if (i0 == i1 || i1 == i2 || i0 == i2) {
+            ++topo.degenerateTriangles;
+            continue;
+        }
+        for (int k = 0; k < 3; ++k) {
+            const auto a = static_cast<std::uint32_t>(F(f, k));
+            const auto b = static_cast<std::uint32_t>(F(f, (k + 1) % 3));
+            const auto lo = std::min(a, b), hi = std::max(a, b);
+            halfEdges.push_back({(std::uint64_t(lo) << 32) | hi, a < b});
+        }
+    }
+    std::sort(halfEdges.begin(), halfEdges.end(),
+              [](const HalfEdge& x, const HalfEdge& y) { return x.key < y.key; });
+    for (size_t i = 0; i < halfEdges.size();) {
+        size_t j = i;
+        int forward = 0;
+        while (j < halfEdges.size() && halfEdges[j].key == halfEdges[i].key) {
+            forward += halfEdges[j].forward ? 1 : 0;
+            ++j;
+        }
+        const size_t count = j - i;
+        ++topo.edges;
+        if (count == 1)
+            ++topo.boundaryEdges;
+        else if (count > 2)
+            ++topo.nonManifoldEdges;
+        else if (forward != 1)
+            ++topo.inconsistentEdges;
+        i = j;
+    }
+    return topo;
+}
+
+namespace {
+
+int findRoot(std::vector<int>& parent, int x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+} // namespace
+
+int connectedComponents(const Mesh& mesh)
+{
+    std::vector<int> parent(static_cast<size_t>(mesh.V.rows()));
+    std::iota(parent.begin(), parent.end(), 0);
+    std::vector<char> used(parent.size(), 0);
+    for (Eigen::Index f = 0; f < mesh.F.rows(); ++f) {
+        for (int k = 0; k < 3; ++k)
+            used[mesh.F(f, k)] = 1;
+        const int r0 = findRoot(parent, mesh.F(f, 0));
+        for (int k = 1; k < 3; ++k) {
+            const int r = findRoot(parent, mesh.F(f, k));
+            if (r != r0)
+                parent[r] = r0;
+        }
+    }
+    int count = 0;
+    for (size_t i = 0; i < parent.size(); ++i)
+        if (used[i] && findRoot(parent, static_cast<int>(i)) == static_cast<int>(i))
+            ++count;
+    return count;
+}
+
+MeshStats meshStats(const Mesh& mesh)
+{
+    MeshStats s;
+    s.vertices = mesh.vertexCount();
+    s.triangles = mesh.triangleCount();
+    s.parts = mesh.partCount();
+    s.components = connectedComponents(mesh);
+    const EdgeTopology topo = edgeTopology(mesh.F);
+    s.watertight = topo.watertight() && s.triangles > 0;
+    s.manifold = topo.nonManifoldEdges == 0 && topo.inconsistentEdges == 0;
+    s.bounds = boundingBox(mesh);
+    return s;
+}
+
+} // namespace rig

@@ -1,0 +1,13 @@
+# Fails when a file under CORE_DIR includes a Qt, OpenGL or GLM header.
+file(GLOB_RECURSE files ${CORE_DIR}/*.h ${CORE_DIR}/*.cpp)
+set(bad "")
+foreach(f IN LISTS files)
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Za-z]|qt|GL/|glad|glm/|epoxy/)")
+  if(lines)
+    list(APPEND bad "${f}: ${lines}")
+  endif()
+endforeach()
+if(bad)
+  string(REPLACE ";" "\n" bad "${bad}")
+  message(FATAL_ERROR "core/ must stay Qt-, GL- and GLM-free:\n${bad}")
+endif()
