@@ -1,0 +1,206 @@
+#include "core/voxel/fill.h"
+
+#include "core/common/error.h"
+#include "core/mesh/mesh_queries.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rig {
+namespace {
+
+constexpr std::uint8_t kEmpty = static_cast<std::uint8_t>(VoxelState::Empty);
+constexpr std::uint8_t kSurface = static_cast<std::uint8_t>(VoxelState::Surface);
+constexpr std::uint8_t kInterior = static_cast<std::uint8_t>(VoxelState::Interior);
+
+// 6-connected flood fill over the Empty voxels from voxel 0 (a corner of the
+// always-empty outer layer). Returns 1 for every voxel reached. Stepping by +-1
+// or +-nx may wrap to the next row or slice, but only from one outer-layer voxel
+// to another, and the outer layer is outside and connected anyway, so the only
+// check needed is the range of the flat index.
+std::vector<std::uint8_t> floodOutside(const VoxelGrid& g)
+{
+    const std::int64_t n = g.voxelCount(), nx = g.dims.x(), nxy = nx * g.dims.y();
+    const std::int64_t step[6] = {1, -1, nx, -nx, nxy, -nxy};
+    std::vector<std::uint8_t> out(static_cast<size_t>(n), 0);
+    std::vector<std::int64_t> stack{0};
+    out[0] = 1;
+    while (!stack.empty()) {
+        const std::int64_t i = stack.back();
+        stack.pop_back();
+        for (std::int64_t s : step) {
+            const std::int64_t j = i + s;
+            if (j < 0 || j >= n || out[static_cast<size_t>(j)] || g.states[static_cast<size_t>(j)] != kEmpty)
+                continue;
+            out[static_cast<size_t>(j)] = 1;
+            stack.push_back(j);
+        }
+    }
+    return out;
+}
+
+// 2D edge function of p against the directed edge a->b, computed in a canonical
+// vertex order so that the two triangles sharing an edge get exactly opposite
+// values (bitwise), which makes the tie-breaking rule below consistent.
+double edgeFunction(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Eigen::Vector2d& p)
+{
+    const bool swap = a.x() > b.x() || (a.x() == b.x() && a.y() > b.y());
+    const Eigen::Vector2d& s = swap ? b : a;
+    const Eigen::Vector2d& t = swap ? a : b;
+    const double e = (t.x() - s.x()) * (p.y() - s.y()) - (t.y() - s.y()) * (p.x() - s.x());
+    return swap ? -e : e;
+}
+
+// Adds to `votes` the inside votes of the two half-rays along axis `a` through
+// every voxel centre: the signed crossings (+1 entering, -1 leaving, by the
+// triangle's orientation) before the centre, and the negated ones after it.
+void addAxisVotes(const VoxelGrid& g, const Mesh& mesh, int a, std::vector<std::int16_t>& delta,
+                  std::vector<std::uint8_t>& votes)
+{
+    const int u = (a + 1) % 3, v = (a + 2) % 3;
+    const std::int64_t stride[3] = {1, g.dims.x(), static_cast<std::int64_t>(g.dims.x()) * g.dims.y()};
+    const double h = g.voxelSize;
+    std::fill(delta.begin(), delta.end(), std::int16_t{0});
+    for (int f = 0; f < mesh.triangleCount(); ++f) {
+        const Vec3 P[3] = {mesh.V.row(mesh.F(f, 0)).transpose(), mesh.V.row(mesh.F(f, 1)).transpose(),
+                           mesh.V.row(mesh.F(f, 2)).transpose()};
+        const Vec3 n = (P[1] - P[0]).cross(P[2] - P[0]);
+        if (n[a] == 0.0)
+            continue; // edge-on: the neighbouring triangles account for the crossing
+        const double orient = n[a] > 0 ? 1.0 : -1.0;
+        // Grid-line coordinates: line (i, j) passes through voxel centres at u = i, v = j.
+        Eigen::Vector2d q[3];
+        for (int k = 0; k < 3; ++k)
+            q[k] = Eigen::Vector2d((P[k][u] - g.origin[u]) / h - 0.5, (P[k][v] - g.origin[v]) / h - 0.5);
+        const int i0 = std::max(0, static_cast<int>(std::ceil(std::min({q[0].x(), q[1].x(), q[2].x()}))));
+        const int i1 = std::min(g.dims[u] - 1, static_cast<int>(std::floor(std::max({q[0].x(), q[1].x(), q[2].x()}))));
+        const int j0 = std::max(0, static_cast<int>(std::ceil(std::min({q[0].y(), q[1].y(), q[2].y()}))));
+        const int j1 = std::min(g.dims[v] - 1, static_cast<int>(std::floor(std::max({q[0].y(), q[1].y(), q[2].y()}))));
+        const std::int16_t sign = n[a] < 0 ? 1 : -1; // a ray going +a enters where the normal faces -a
+        for (int j = j0; j <= j1; ++j)
+            for (int i = i0; i <= i1; ++i) {
+                const Eigen::Vector2d p(i, j);
+                bool inside = true;
+                for (int k = 0; k < 3 && inside; ++k) {
+                    const Eigen::Vector2d& e0 = q[k];
+                    const Eigen::Vector2d& e1 = q[(k + 1) % 3];
+                    const double e = orient * edgeFunction(e0, e1, p);
+                    if (e < 0)
+                        inside = false;
+                    else if (e == 0) {
+                        // On the edge: a top-left style rule gives the point to
+                        // exactly one of the two triangles sharing the edge.
+                        const Eigen::Vector2d d = orient * (e1 - e0);
+                        inside = d.y() < 0 || (d.y() == 0 && d.x() > 0);
+                    }
+                }
+                if (!inside)
+                    continue;
+                // Where the line meets the triangle's plane, in voxel units along a.
+                const double pu = g.origin[u] + (i + 0.5) * h, pv = g.origin[v] + (j + 0.5) * h;
+                const double t = P[0][a] + (n[u] * (P[0][u] - pu) + n[v] * (P[0][v] - pv)) / n[a];
+                // The first voxel whose centre lies beyond the crossing.
+                const double ta = (t - g.origin[a]) / h - 0.5;
+                const int ia = std::clamp(static_cast<int>(std::floor(ta)) + 1, 0, g.dims[a] - 1);
+                delta[static_cast<size_t>(ia * stride[a] + i * stride[u] + j * stride[v])] += sign;
+            }
+    }
+    for (int j = 0; j < g.dims[v]; ++j)
+        for (int i = 0; i < g.dims[u]; ++i) {
+            const std::int64_t base = i * stride[u] + j * stride[v];
+            int total = 0;
+            for (int ia = 0; ia < g.dims[a]; ++ia)
+                total += delta[static_cast<size_t>(base + ia * stride[a])];
+            int w = 0;
+            for (int ia = 0; ia < g.dims[a]; ++ia) {
+                const size_t idx = static_cast<size_t>(base + ia * stride[a]);
+                w += delta[idx];
+                votes[idx] = static_cast<std::uint8_t>(votes[idx] + (w > 0) + (w - total > 0));
+            }
+        }
+}
+
+} // namespace
+
+FillResult fillInterior(const VoxelGrid& surface, const Mesh& mesh, const FillOptions& options,
+                        const Progress& progress)
+{
+    if (surface.empty() || (surface.dims.array() < 3).any())
+        throw InvalidInput("rig::fillInterior(): the voxel grid is empty");
+    if (surface.solid(0))
+        throw InvalidInput("rig::fillInterior(): the grid's outer layer must be empty (use rig::voxelizeSurface())");
+
+    FillResult r;
+    r.grid = surface;
+    r.watertight = mesh.triangleCount() > 0 && edgeTopology(mesh.F).watertight();
+    progress.update("fill", 0.0);
+    const std::vector<std::uint8_t> reached = floodOutside(surface);
+    const size_t n = surface.states.size();
+    auto& s = r.grid.states;
+
+    if (!options.robustInside || r.watertight || mesh.triangleCount() == 0) {
+        for (size_t i = 0; i < n; ++i)
+            if (s[i] == kEmpty && !reached[i])
+                s[i] = kInterior;
+    } else {
+        std::vector<std::uint8_t> votes(n, 0);
+        {
+            std::vector<std::int16_t> delta(n);
+            for (int a = 0; a < 3; ++a) {
+                progress.update("fill", 0.1 + 0.25 * a);
+                addAxisVotes(surface, mesh, a, delta, votes);
+            }
+        }
+        for (size_t i = 0; i < n; ++i)
+            if (s[i] == kEmpty && (!reached[i] || votes[i] >= 4))
+                s[i] = kInterior;
+        progress.update("fill", 0.85);
+        // Close the cavities the votes may have sealed off, then count what was bridged.
+        const std::vector<std::uint8_t> outside = floodOutside(r.grid);
+        for (size_t i = 0; i < n; ++i) {
+            if (s[i] == kEmpty && !outside[i])
+                s[i] = kInterior;
+            if (s[i] == kInterior && reached[i])
+                ++r.bridgedVoxels;
+        }
+        // Gaps: bridged voxels that face the outside, grouped 26-connectedly.
+        const auto nb = r.grid.neighbourIndexOffsets();
+        const std::int64_t nx = r.grid.dims.x(), nxy = nx * r.grid.dims.y();
+        const std::int64_t step6[6] = {1, -1, nx, -nx, nxy, -nxy};
+        std::vector<std::uint8_t> gap(n, 0);
+        for (size_t i = 0; i < n; ++i) {
+            if (s[i] != kInterior || !reached[i])
+                continue;
+            for (std::int64_t d : step6)
+                if (outside[static_cast<size_t>(static_cast<std::int64_t>(i) + d)]) {
+                    gap[i] = 1;
+                    break;
+                }
+        }
+        std::vector<std::int64_t> stack;
+        for (size_t i = 0; i < n; ++i) {
+            if (gap[i] != 1)
+                continue;
+            ++r.bridgedGaps;
+            gap[i] = 2;
+            stack.push_back(static_cast<std::int64_t>(i));
+            while (!stack.empty()) {
+                const std::int64_t k = stack.back();
+                stack.pop_back();
+                for (std::int64_t d : nb) {
+                    const auto j = static_cast<size_t>(k + d);
+                    if (gap[j] == 1) {
+                        gap[j] = 2;
+                        stack.push_back(static_cast<std::int64_t>(j));
+                    }
+                }
+            }
+        }
+    }
+    r.surfaceVoxels = r.grid.count(VoxelState::Surface);
+    r.interiorVoxels = r.grid.count(VoxelState::Interior);
+    progress.update("fill", 1.0);
+    return r;
+}
+
+} // namespace rig

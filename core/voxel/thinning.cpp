@@ -1,0 +1,190 @@
+#include "core/voxel/thinning.h"
+
+#include "core/common/error.h"
+
+#include <array>
+#include <bit>
+#include <cstdlib>
+
+namespace rig {
+namespace {
+
+// Adjacency tables over the 26 neighbourhood positions (bit k = offsets26[k]).
+struct Tables {
+    std::array<std::uint32_t, 26> adj26{}; // positions 26-adjacent to k
+    std::array<std::uint32_t, 26> adj6{};  // positions of N18 6-adjacent to k
+    std::uint32_t n18 = 0;                 // the 18-neighbourhood (no corners)
+    std::uint32_t faces = 0;               // the 6 face neighbours
+    Tables()
+    {
+        const auto& o = neighbourOffsets26();
+        for (int k = 0; k < 26; ++k) {
+            const int l1 = std::abs(o[k].x()) + std::abs(o[k].y()) + std::abs(o[k].z());
+            if (l1 <= 2)
+                n18 |= 1u << k;
+            if (l1 == 1)
+                faces |= 1u << k;
+        }
+        for (int k = 0; k < 26; ++k)
+            for (int l = 0; l < 26; ++l) {
+                if (l == k)
+                    continue;
+                const Vec3i d = (o[k] - o[l]).cwiseAbs();
+                if (d.maxCoeff() == 1)
+                    adj26[k] |= 1u << l;
+                if (d.sum() == 1 && (n18 >> l & 1u))
+                    adj6[k] |= 1u << l;
+            }
+    }
+};
+
+const Tables& tables()
+{
+    static const Tables t;
+    return t;
+}
+
+// The component of `mask` containing the bits of `seed`, through `adj`.
+std::uint32_t component(std::uint32_t seed, std::uint32_t mask, const std::array<std::uint32_t, 26>& adj)
+{
+    std::uint32_t comp = seed, frontier = seed;
+    while (frontier) {
+        const int k = std::countr_zero(frontier);
+        frontier &= frontier - 1;
+        const std::uint32_t grow = adj[static_cast<size_t>(k)] & mask & ~comp;
+        comp |= grow;
+        frontier |= grow;
+    }
+    return comp;
+}
+
+// Neighbour index of direction d in offsets26 order: (dx, dy, dz) -> k.
+constexpr int offsetBit(int dx, int dy, int dz)
+{
+    const int k = (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
+    return k < 13 ? k : k - 1; // the centre (13) is skipped
+}
+
+} // namespace
+
+Neighbourhood neighbourhoodOf(const VoxelGrid& g, std::int64_t index)
+{
+    // Cached per grid shape would save little: 26 loads is the cost either way.
+    const std::int64_t nx = g.dims.x(), nxy = nx * g.dims.y();
+    const std::uint8_t* s = g.states.data() + index;
+    Neighbourhood n = 0;
+    int k = 0;
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                if (!dx && !dy && !dz)
+                    continue;
+                if (s[dx + dy * nx + dz * nxy])
+                    n |= 1u << k;
+                ++k;
+            }
+    return n;
+}
+
+bool isSimplePoint(Neighbourhood n)
+{
+    const Tables& t = tables();
+    if (n == 0)
+        return false; // isolated voxel: deleting it removes a component
+    if (component(n & (~n + 1), n, t.adj26) != n)
+        return false; // more than one object component
+    const std::uint32_t bg = ~n & t.n18;
+    const std::uint32_t bgFaces = bg & t.faces;
+    if (bgFaces == 0)
+        return false; // interior voxel: deleting it opens a cavity
+    const std::uint32_t comp = component(bgFaces & (~bgFaces + 1), bg, t.adj6);
+    return (bgFaces & ~comp) == 0;
+}
+
+bool isEndPoint(Neighbourhood n) { return std::popcount(n) == 1; }
+
+ThinningResult thin(const VoxelGrid& solid, const ThinningOptions& options, const Progress& progress)
+{
+    if (solid.empty() || (solid.dims.array() < 3).any())
+        throw InvalidInput("rig::thin(): the voxel grid is empty");
+    const Vec3i d = solid.dims;
+    const std::int64_t nx = d.x(), nxy = nx * d.y();
+    // Check the outer layer is empty: neighbourhoods are read without bounds checks.
+    for (int z = 0; z < d.z(); ++z)
+        for (int y = 0; y < d.y(); ++y)
+            for (int x = 0; x < d.x(); ++x) {
+                const bool outer = x == 0 || y == 0 || z == 0 || x == d.x() - 1 || y == d.y() - 1 || z == d.z() - 1;
+                if (outer && solid.solid(solid.index(x, y, z)))
+                    throw InvalidInput("rig::thin(): a solid voxel lies on the grid's outer layer");
+            }
+
+    ThinningResult r;
+    r.skeleton = solid;
+    auto& s = r.skeleton.states;
+    const std::int64_t step6[6] = {nx, -nx, -nxy, nxy, 1, -1}; // up, down, north, south, east, west
+    const int bit6[6] = {offsetBit(0, 1, 0), offsetBit(0, -1, 0), offsetBit(0, 0, -1),
+                         offsetBit(0, 0, 1),  offsetBit(1, 0, 0),  offsetBit(-1, 0, 0)};
+
+    // Candidate list: the border voxels (a face neighbour in the background).
+    std::vector<std::int64_t> border;
+    std::vector<std::uint8_t> listed(s.size(), 0);
+    std::int64_t solidCount = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (!s[i])
+            continue;
+        ++solidCount;
+        for (std::int64_t st : step6)
+            if (!s[static_cast<size_t>(static_cast<std::int64_t>(i) + st)]) {
+                border.push_back(static_cast<std::int64_t>(i));
+                listed[i] = 1;
+                break;
+            }
+    }
+
+    std::vector<std::int64_t> candidates;
+    for (;;) {
+        if (options.maxIterations > 0 && r.iterations >= options.maxIterations)
+            break;
+        progress.update("thin", solidCount ? static_cast<double>(r.deletedVoxels) / solidCount : 1.0);
+        ++r.iterations;
+        std::int64_t deleted = 0;
+        for (int dir = 0; dir < 6; ++dir) {
+            candidates.clear();
+            for (std::int64_t v : border) {
+                if (!s[static_cast<size_t>(v)] || s[static_cast<size_t>(v + step6[dir])])
+                    continue;
+                const Neighbourhood n = neighbourhoodOf(r.skeleton, v);
+                if (!isEndPoint(n) && isSimplePoint(n))
+                    candidates.push_back(v);
+            }
+            for (std::int64_t v : candidates) {
+                const Neighbourhood n = neighbourhoodOf(r.skeleton, v); // sequential re-check
+                if (isEndPoint(n) || !isSimplePoint(n))
+                    continue;
+                s[static_cast<size_t>(v)] = 0;
+                ++deleted;
+                for (int k = 0; k < 6; ++k) {
+                    const std::int64_t w = v + step6[k];
+                    if ((n >> bit6[k] & 1u) && !listed[static_cast<size_t>(w)]) {
+                        listed[static_cast<size_t>(w)] = 1;
+                        border.push_back(w);
+                    }
+                }
+            }
+        }
+        // Drop the deleted voxels from the candidate list.
+        size_t kept = 0;
+        for (std::int64_t v : border)
+            if (s[static_cast<size_t>(v)])
+                border[kept++] = v;
+        border.resize(kept);
+        r.deletedVoxels += deleted;
+        if (deleted == 0)
+            break;
+    }
+    r.skeletonVoxels = solidCount - r.deletedVoxels;
+    progress.update("thin", 1.0);
+    return r;
+}
+
+} // namespace rig
