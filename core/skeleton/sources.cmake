@@ -1,0 +1,6 @@
+# core/skeleton: the geometric (curve) skeleton, its refinement, and the whole extraction stage.
+list(APPEND RIGSMITH_CORE_SOURCES
+  skeleton/curve_skeleton.cpp
+  skeleton/refine.cpp
+  skeleton/extract.cpp
+)
