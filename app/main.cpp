@@ -1,0 +1,55 @@
+// rigsmith: the GUI with no arguments (or a file to open), the headless
+// command line otherwise (see app/cli.h).
+
+#include "app/cli.h"
+#include "ui/document.h"
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QSurfaceFormat>
+#include <QTimer>
+
+#include <iostream>
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (rig::app::isCliInvocation(args))
+        return rig::app::runCli(argc, argv, args);
+
+    // --screenshot PATH: open, wait for the character, save the window as PNG, quit.
+    QString screenshot;
+    if (args.size() >= 2 && args[0] == "--screenshot") {
+        screenshot = QString::fromStdString(args[1]);
+        args.erase(args.begin(), args.begin() + 2);
+    }
+
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    format.setSamples(4);
+    QSurfaceFormat::setDefaultFormat(format);
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("Rigsmith");
+    QApplication::setApplicationName("Rigsmith");
+    QApplication::setApplicationVersion(RIGSMITH_VERSION);
+
+    rig::ui::MainWindow window;
+    window.show();
+    window.openFile(args.empty() ? QStringLiteral("default") : QString::fromStdString(args[0]));
+
+    if (!screenshot.isEmpty()) {
+        auto save = [&] {
+            QTimer::singleShot(500, &window, [&] {
+                const bool ok = window.grab().save(screenshot);
+                std::cout << (ok ? "wrote " : "could not write ") << screenshot.toStdString() << '\n';
+                QApplication::exit(ok ? 0 : 1);
+            });
+        };
+        QObject::connect(window.document(), &rig::ui::Document::stageFinished, &window, save);
+        QObject::connect(window.document(), &rig::ui::Document::stageFailed, &window, save);
+    }
+    return QApplication::exec();
+}

@@ -1,0 +1,54 @@
+#include "core/project/character_source.h"
+
+#include "core/common/error.h"
+
+#include <filesystem>
+
+namespace rig {
+
+bool isDefaultCharacterSpec(const std::string& spec)
+{
+    return spec == "default" || spec.rfind("default:", 0) == 0;
+}
+
+LoadedCharacter loadCharacter(const std::string& spec, const Progress& progress)
+{
+    LoadedCharacter out;
+    out.source = spec;
+    if (!isDefaultCharacterSpec(spec)) {
+        out.imported = importCharacter(spec, {}, progress);
+        out.displayName = std::filesystem::path(spec).filename().string();
+        out.stats = meshStats(out.imported.mesh);
+        return out;
+    }
+    HumanoidOptions options;
+    if (spec != "default") {
+        const std::string name = spec.substr(8);
+        const auto pose = parseHumanoidPose(name);
+        if (!pose) {
+            std::string valid;
+            for (HumanoidPose p : allHumanoidPoses())
+                valid += (valid.empty() ? "" : ", ") + std::string(humanoidPoseName(p));
+            throw InvalidInput("unknown pose '" + name + "' in '" + spec + "'; valid poses: " + valid);
+        }
+        options.pose = *pose;
+    }
+    progress.update("generate", 0.0);
+    Humanoid h = generateHumanoid(options);
+    progress.update("generate", 1.0);
+    out.imported.mesh = h.mesh;
+    out.imported.info.path = spec;
+    out.imported.info.format = "procedural";
+    out.imported.info.upAxis = "+Y";
+    out.imported.info.fileVertices = h.mesh.vertexCount();
+    out.imported.info.fileMeshes = 1;
+    out.imported.info.weldMap.resize(static_cast<size_t>(h.mesh.vertexCount()));
+    for (int i = 0; i < h.mesh.vertexCount(); ++i)
+        out.imported.info.weldMap[i] = i;
+    out.displayName = "Default character (" + std::string(humanoidPoseName(h.pose)) + "-pose)";
+    out.groundTruth = std::move(h);
+    out.stats = meshStats(out.imported.mesh);
+    return out;
+}
+
+} // namespace rig

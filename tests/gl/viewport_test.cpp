@@ -1,0 +1,139 @@
+#include "ui/main_window.h"
+
+#include "core/project/rig_project.h"
+#include "ui/document.h"
+#include "ui/render_offscreen.h"
+#include "ui/viewport/viewport.h"
+
+#include <gtest/gtest.h>
+
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+
+namespace rig::ui {
+namespace {
+
+/// Fraction of pixels that differ from the background colour at (2, 2).
+double coverage(const QImage& img, QRect region = {})
+{
+    if (region.isNull())
+        region = img.rect();
+    const QRgb bg = img.pixel(2, 2);
+    long differ = 0, total = 0;
+    for (int y = region.top(); y <= region.bottom(); y += 2)
+        for (int x = region.left(); x <= region.right(); x += 2) {
+            const QRgb p = img.pixel(x, y);
+            differ += (std::abs(qRed(p) - qRed(bg)) + std::abs(qGreen(p) - qGreen(bg)) + std::abs(qBlue(p) - qBlue(bg))) > 30;
+            ++total;
+        }
+    return total ? double(differ) / double(total) : 0.0;
+}
+
+double difference(const QImage& a, const QImage& b)
+{
+    long differ = 0, total = 0;
+    for (int y = 0; y < std::min(a.height(), b.height()); y += 2)
+        for (int x = 0; x < std::min(a.width(), b.width()); x += 2) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            differ += (std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) + std::abs(qBlue(p) - qBlue(q))) > 30;
+            ++total;
+        }
+    return total ? double(differ) / double(total) : 0.0;
+}
+
+class ViewportTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        window = std::make_unique<MainWindow>(MainWindow::ViewportKind::OpenGL);
+        window->resize(1000, 700);
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        QSignalSpy done(window->document(), &Document::stageFinished);
+        window->openFile("default");
+        window->document()->waitForIdle();
+        QCoreApplication::processEvents();
+        ASSERT_EQ(done.count(), 1);
+        viewport = window->viewport();
+        ASSERT_NE(viewport, nullptr);
+    }
+    QImage frame()
+    {
+        QCoreApplication::processEvents();
+        return viewport->grabFramebuffer();
+    }
+    std::unique_ptr<MainWindow> window;
+    Viewport* viewport = nullptr;
+};
+
+TEST_F(ViewportTest, DefaultCharacterCoversTheCentreOfTheView)
+{
+    const QImage img = frame();
+    ASSERT_FALSE(img.isNull());
+    EXPECT_TRUE(viewport->glError().isEmpty()) << viewport->glError().toStdString();
+    // Framed: the character fills a good part of the middle column and little of the corners.
+    const int w = img.width(), h = img.height();
+    const double centre = coverage(img, QRect(w * 2 / 5, h / 5, w / 5, h * 3 / 5));
+    const double corner = coverage(img, QRect(0, 0, w / 8, h / 8));
+    EXPECT_GT(centre, 0.5) << "centre coverage " << centre;
+    EXPECT_LT(corner, 0.05) << "corner coverage " << corner;
+    const double all = coverage(img);
+    EXPECT_GT(all, 0.05);
+    EXPECT_LT(all, 0.6);
+}
+
+TEST_F(ViewportTest, OrbitingChangesTheImage)
+{
+    const QImage before = frame();
+    const QPoint start(viewport->width() / 2, viewport->height() / 2);
+    QMouseEvent press(QEvent::MouseButtonPress, start, viewport->mapToGlobal(start), Qt::LeftButton, Qt::LeftButton,
+                      Qt::NoModifier);
+    QCoreApplication::sendEvent(viewport, &press);
+    for (int i = 1; i <= 10; ++i) {
+        const QPoint p = start + QPoint(12 * i, 0);
+        QMouseEvent move(QEvent::MouseMove, p, viewport->mapToGlobal(p), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(viewport, &move);
+    }
+    QMouseEvent release(QEvent::MouseButtonRelease, start, viewport->mapToGlobal(start), Qt::LeftButton, Qt::NoButton,
+                        Qt::NoModifier);
+    QCoreApplication::sendEvent(viewport, &release);
+    const QImage after = frame();
+    EXPECT_GT(difference(before, after), 0.02);
+    EXPECT_GT(coverage(after), 0.05); // still framed after orbiting
+}
+
+TEST_F(ViewportTest, WheelZoomsAndFrameAllRestores)
+{
+    const QImage framed = frame();
+    const float d0 = viewport->camera().distance;
+    const QPoint c(viewport->width() / 2, viewport->height() / 2);
+    QWheelEvent wheel(c, viewport->mapToGlobal(c), QPoint(), QPoint(0, 480), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(viewport, &wheel);
+    EXPECT_LT(viewport->camera().distance, d0);
+    EXPECT_GT(coverage(frame()), coverage(framed)); // closer: the body fills more of the view
+    viewport->frameAll();
+    EXPECT_NEAR(viewport->camera().distance, d0, 1e-4f * d0);
+}
+
+TEST_F(ViewportTest, WireframeOverlayDrawsEdges)
+{
+    const QImage shaded = frame();
+    viewport->setWireframe(true);
+    const QImage wire = frame();
+    EXPECT_GT(difference(shaded, wire), 0.01);
+}
+
+TEST(RenderOffscreen, RendersTheCharacterToAnImage)
+{
+    const auto c = loadCharacter("default");
+    QString error;
+    const QImage img = renderOffscreen(c.imported.mesh, QSize(320, 240), ViewPreset::Front, {}, &error);
+    ASSERT_FALSE(img.isNull()) << error.toStdString();
+    EXPECT_EQ(img.size(), QSize(320, 240));
+    EXPECT_GT(coverage(img), 0.05);
+}
+
+} // namespace
+} // namespace rig::ui

@@ -1,0 +1,145 @@
+#include "ui/main_window.h"
+
+#include "core/project/rig_project.h"
+#include "ui/document.h"
+
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace rig::ui {
+namespace {
+
+using Kind = MainWindow::ViewportKind;
+
+/// Opens through the menu's slot and waits for the load to end either way.
+bool openAndWait(MainWindow& w, const QString& spec)
+{
+    QSignalSpy done(w.document(), &Document::stageFinished);
+    QSignalSpy failed(w.document(), &Document::stageFailed);
+    w.openFile(spec);
+    w.document()->waitForIdle();
+    QCoreApplication::processEvents();
+    return done.count() == 1 && failed.count() == 0;
+}
+
+QString writeCube(const QTemporaryDir& dir, const QString& name)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    f.write("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n"
+            "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n");
+    return path;
+}
+
+TEST(MainWindow, OpensTheDefaultCharacterThroughTheMenuSlot)
+{
+    MainWindow w(Kind::Placeholder);
+    ASSERT_TRUE(openAndWait(w, "default"));
+    ASSERT_TRUE(w.document()->project().hasCharacter());
+    const auto* stats = w.findChild<QLabel*>("meshStats");
+    ASSERT_NE(stats, nullptr);
+    EXPECT_TRUE(stats->text().contains("triangles")) << stats->text().toStdString();
+    EXPECT_TRUE(stats->text().contains("watertight")) << stats->text().toStdString();
+    EXPECT_TRUE(w.windowTitle().contains("Default character"));
+}
+
+TEST(MainWindow, RecentFilesAreRememberedMostRecentFirst)
+{
+    QSettings().remove("recentFiles");
+    QTemporaryDir dir;
+    const QString a = writeCube(dir, "a.obj"), b = writeCube(dir, "b.obj");
+    MainWindow w(Kind::Placeholder);
+    ASSERT_TRUE(openAndWait(w, a));
+    ASSERT_TRUE(openAndWait(w, b));
+    ASSERT_TRUE(openAndWait(w, a));
+    const QStringList recent = w.recentFiles();
+    ASSERT_EQ(recent.size(), 2);
+    EXPECT_TRUE(recent[0].endsWith("a.obj"));
+    EXPECT_TRUE(recent[1].endsWith("b.obj"));
+    // A new window (next start) sees the same list in its menu.
+    MainWindow again(Kind::Placeholder);
+    auto* menu = again.findChild<QMenu*>("recentMenu");
+    ASSERT_NE(menu, nullptr);
+    EXPECT_EQ(menu->actions().first()->text(), "a.obj");
+}
+
+TEST(MainWindow, BadFileKeepsThePreviousCharacterAndShowsTheError)
+{
+    QTemporaryDir dir;
+    MainWindow w(Kind::Placeholder);
+    ASSERT_TRUE(openAndWait(w, "default"));
+    const auto before = w.document()->project().character();
+
+    const QString broken = dir.filePath("broken.fbx");
+    QFile f(broken);
+    f.open(QIODevice::WriteOnly);
+    f.write("this is not an FBX file at all");
+    f.close();
+    EXPECT_FALSE(openAndWait(w, broken));
+    EXPECT_EQ(w.document()->project().character(), before); // still the default character
+    auto* box = w.findChild<QMessageBox*>("errorBox");
+    ASSERT_NE(box, nullptr);
+    EXPECT_TRUE(box->text().contains("broken.fbx")) << box->text().toStdString();
+    box->close();
+
+    EXPECT_FALSE(openAndWait(w, dir.filePath("missing.obj")));
+    EXPECT_EQ(w.document()->project().character(), before);
+}
+
+TEST(MainWindow, UnknownPoseIsAnErrorNotACrash)
+{
+    MainWindow w(Kind::Placeholder);
+    EXPECT_FALSE(openAndWait(w, "default:cartwheel"));
+    auto* box = w.findChild<QMessageBox*>("errorBox");
+    ASSERT_NE(box, nullptr);
+    EXPECT_TRUE(box->text().contains("cartwheel"));
+}
+
+TEST(MainWindow, DroppingAFileOpensIt)
+{
+    QTemporaryDir dir;
+    const QString cube = writeCube(dir, "dropped.obj");
+    MainWindow w(Kind::Placeholder);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(cube)});
+    // A drop reaches the widget that accepted the drag: enter first, as a real drag does.
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QSignalSpy done(w.document(), &Document::stageFinished);
+    QCoreApplication::sendEvent(&w, &drop);
+    w.document()->waitForIdle();
+    QCoreApplication::processEvents();
+    ASSERT_EQ(done.count(), 1);
+    EXPECT_EQ(w.document()->characterSource(), cube);
+}
+
+TEST(Document, CancelledLoadChangesNothing)
+{
+    Document doc;
+    QSignalSpy cancelled(&doc, &Document::stageCancelled);
+    QSignalSpy changed(&doc, &Document::characterChanged);
+    doc.openCharacter("default");
+    doc.cancel(); // the generator checks the flag at its first progress report
+    doc.waitForIdle();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(cancelled.count() + changed.count(), 1);
+    if (cancelled.count() == 1)
+        EXPECT_FALSE(doc.project().hasCharacter());
+    EXPECT_FALSE(doc.busy());
+}
+
+} // namespace
+} // namespace rig::ui

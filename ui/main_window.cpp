@@ -1,0 +1,271 @@
+#include "ui/main_window.h"
+
+#include "core/project/rig_project.h"
+#include "ui/document.h"
+#include "ui/panels/pipeline_panel.h"
+#include "ui/viewport/viewport.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+
+#include <cmath>
+
+namespace rig::ui {
+namespace {
+
+QString formatCount(int n) { return QLocale().toString(n); }
+
+QString formatLength(double metres)
+{
+    return QString::number(metres, 'g', 3);
+}
+
+} // namespace
+
+MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent), m_document(new Document(this))
+{
+    setObjectName("mainWindow");
+    setWindowTitle("Rigsmith");
+    setAcceptDrops(true);
+    if (kind == ViewportKind::OpenGL) {
+        m_viewport = new Viewport(this);
+        m_viewport->setObjectName("viewport");
+        setCentralWidget(m_viewport);
+    } else {
+        auto* label = new QLabel(tr("(3D viewport)"), this);
+        label->setAlignment(Qt::AlignCenter);
+        label->setObjectName("viewportPlaceholder");
+        m_placeholder = label;
+        setCentralWidget(label);
+    }
+
+    auto* dock = new QDockWidget(tr("Pipeline"), this);
+    dock->setObjectName("pipelineDock");
+    dock->setWidget(new PipelinePanel(m_document, dock));
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+
+    m_statsLabel = new QLabel(tr("No character loaded — File ▸ Open or drop a file here"), this);
+    m_statsLabel->setObjectName("meshStats");
+    statusBar()->addWidget(m_statsLabel, 1);
+    m_fpsLabel = new QLabel(this);
+    m_fpsLabel->setObjectName("fpsLabel");
+    m_fpsLabel->setVisible(false);
+    statusBar()->addPermanentWidget(m_fpsLabel);
+
+    createMenus();
+    connect(m_document, &Document::characterChanged, this, &MainWindow::onCharacterChanged);
+    connect(m_document, &Document::stageFailed, this, &MainWindow::onStageFailed);
+    connect(m_document, &Document::stageCancelled, this,
+            [this](const QString&) { statusBar()->showMessage(tr("Cancelled; nothing changed."), 5000); });
+
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    if (settings.value("window/geometry").isNull())
+        resize(1280, 800);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::showOpenDialog);
+    open->setShortcut(QKeySequence::Open);
+    open->setObjectName("actionOpen");
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName("recentMenu");
+    QAction* def = file->addAction(tr("Open &Default Character"), this, &MainWindow::openDefaultCharacter);
+    def->setShortcut(QKeySequence(tr("Ctrl+Shift+D")));
+    QMenu* poses = file->addMenu(tr("Open Default Character in &Pose"));
+    for (HumanoidPose p : allHumanoidPoses()) {
+        const QString name = QString::fromUtf8(humanoidPoseName(p).data(), qsizetype(humanoidPoseName(p).size()));
+        poses->addAction(name, this, [this, name] { openFile("default:" + name); });
+    }
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    updateRecentMenu();
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* wire = view->addAction(tr("&Wireframe Overlay"));
+    wire->setCheckable(true);
+    wire->setShortcut(QKeySequence(tr("W")));
+    wire->setObjectName("actionWireframe");
+    QAction* grid = view->addAction(tr("Ground &Grid"));
+    grid->setCheckable(true);
+    grid->setChecked(true);
+    grid->setShortcut(QKeySequence(tr("G")));
+    QAction* fps = view->addAction(tr("Show &FPS"));
+    fps->setCheckable(true);
+    view->addSeparator();
+    QAction* frame = view->addAction(tr("Frame &All"));
+    frame->setShortcuts({QKeySequence(tr("F")), QKeySequence(Qt::Key_Home)});
+    struct Preset {
+        const char* name;
+        ViewPreset preset;
+        const char* key;
+    };
+    for (const Preset& p : {Preset{"&Front", ViewPreset::Front, "Ctrl+1"}, Preset{"&Side", ViewPreset::Side, "Ctrl+3"},
+                            Preset{"&Top", ViewPreset::Top, "Ctrl+7"},
+                            Preset{"T&hree-Quarter", ViewPreset::ThreeQuarter, "Ctrl+9"}}) {
+        QAction* a = view->addAction(tr(p.name));
+        a->setShortcut(QKeySequence(tr(p.key)));
+        const ViewPreset preset = p.preset;
+        connect(a, &QAction::triggered, this, [this, preset] {
+            if (m_viewport)
+                m_viewport->setViewPreset(preset);
+        });
+    }
+    if (m_viewport) {
+        connect(wire, &QAction::toggled, m_viewport, &Viewport::setWireframe);
+        connect(grid, &QAction::toggled, m_viewport, &Viewport::setGridVisible);
+        connect(frame, &QAction::triggered, m_viewport, &Viewport::frameAll);
+        connect(fps, &QAction::toggled, this, [this](bool on) {
+            m_fpsLabel->setVisible(on);
+            m_viewport->setContinuousRepaint(on);
+        });
+        connect(m_viewport, &Viewport::fpsChanged, this,
+                [this](double f) { m_fpsLabel->setText(QString::number(f, 'f', 1) + " fps"); });
+    }
+    QAction* cancel = new QAction(tr("Cancel Running Stage"), this);
+    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(cancel, &QAction::triggered, m_document, &Document::cancel);
+    addAction(cancel);
+}
+
+QStringList MainWindow::recentFiles() const { return QSettings().value("recentFiles").toStringList(); }
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString& f : files) {
+        QAction* a = m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] { openFile(f); });
+        a->setToolTip(f);
+        a->setStatusTip(f);
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+    if (!files.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear Menu"), this, [this] {
+            QSettings().remove("recentFiles");
+            updateRecentMenu();
+        });
+    }
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    if (path.startsWith("default"))
+        return;
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    QStringList files = recentFiles();
+    files.removeAll(abs);
+    files.prepend(abs);
+    while (files.size() > maxRecentFiles)
+        files.removeLast();
+    QSettings().setValue("recentFiles", files);
+    updateRecentMenu();
+}
+
+void MainWindow::openFile(const QString& spec)
+{
+    m_pendingSpec = spec;
+    statusBar()->showMessage(tr("Loading %1…").arg(spec));
+    m_document->openCharacter(spec);
+}
+
+void MainWindow::openDefaultCharacter() { openFile("default"); }
+
+void MainWindow::showOpenDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Character"), QSettings().value("lastOpenDir").toString(),
+        tr("3D models (*.fbx *.obj *.gltf *.glb *.dae *.x *.ply *.stl *.md5mesh *.smd *.iqm *.3ds *.blend);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QSettings().setValue("lastOpenDir", QFileInfo(path).absolutePath());
+    openFile(path);
+}
+
+void MainWindow::onCharacterChanged()
+{
+    const auto& character = m_document->project().character();
+    if (!character)
+        return;
+    const MeshStats& s = character->stats;
+    const Vec3 size = s.bounds.size();
+    m_statsLabel->setText(tr("%1 vertices · %2 triangles · %3 part(s) · %4 · %5 × %6 × %7")
+                              .arg(formatCount(s.vertices), formatCount(s.triangles), formatCount(s.parts),
+                                   s.watertight ? tr("watertight") : tr("not watertight"), formatLength(size.x()),
+                                   formatLength(size.y()), formatLength(size.z())));
+    setWindowTitle(QString::fromStdString(character->displayName) + " — Rigsmith");
+    const ImportInfo& info = character->imported.info;
+    if (info.upAxisGuessed)
+        statusBar()->showMessage(
+            tr("%1 does not say which axis is up; guessed %2 from its shape (turned to +Y up).")
+                .arg(QString::fromStdString(character->displayName), QString::fromStdString(info.upAxis)),
+            10000);
+    else
+        statusBar()->showMessage(tr("Loaded %1").arg(QString::fromStdString(character->displayName)), 5000);
+    if (m_viewport)
+        m_viewport->setMesh(std::shared_ptr<const Mesh>(character, &character->imported.mesh));
+    else if (m_placeholder)
+        static_cast<QLabel*>(m_placeholder)->setText(QString::fromStdString(character->displayName));
+    addRecentFile(QString::fromStdString(character->source));
+}
+
+void MainWindow::onStageFailed(const QString& stage, const QString& message)
+{
+    statusBar()->clearMessage();
+    showError(stage == "load" ? tr("Could not open the character") : tr("Stage '%1' failed").arg(stage), message);
+}
+
+void MainWindow::showError(const QString& title, const QString& message)
+{
+    // Window-modal but non-blocking: the app keeps running and the user dismisses it.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setObjectName("errorBox");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) {
+        openFile(urls.first().toLocalFile());
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_document->cancel();
+    m_document->waitForIdle();
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    event->accept();
+}
+
+} // namespace rig::ui

@@ -1,0 +1,63 @@
+#pragma once
+/// @file main_window.h
+/// The application window: File and View menus, drag and drop, recent files
+/// and window state in QSettings, the status bar with mesh statistics, the
+/// pipeline dock, and the 3D viewport (or a plain placeholder in widget tests,
+/// where a QOpenGLWidget cannot run).
+
+#include <QMainWindow>
+#include <QStringList>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QMessageBox;
+
+namespace rig::ui {
+
+class Document;
+class Viewport;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum class ViewportKind { OpenGL, Placeholder };
+    explicit MainWindow(ViewportKind kind = ViewportKind::OpenGL, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    Document* document() const { return m_document; }
+    /// The GL viewport, or null with the placeholder.
+    Viewport* viewport() const { return m_viewport; }
+    /// Recent files, most recent first (from QSettings).
+    QStringList recentFiles() const;
+    static constexpr int maxRecentFiles = 10;
+
+public slots:
+    /// Opens a file path, "default" or "default:POSE" (the slot File ▸ Open uses).
+    void openFile(const QString& spec);
+    void openDefaultCharacter();
+    void showOpenDialog();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createMenus();
+    void updateRecentMenu();
+    void addRecentFile(const QString& path);
+    void onCharacterChanged();
+    void onStageFailed(const QString& stage, const QString& message);
+    void showError(const QString& title, const QString& message);
+
+    Document* m_document;
+    Viewport* m_viewport = nullptr;
+    QWidget* m_placeholder = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QLabel* m_statsLabel = nullptr;
+    QLabel* m_fpsLabel = nullptr;
+    QString m_pendingSpec; ///< What the running load was asked to open.
+};
+
+} // namespace rig::ui

@@ -1,0 +1,69 @@
+#include "ui/render_offscreen.h"
+
+#include "core/mesh/mesh.h"
+
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
+
+namespace rig::ui {
+
+std::optional<ViewPreset> parseViewPreset(const QString& name)
+{
+    if (name == "front")
+        return ViewPreset::Front;
+    if (name == "side")
+        return ViewPreset::Side;
+    if (name == "top")
+        return ViewPreset::Top;
+    if (name == "three-quarter")
+        return ViewPreset::ThreeQuarter;
+    return std::nullopt;
+}
+
+QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const RenderOptions& options, QString* error)
+{
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    QOpenGLContext context;
+    context.setFormat(format);
+    if (!context.create()) {
+        if (error)
+            *error = QStringLiteral("cannot create an OpenGL 3.3 core context (run under a desktop session or xvfb-run)");
+        return {};
+    }
+    QOffscreenSurface surface;
+    surface.setFormat(context.format());
+    surface.create();
+    if (!context.makeCurrent(&surface)) {
+        if (error)
+            *error = QStringLiteral("cannot make the OpenGL context current");
+        return {};
+    }
+    QImage image;
+    {
+        QOpenGLFramebufferObjectFormat fboFormat;
+        fboFormat.setAttachment(QOpenGLFramebufferObject::Depth);
+        fboFormat.setSamples(4);
+        QOpenGLFramebufferObject fbo(size, fboFormat);
+        fbo.bind();
+        Renderer renderer;
+        if (renderer.initialize(error)) {
+            const MeshDrawData data = makeMeshDrawData(mesh);
+            renderer.setMesh(data);
+            OrbitCamera camera;
+            camera.setPreset(view);
+            camera.frame(data.boundsMin, data.boundsMax, float(size.width()) / float(size.height()));
+            renderer.render(camera, size.width(), size.height(), options);
+            image = fbo.toImage();
+        }
+        renderer.release();
+        fbo.release();
+    }
+    context.doneCurrent();
+    return image;
+}
+
+} // namespace rig::ui

@@ -1,0 +1,28 @@
+#pragma once
+/// @file render_offscreen.h
+/// Renders a mesh to an image without a window (thumbnails, `rigsmith render`,
+/// and how we look at results). Needs a QGuiApplication and an OpenGL 3.3 core
+/// capable platform (a desktop session or `xvfb-run`).
+
+#include "ui/viewport/orbit_camera.h"
+#include "ui/viewport/renderer.h"
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+namespace rig {
+struct Mesh;
+}
+
+namespace rig::ui {
+
+/// Renders `mesh` framed in the given view. Returns a null image and fills
+/// `error` when no OpenGL 3.3 core context can be made or the shaders fail.
+QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const RenderOptions& options,
+                       QString* error);
+
+/// Parses "front", "side", "top", "three-quarter".
+std::optional<ViewPreset> parseViewPreset(const QString& name);
+
+} // namespace rig::ui

@@ -1,0 +1,75 @@
+#pragma once
+/// @file viewport.h
+/// The interactive 3D view (the application's one GL widget): orbit with the
+/// left or middle button, pan with Shift + drag, zoom with the wheel towards the
+/// cursor, F / Home to frame everything, named views.
+
+#include "ui/viewport/renderer.h"
+
+#include <QElapsedTimer>
+#include <QOpenGLWidget>
+
+#include <memory>
+
+namespace rig {
+struct Mesh;
+}
+
+namespace rig::ui {
+
+class Viewport : public QOpenGLWidget {
+    Q_OBJECT
+public:
+    explicit Viewport(QWidget* parent = nullptr);
+    ~Viewport() override;
+
+    /// Shows a mesh (uploaded on the next paint) and frames it.
+    void setMesh(std::shared_ptr<const Mesh> mesh);
+    OrbitCamera& camera() { return m_camera; }
+    const RenderOptions& renderOptions() const { return m_options; }
+    /// Frames per second over the last second of repaints.
+    double fps() const { return m_fps; }
+    /// The last shader or context error, empty when all is well.
+    QString glError() const { return m_glError; }
+
+public slots:
+    void setWireframe(bool on);
+    void setGridVisible(bool on);
+    void frameAll();
+    void setViewPreset(rig::ui::ViewPreset preset);
+    /// Repaints continuously and reports the frame rate (for the FPS readout and benchmarks).
+    void setContinuousRepaint(bool on);
+
+signals:
+    void fpsChanged(double fps);
+
+protected:
+    void initializeGL() override;
+    void resizeGL(int w, int h) override;
+    void paintGL() override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    void cleanup();
+    float aspect() const { return height() > 0 ? float(width()) / float(height()) : 1.0f; }
+
+    Renderer m_renderer;
+    OrbitCamera m_camera;
+    RenderOptions m_options;
+    std::shared_ptr<const Mesh> m_mesh;
+    bool m_meshDirty = false;
+    glm::vec3 m_boundsMin{-0.5f, 0.0f, -0.5f}, m_boundsMax{0.5f, 1.8f, 0.5f};
+    QPoint m_lastMouse;
+    enum class Drag { None, Orbit, Pan } m_drag = Drag::None;
+    bool m_continuous = false;
+    QElapsedTimer m_fpsTimer;
+    int m_framesSinceTick = 0;
+    double m_fps = 0.0;
+    QString m_glError;
+};
+
+} // namespace rig::ui
