@@ -48,7 +48,12 @@ VoxelGrid voxelizeSurface(const Mesh& mesh, const VoxelizeOptions& options, cons
 
     VoxelGrid g = makeVoxelGrid(box, options);
     const double h = g.voxelSize;
-    const Vec3 half = Vec3::Constant(0.5 * h);
+    // A face lying exactly on a voxel boundary (common: the box is centred in the
+    // grid and the longest extent is a multiple of the voxel size) touches two
+    // voxels but may, after rounding, seem to miss both. A relative margin of
+    // 1e-6 voxel makes the test conservative in that case.
+    const double eps = 1e-6 * h;
+    const Vec3 half = Vec3::Constant(0.5 * h + eps);
     const Vec3i lo = Vec3i::Ones(), hi = g.dims - Vec3i::Constant(2); // keep the outer layer empty
     const int nf = mesh.triangleCount();
     const int step = std::max(1, nf / 20);
@@ -58,8 +63,8 @@ VoxelGrid voxelizeSurface(const Mesh& mesh, const VoxelizeOptions& options, cons
         const Vec3 a = mesh.V.row(mesh.F(f, 0)).transpose();
         const Vec3 b = mesh.V.row(mesh.F(f, 1)).transpose();
         const Vec3 c = mesh.V.row(mesh.F(f, 2)).transpose();
-        const Vec3i vmin = g.voxelAt(a.cwiseMin(b).cwiseMin(c)).cwiseMax(lo);
-        const Vec3i vmax = g.voxelAt(a.cwiseMax(b).cwiseMax(c)).cwiseMin(hi);
+        const Vec3i vmin = g.voxelAt(Vec3(a.cwiseMin(b).cwiseMin(c).array() - eps)).cwiseMax(lo);
+        const Vec3i vmax = g.voxelAt(Vec3(a.cwiseMax(b).cwiseMax(c).array() + eps)).cwiseMin(hi);
         const bool single = (vmin.array() == vmax.array()).all();
         for (int z = vmin.z(); z <= vmax.z(); ++z)
             for (int y = vmin.y(); y <= vmax.y(); ++y)
