@@ -3,11 +3,15 @@
 #include "core/common/error.h"
 #include "core/common/timing.h"
 #include "core/project/character_source.h"
+#include "core/project/rig_project.h"
 #include "ui/render_offscreen.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QGuiApplication>
+
+#include <charconv>
+#include <tuple>
 
 #include <cstdlib>
 #include <fstream>
@@ -21,7 +25,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> commands = {"info", "render"};
+const std::vector<std::string> commands = {"info", "render", "skeleton"};
 
 /// Parsed `--key value` options and positional arguments.
 struct Args {
@@ -148,9 +152,102 @@ int cmdInfo(const std::vector<std::string>& raw)
     return 0;
 }
 
+int parseResolution(const Args& a, const std::string& command)
+{
+    const auto r = a.value("--resolution");
+    if (!r)
+        return VoxelizeOptions{}.resolution;
+    int n = 0;
+    const auto [ptr, ec] = std::from_chars(r->data(), r->data() + r->size(), n);
+    if (ec != std::errc() || ptr != r->data() + r->size())
+        throw Error("rigsmith " + command + ": --resolution must be a whole number, got '" + *r + "'");
+    return n; // the range is checked by the voxelizer, with its own message
+}
+
+const char* nodeTypeName(NodeType t)
+{
+    switch (t) {
+    case NodeType::End: return "end";
+    case NodeType::Flow: return "flow";
+    case NodeType::Connection: return "connection";
+    }
+    return "?";
+}
+
+json skeletonJson(const CurveSkeleton& s)
+{
+    json nodes = json::array();
+    for (int i = 0; i < s.nodeCount(); ++i)
+        nodes.push_back({{"id", i},
+                         {"type", nodeTypeName(s.types[i])},
+                         {"position", {s.positions(i, 0), s.positions(i, 1), s.positions(i, 2)}},
+                         {"radius", s.radii[i]},
+                         {"parent", s.parents[i]}});
+    json edges = json::array();
+    for (const auto& e : s.edges)
+        edges.push_back({e[0], e[1]});
+    return {{"root", s.root}, {"nodes", nodes}, {"edges", edges}, {"segments", s.segments}};
+}
+
+/// Loads a character and runs the curve-skeleton stage, recording the stages.
+std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution)
+{
+    StageTimings stages;
+    StageClock clock(stages);
+    RigProject project;
+    project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file)));
+    clock.lap("load");
+    CurveSkeletonOptions options;
+    options.voxelize.resolution = resolution;
+    project.setCurveSkeletonOptions(options);
+    auto result = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project));
+    stages.insert(stages.end(), result->timings.begin(), result->timings.end());
+    project.setCurveSkeleton(result);
+    return {project, stages};
+}
+
+int cmdSkeleton(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--resolution", "--json"}, {}, "skeleton");
+    const std::string file = needFile(a, "skeleton");
+    const int resolution = parseResolution(a, "skeleton");
+    const auto [project, stages] = runSkeletonStage(file, resolution);
+    const CurveSkeletonResult& r = *project.curveSkeleton();
+    const CurveSkeleton& s = r.refined;
+    const json results = {{"resolution", resolution},
+                          {"end_nodes", s.count(NodeType::End)},
+                          {"flow_nodes", s.count(NodeType::Flow)},
+                          {"connection_nodes", s.count(NodeType::Connection)},
+                          {"segments", s.segments.size()},
+                          {"loops", r.refineReport.loopsFound},
+                          {"loops_broken", r.refineReport.loopsBroken},
+                          {"bridged_gaps", r.bridgedGaps},
+                          {"surface_voxels", r.surfaceVoxels},
+                          {"interior_voxels", r.interiorVoxels},
+                          {"skeleton_voxels", r.skeletonVoxels},
+                          {"watertight", r.watertight}};
+    std::cout << file << " at n = " << resolution << '\n'
+              << "  end nodes         " << s.count(NodeType::End) << '\n'
+              << "  flow nodes        " << s.count(NodeType::Flow) << '\n'
+              << "  connection nodes  " << s.count(NodeType::Connection) << '\n'
+              << "  segments          " << s.segments.size() << '\n'
+              << "  loops             " << r.refineReport.loopsFound << " (broken " << r.refineReport.loopsBroken
+              << ")\n"
+              << "  bridged gaps      " << r.bridgedGaps << '\n';
+    for (const auto& st : stages)
+        std::cout << "  " << st.name << std::string(18 - std::min<size_t>(17, st.name.size()), ' ') << st.seconds
+                  << " s\n";
+    std::cout << "  total             " << totalSeconds(stages) << " s\n";
+    if (const auto out = a.value("--json"))
+        writeJsonFile(*out, skeletonJson(s));
+    writeReport(a, "skeleton", file, stages, results);
+    return 0;
+}
+
 int cmdRender(int argc, char** argv, const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--out", "--size", "--view"}, {"--wireframe"}, "render");
+    const Args a = parse(raw, {"--report", "--out", "--size", "--view", "--resolution", "--clip"},
+                         {"--wireframe", "--skeleton", "--voxels", "--xray"}, "render");
     const std::string file = needFile(a, "render");
     const auto out = a.value("--out");
     if (!out)
@@ -168,15 +265,52 @@ int cmdRender(int argc, char** argv, const std::vector<std::string>& raw)
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
         throw Error("rigsmith render: no display; run it under xvfb-run (xvfb-run -a rigsmith render ...)");
 
-    StageTimings stages;
-    StageClock clock(stages);
-    const LoadedCharacter c = loadCharacter(file);
-    clock.lap("load");
-    QGuiApplication app(argc, argv);
-    QString error;
     ui::RenderOptions options;
     options.wireframe = a.flag("--wireframe");
-    const QImage image = ui::renderOffscreen(c.imported.mesh, QSize(w, h), *view, options, &error);
+    std::optional<double> clip;
+    if (const auto c = a.value("--clip")) {
+        double t = -1;
+        std::istringstream ss(*c);
+        if (!(ss >> t) || t < 0 || t > 1)
+            throw Error("rigsmith render: --clip takes a position from 0 (front) to 1 (back), got '" + *c + "'");
+        clip = t;
+    }
+    const bool needSkeleton = a.flag("--skeleton") || a.flag("--voxels");
+    RigProject project;
+    StageTimings stages;
+    if (needSkeleton) {
+        std::tie(project, stages) = runSkeletonStage(file, parseResolution(a, "render"));
+    } else {
+        StageClock clock(stages);
+        project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file)));
+        clock.lap("load");
+    }
+    StageClock clock(stages);
+    const Mesh& mesh = project.character()->imported.mesh;
+    ui::SkeletonDrawData skeletonDraw;
+    std::vector<ui::VoxelPoint> voxels;
+    ui::OffscreenOverlays overlays;
+    if (const auto& sk = project.curveSkeleton()) {
+        options.skeleton = a.flag("--skeleton");
+        skeletonDraw = ui::makeSkeletonDrawData(sk->refined, float(1.8 * sk->solid.voxelSize));
+        overlays.skeleton = &skeletonDraw;
+        if (a.flag("--voxels")) {
+            options.voxels = true;
+            voxels = ui::makeVoxelPoints(sk->solid, true);
+            overlays.voxels = &voxels;
+            overlays.voxelSize = float(sk->solid.voxelSize);
+        }
+    }
+    if (a.flag("--xray"))
+        options.meshOpacity = 0.3f;
+    if (clip) {
+        const Box3 box = boundingBox(mesh);
+        options.clip = true;
+        options.clipPlane = glm::vec4(0.0f, 0.0f, -1.0f, float(box.max.z() + *clip * (box.min.z() - box.max.z())));
+    }
+    QGuiApplication app(argc, argv);
+    QString error;
+    const QImage image = ui::renderOffscreen(mesh, QSize(w, h), *view, options, &error, overlays);
     if (image.isNull())
         throw Error("rigsmith render: " + error.toStdString());
     clock.lap("render");
@@ -198,7 +332,13 @@ Usage:
   rigsmith [FILE]                 open the app (on FILE, or on the default character)
   rigsmith info FILE [--json]     mesh statistics: vertices, triangles, parts, watertight, size
   rigsmith render FILE --out shot.png [--size WxH] [--view front|side|top|three-quarter] [--wireframe]
-                                  render the viewport to a PNG (needs a display: use xvfb-run)
+                  [--skeleton] [--voxels] [--xray] [--clip T] [--resolution N]
+                                  render the viewport to a PNG (needs a display: use xvfb-run);
+                                  --skeleton/--voxels run the curve-skeleton stage and draw it,
+                                  --xray makes the mesh see-through, --clip T cuts it at T in [0, 1]
+  rigsmith skeleton FILE [--resolution N] [--json OUT.json]
+                                  voxelize, thin and build the geometric skeleton (default n = 155):
+                                  node counts by type, segments, loops, bridged gaps, stage timings
   rigsmith --help | --version
 
 FILE is a path to any format Assimp reads (FBX, OBJ, glTF, Collada, ...), or
@@ -238,6 +378,8 @@ int runCli(int argc, char** argv, const std::vector<std::string>& args)
             return cmdInfo(rest);
         if (command == "render")
             return cmdRender(argc, argv, rest);
+        if (command == "skeleton")
+            return cmdSkeleton(rest);
         std::cerr << "rigsmith: unknown command or option '" << command << "' (see rigsmith --help)\n";
         return 2;
     } catch (const Cancelled&) {

@@ -41,15 +41,18 @@ int main(int argc, char** argv)
     window.openFile(args.empty() ? QStringLiteral("default") : QString::fromStdString(args[0]));
 
     if (!screenshot.isEmpty()) {
-        auto save = [&] {
-            QTimer::singleShot(500, &window, [&] {
+        // Grab once the pipeline has gone idle (load, then the stages it starts).
+        QObject::connect(window.document(), &rig::ui::Document::busyChanged, &window, [&](bool busy) {
+            if (busy)
+                return;
+            QTimer::singleShot(600, &window, [&] {
+                if (window.document()->busy())
+                    return;
                 const bool ok = window.grab().save(screenshot);
                 std::cout << (ok ? "wrote " : "could not write ") << screenshot.toStdString() << '\n';
                 QApplication::exit(ok ? 0 : 1);
             });
-        };
-        QObject::connect(window.document(), &rig::ui::Document::stageFinished, &window, save);
-        QObject::connect(window.document(), &rig::ui::Document::stageFailed, &window, save);
+        });
     }
     return QApplication::exec();
 }

@@ -6,6 +6,7 @@ layout(location = 2) in vec3 aColor;
 
 uniform mat4 uView;
 uniform mat4 uProjection;
+uniform vec4 uClipPlane; // keep where dot(plane, p) >= 0 (when GL_CLIP_DISTANCE0 is on)
 
 out vec3 vNormal;   // view space
 out vec3 vColor;
@@ -18,4 +19,5 @@ void main()
     vNormal = mat3(uView) * aNormal;
     vColor = aColor;
     gl_Position = uProjection * viewPos;
+    gl_ClipDistance[0] = dot(uClipPlane, vec4(aPosition, 1.0));
 }

@@ -43,49 +43,95 @@ void Document::cancel()
 
 void Document::waitForIdle()
 {
-    if (!m_watcher)
-        return;
-    m_watcher->waitForFinished();
-    // Deliver the watcher's queued "finished" so the result is applied now.
-    QCoreApplication::sendPostedEvents(m_watcher);
+    // A finished stage may start the next one (load -> skeleton): wait for all.
+    while (m_watcher && m_busy) {
+        QFutureWatcher<void>* watcher = m_watcher;
+        watcher->waitForFinished();
+        // Deliver the watcher's queued "finished" so the result is applied now.
+        QCoreApplication::sendPostedEvents(watcher);
+        if (watcher == m_watcher && m_busy)
+            QCoreApplication::processEvents();
+    }
 }
 
 void Document::openCharacter(const QString& spec)
 {
-    if (m_busy) {
-        emit stageFailed("load", tr("Another stage is still running; wait for it or cancel it first."));
+    const std::string path = spec.toStdString();
+    runStage(
+        "load",
+        [path](const RigProject&, const Progress& progress) -> Apply {
+            auto character = std::make_shared<const LoadedCharacter>(loadCharacter(path, progress));
+            return [character](RigProject& p) { p.setCharacter(character); };
+        },
+        [this] {
+            emit characterChanged();
+            emit curveSkeletonChanged(); // cleared
+        });
+}
+
+void Document::buildCurveSkeleton(int resolution)
+{
+    if (!m_project.hasCharacter()) {
+        emit stageFailed("skeleton", tr("Open a character first."));
         return;
     }
-    const QString stage = QStringLiteral("load");
+    CurveSkeletonOptions options = m_project.curveSkeletonOptions();
+    options.voxelize.resolution = resolution;
+    const auto character = m_project.character();
+    runStage(
+        "skeleton",
+        [options, character](const RigProject& snapshot, const Progress& progress) -> Apply {
+            RigProject p = snapshot;
+            p.setCurveSkeletonOptions(options);
+            auto result = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(p, progress));
+            return [options, character, result](RigProject& project) {
+                if (project.character() != character)
+                    return; // the character changed meanwhile: this result is stale
+                project.setCurveSkeletonOptions(options);
+                project.setCurveSkeleton(result);
+            };
+        },
+        [this] { emit curveSkeletonChanged(); });
+}
+
+void Document::runStage(const QString& stage, Work work, std::function<void()> onApplied)
+{
+    if (m_busy) {
+        emit stageFailed(stage, tr("Another stage is still running; wait for it or cancel it (Esc) first."));
+        return;
+    }
     setBusy(true);
     emit stageStarted(stage);
     auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancelFlag;
     struct Outcome {
-        std::shared_ptr<const LoadedCharacter> character;
+        Apply apply;
         QString error;
         bool cancelled = false;
         double seconds = 0.0;
     };
     auto outcome = std::make_shared<Outcome>();
     QPointer<Document> self(this);
-    const std::string path = spec.toStdString();
+    const RigProject snapshot = m_project;
 
-    delete m_watcher;
+    if (m_watcher)
+        m_watcher->deleteLater();
     m_watcher = new QFutureWatcher<void>(this);
-    connect(m_watcher, &QFutureWatcher<void>::finished, this, [this, outcome, stage] {
+    connect(m_watcher, &QFutureWatcher<void>::finished, this, [this, outcome, stage, onApplied] {
         setBusy(false);
         if (outcome->cancelled) {
             emit stageCancelled(stage);
-        } else if (!outcome->character) {
+        } else if (!outcome->apply) {
             emit stageFailed(stage, outcome->error);
         } else {
-            m_project.setCharacter(outcome->character);
-            emit characterChanged();
+            outcome->apply(m_project);
+            onApplied();
             emit stageFinished(stage, outcome->seconds);
+            if (stage == "load" && m_autoSkeleton)
+                buildCurveSkeleton(m_project.curveSkeletonOptions().voxelize.resolution);
         }
     });
-    m_watcher->setFuture(QtConcurrent::run([outcome, cancelFlag, path, self, stage] {
+    m_watcher->setFuture(QtConcurrent::run([outcome, cancelFlag, snapshot, self, stage, work] {
         QElapsedTimer timer;
         timer.start();
         Progress progress;
@@ -100,11 +146,11 @@ void Document::openCharacter(const QString& spec)
                 Qt::QueuedConnection);
         };
         try {
-            outcome->character = std::make_shared<const LoadedCharacter>(loadCharacter(path, progress));
+            outcome->apply = work(snapshot, progress);
         } catch (const Cancelled&) {
             outcome->cancelled = true;
         } catch (const std::bad_alloc&) {
-            outcome->error = QStringLiteral("'%1' is too large to load: out of memory").arg(QString::fromStdString(path));
+            outcome->error = tr("Out of memory: the input is too large for this machine.");
         } catch (const std::exception& e) {
             outcome->error = QString::fromUtf8(e.what());
         }

@@ -3,6 +3,11 @@
 /// The UI's one handle on the engine: wraps a `rig::RigProject` and runs long
 /// stages on a worker thread with progress and cancel. Widgets observe its
 /// signals; they never run algorithms or own threads.
+///
+/// One stage runs at a time. The worker reads a snapshot of the project; its
+/// result is applied on the GUI thread when it finishes, so the last good
+/// result stays visible while a new one computes. A failed or cancelled stage
+/// changes nothing.
 
 #include "core/project/rig_project.h"
 
@@ -11,6 +16,7 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace rig::ui {
@@ -27,15 +33,19 @@ public:
     bool busy() const { return m_busy; }
     /// The source of the current character ("" when none).
     QString characterSource() const;
+    /// When true (the default), loading a character starts the curve-skeleton stage.
+    void setAutoSkeleton(bool on) { m_autoSkeleton = on; }
 
 public slots:
     /// Loads a file path, "default" or "default:POSE" on the worker thread.
     /// On success the character replaces the current one (`characterChanged`);
     /// on failure the current character stays and `stageFailed` carries the message.
     void openCharacter(const QString& spec);
+    /// Recomputes the curve skeleton at resolution n (voxels on the longest axis).
+    void buildCurveSkeleton(int resolution);
     /// Asks the running stage to stop; it then ends with `stageCancelled` and nothing changes.
     void cancel();
-    /// Blocks until the running stage has finished (tests, shutdown).
+    /// Blocks until the running stage has finished and its result is applied (tests, shutdown).
     void waitForIdle();
 
 signals:
@@ -45,13 +55,20 @@ signals:
     void stageFailed(const QString& stage, const QString& message);
     void stageCancelled(const QString& stage);
     void characterChanged();
+    void curveSkeletonChanged();
     void busyChanged(bool busy);
 
 private:
+    /// Work run on the worker thread: computes from a snapshot and returns the
+    /// change to apply to the project on the GUI thread.
+    using Apply = std::function<void(RigProject&)>;
+    using Work = std::function<Apply(const RigProject& snapshot, const Progress& progress)>;
+    void runStage(const QString& stage, Work work, std::function<void()> onApplied);
     void setBusy(bool busy);
 
     RigProject m_project;
     bool m_busy = false;
+    bool m_autoSkeleton = true;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QFutureWatcher<void>* m_watcher = nullptr;
 };

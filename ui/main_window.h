@@ -48,6 +48,8 @@ private:
     void updateRecentMenu();
     void addRecentFile(const QString& path);
     void onCharacterChanged();
+    void onCurveSkeletonChanged();
+    void createDisplayToolBar();
     void onStageFailed(const QString& stage, const QString& message);
     void showError(const QString& title, const QString& message);
 
@@ -58,6 +60,10 @@ private:
     QLabel* m_statsLabel = nullptr;
     QLabel* m_fpsLabel = nullptr;
     QString m_pendingSpec; ///< What the running load was asked to open.
+    QAction* m_xrayAction = nullptr;
+    QAction* m_skeletonAction = nullptr;
+    QAction* m_voxelsAction = nullptr;
+    QAction* m_clipAction = nullptr;
 };
 
 } // namespace rig::ui

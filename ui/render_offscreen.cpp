@@ -21,7 +21,8 @@ std::optional<ViewPreset> parseViewPreset(const QString& name)
     return std::nullopt;
 }
 
-QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const RenderOptions& options, QString* error)
+QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const RenderOptions& options, QString* error,
+                       const OffscreenOverlays& overlays)
 {
     QSurfaceFormat format;
     format.setVersion(3, 3);
@@ -53,6 +54,10 @@ QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const Rend
         if (renderer.initialize(error)) {
             const MeshDrawData data = makeMeshDrawData(mesh);
             renderer.setMesh(data);
+            if (overlays.skeleton)
+                renderer.setSkeleton(*overlays.skeleton);
+            if (overlays.voxels)
+                renderer.setVoxels(*overlays.voxels, overlays.voxelSize);
             OrbitCamera camera;
             camera.setPreset(view);
             camera.frame(data.boundsMin, data.boundsMax, float(size.width()) / float(size.height()));

@@ -17,10 +17,17 @@ struct Mesh;
 
 namespace rig::ui {
 
+/// What to draw besides the mesh.
+struct OffscreenOverlays {
+    const SkeletonDrawData* skeleton = nullptr; ///< Curve-skeleton glyphs, or null.
+    const std::vector<VoxelPoint>* voxels = nullptr; ///< Voxel points, or null.
+    float voxelSize = 0.0f;
+};
+
 /// Renders `mesh` framed in the given view. Returns a null image and fills
 /// `error` when no OpenGL 3.3 core context can be made or the shaders fail.
 QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const RenderOptions& options,
-                       QString* error);
+                       QString* error, const OffscreenOverlays& overlays = {});
 
 /// Parses "front", "side", "top", "three-quarter".
 std::optional<ViewPreset> parseViewPreset(const QString& name);

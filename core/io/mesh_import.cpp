@@ -91,6 +91,8 @@ std::optional<std::string> geometryDamage(const std::vector<std::string>& errors
     for (const std::string& e : errors) {
         std::string lower = e;
         std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (lower.find("bone") != std::string::npos)
+            continue; // a bad bone weight is dropped; the geometry is intact
         for (const char* word : {"face", "index", "indices", "vertex", "vertices"})
             if (lower.find(word) != std::string::npos)
                 return e;
@@ -217,6 +219,8 @@ ImportedCharacter importCharacter(const std::string& path, const ImportOptions& 
         std::string why = importer.GetErrorString();
         if (why.empty())
             why = "unknown error";
+        if (why.find("No meshes remaining") != std::string::npos || why.find("contains no faces") != std::string::npos)
+            throw InvalidInput(quoted(path) + " contains no triangles (only points, lines or nothing)");
         throw IoError("cannot read " + quoted(path) + ": " + why);
     }
     if (auto damage = geometryDamage(t_assimpErrors))

@@ -2,7 +2,10 @@
 
 #include "ui/document.h"
 
+#include <QFormLayout>
+#include <QGroupBox>
 #include <QHeaderView>
+#include <QSpinBox>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -16,6 +19,8 @@ QString stageTitle(const QString& stage)
 {
     if (stage == "load")
         return QObject::tr("Load character");
+    if (stage == "skeleton")
+        return QObject::tr("Curve skeleton");
     return stage;
 }
 
@@ -30,6 +35,10 @@ PipelinePanel::PipelinePanel(Document* document, QWidget* parent) : QWidget(pare
     m_stages->setHeaderLabels({tr("Stage"), tr("State"), tr("Time")});
     m_stages->setRootIsDecorated(false);
     m_stages->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_stages->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_stages->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_stages->header()->setStretchLastSection(false);
+    m_stages->setMaximumHeight(150);
     layout->addWidget(m_stages);
     m_step = new QLabel(this);
     layout->addWidget(m_step);
@@ -45,6 +54,34 @@ PipelinePanel::PipelinePanel(Document* document, QWidget* parent) : QWidget(pare
     bar->addWidget(m_cancel);
     layout->addLayout(bar);
     row("load");
+    row("skeleton");
+
+    auto* group = new QGroupBox(tr("Curve skeleton"), this);
+    auto* form = new QFormLayout(group);
+    m_resolution = new QSpinBox(group);
+    m_resolution->setObjectName("resolutionSpin");
+    m_resolution->setRange(16, 1024);
+    m_resolution->setValue(m_document->project().curveSkeletonOptions().voxelize.resolution);
+    m_resolution->setSuffix(tr(" voxels"));
+    m_resolution->setToolTip(tr("Voxels along the longest side of the model (thesis default 155). "
+                                "Higher follows thin limbs better and takes longer."));
+    m_rebuild = new QPushButton(tr("Rebuild"), group);
+    m_rebuild->setObjectName("rebuildSkeleton");
+    m_rebuild->setToolTip(tr("Voxelize, thin and build the geometric skeleton again (Ctrl+R)"));
+    auto* resRow = new QHBoxLayout;
+    resRow->addWidget(m_resolution, 1);
+    resRow->addWidget(m_rebuild);
+    form->addRow(tr("Resolution"), resRow);
+    m_skeletonStats = new QLabel(tr("—"), group);
+    m_skeletonStats->setObjectName("skeletonStats");
+    m_skeletonStats->setWordWrap(true);
+    m_skeletonStats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(m_skeletonStats);
+    layout->insertWidget(1, group);
+    layout->insertStretch(2, 1);
+    connect(m_rebuild, &QPushButton::clicked, this, [this] { m_document->buildCurveSkeleton(m_resolution->value()); });
+    connect(m_document, &Document::curveSkeletonChanged, this, &PipelinePanel::onCurveSkeletonChanged);
+    connect(m_document, &Document::busyChanged, m_rebuild, &QWidget::setDisabled);
 
     connect(m_cancel, &QPushButton::clicked, m_document, &Document::cancel);
     connect(m_document, &Document::stageStarted, this, &PipelinePanel::onStarted);
@@ -62,6 +99,31 @@ QTreeWidgetItem* PipelinePanel::row(const QString& stage)
     auto* item = new QTreeWidgetItem(m_stages, {stageTitle(stage), tr("waiting"), QString()});
     item->setData(0, Qt::UserRole, stage);
     return item;
+}
+
+void PipelinePanel::onCurveSkeletonChanged()
+{
+    const auto& result = m_document->project().curveSkeleton();
+    if (!result) {
+        m_skeletonStats->setText(tr("—"));
+        row("skeleton")->setText(1, tr("waiting"));
+        row("skeleton")->setText(2, QString());
+        return;
+    }
+    const CurveSkeleton& s = result->refined;
+    m_resolution->setValue(m_document->project().curveSkeletonOptions().voxelize.resolution);
+    QString text = tr("<b>%1</b> end · <b>%2</b> flow · <b>%3</b> connection nodes<br>%4 segments · %5 loop(s) found")
+                       .arg(s.count(NodeType::End))
+                       .arg(s.count(NodeType::Flow))
+                       .arg(s.count(NodeType::Connection))
+                       .arg(s.segments.size())
+                       .arg(result->refineReport.loopsFound);
+    if (result->bridgedGaps > 0)
+        text += tr("<br>%1 hole(s) in the surface bridged").arg(result->bridgedGaps);
+    if (s.count(NodeType::End) < 5)
+        text += tr("<br><font color='#d66'>Fewer than 5 end nodes: limbs touching each other or the body merge. "
+                   "Try a higher resolution.</font>");
+    m_skeletonStats->setText(text);
 }
 
 void PipelinePanel::onStarted(const QString& stage)

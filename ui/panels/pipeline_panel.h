@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QLabel;
+class QSpinBox;
 class QProgressBar;
 class QPushButton;
 class QTreeWidget;
@@ -27,12 +28,16 @@ private:
     void onFinished(const QString& stage, double seconds);
     void onFailed(const QString& stage, const QString& message);
     void onCancelled(const QString& stage);
+    void onCurveSkeletonChanged();
 
     Document* m_document;
     QTreeWidget* m_stages;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QLabel* m_step;
+    QSpinBox* m_resolution;
+    QPushButton* m_rebuild;
+    QLabel* m_skeletonStats;
 };
 
 } // namespace rig::ui

@@ -1,5 +1,7 @@
 #include "ui/viewport/draw_data.h"
 
+#include "core/mesh/mesh_queries.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -25,6 +27,12 @@ MeshDrawData makeMeshDrawData(const Mesh& mesh)
     for (int f = 0; f < mesh.triangleCount(); ++f)
         for (int k = 0; k < 3; ++k)
             d.indices[3 * f + k] = static_cast<unsigned>(mesh.F(f, k));
+    if (mesh.triangleCount() > 0 && edgeTopology(mesh.F).closedManifold()) {
+        double volume6 = 0.0; // six times the signed volume: positive when outward
+        for (int f = 0; f < mesh.triangleCount(); ++f)
+            volume6 += Vec3(mesh.V.row(mesh.F(f, 0))).dot(Vec3(mesh.V.row(mesh.F(f, 1))).cross(Vec3(mesh.V.row(mesh.F(f, 2)))));
+        d.closedOutward = volume6 > 0.0;
+    }
     if (!d.vertices.empty()) {
         d.boundsMin = d.boundsMax = d.vertices[0].position;
         for (const MeshVertex& v : d.vertices) {

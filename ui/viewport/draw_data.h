@@ -22,6 +22,10 @@ struct MeshDrawData {
     std::vector<MeshVertex> vertices;
     std::vector<unsigned> indices; ///< 3 per triangle.
     glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};
+    /// Closed, consistently and outward oriented: back faces can never be seen
+    /// from outside, so the renderer may cull them (half the rasterizer work).
+    /// Open meshes are drawn two-sided so holes show their inside.
+    bool closedOutward = false;
 };
 
 /// The base skin colour, with a slight tint per part so separate parts read apart.

@@ -30,6 +30,8 @@ void setMatrix(QOpenGLShaderProgram& p, const char* name, const glm::mat4& m)
     p.setUniformValue(name, QMatrix4x4(glm::value_ptr(m)).transposed());
 }
 
+QVector4D toQt(const glm::vec4& v) { return QVector4D(v.x, v.y, v.z, v.w); }
+
 } // namespace
 
 Renderer::Renderer() = default;
@@ -44,27 +46,26 @@ bool Renderer::initialize(QString* error)
     }
     m_meshProgram = buildProgram("mesh", error);
     m_lineProgram = buildProgram("lines", error);
-    if (!m_meshProgram || !m_lineProgram)
+    m_pointProgram = buildProgram("points", error);
+    if (!m_meshProgram || !m_lineProgram || !m_pointProgram)
         return false;
-    m_meshVao.create();
-    m_gridVao.create();
+    for (GpuArray* a : {&m_mesh, &m_grid, &m_glyphs, &m_links, &m_voxels})
+        a->vao.create();
     m_initialized = true;
     return true;
 }
 
-void Renderer::setMesh(const MeshDrawData& data)
+void Renderer::uploadMesh(GpuArray& a, const MeshDrawData& data)
 {
-    if (!m_initialized)
-        return;
-    m_meshVao.bind();
-    if (!m_meshVbo.isCreated())
-        m_meshVbo.create();
-    if (!m_meshIbo.isCreated())
-        m_meshIbo.create();
-    m_meshVbo.bind();
-    m_meshVbo.allocate(data.vertices.data(), static_cast<int>(data.vertices.size() * sizeof(MeshVertex)));
-    m_meshIbo.bind();
-    m_meshIbo.allocate(data.indices.data(), static_cast<int>(data.indices.size() * sizeof(unsigned)));
+    a.vao.bind();
+    if (!a.vbo.isCreated())
+        a.vbo.create();
+    if (!a.ibo.isCreated())
+        a.ibo.create();
+    a.vbo.bind();
+    a.vbo.allocate(data.vertices.data(), static_cast<int>(data.vertices.size() * sizeof(MeshVertex)));
+    a.ibo.bind();
+    a.ibo.allocate(data.indices.data(), static_cast<int>(data.indices.size() * sizeof(unsigned)));
     const GLsizei stride = sizeof(MeshVertex);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, position)));
@@ -72,96 +73,187 @@ void Renderer::setMesh(const MeshDrawData& data)
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, normal)));
     glEnableVertexAttribArray(2);
     glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, color)));
-    m_meshVao.release();
-    m_indexCount = static_cast<int>(data.indices.size());
-    const float size = glm::length(data.boundsMax - data.boundsMin);
-    uploadGrid(niceGridCell(size));
+    a.vao.release();
+    a.count = static_cast<int>(data.indices.size());
 }
 
-void Renderer::clearMesh() { m_indexCount = 0; }
+/// Position + colour arrays (LineVertex and VoxelPoint share the layout).
+void Renderer::uploadLines(GpuArray& a, const void* data, int count, int stride)
+{
+    a.vao.bind();
+    if (!a.vbo.isCreated())
+        a.vbo.create();
+    a.vbo.bind();
+    a.vbo.allocate(data, count * stride);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(sizeof(glm::vec3)));
+    a.vao.release();
+    a.count = count;
+}
+
+void Renderer::setMesh(const MeshDrawData& data)
+{
+    if (!m_initialized)
+        return;
+    uploadMesh(m_mesh, data);
+    m_cullBackFaces = data.closedOutward;
+    uploadGrid(niceGridCell(glm::length(data.boundsMax - data.boundsMin)));
+}
+
+void Renderer::clearMesh() { m_mesh.count = 0; }
+
+void Renderer::setSkeleton(const SkeletonDrawData& data)
+{
+    if (!m_initialized)
+        return;
+    uploadMesh(m_glyphs, data.glyphs);
+    static_assert(sizeof(LineVertex) == 2 * sizeof(glm::vec3));
+    uploadLines(m_links, data.links.data(), static_cast<int>(data.links.size()), sizeof(LineVertex));
+}
+
+void Renderer::setVoxels(const std::vector<VoxelPoint>& points, float voxelSize)
+{
+    if (!m_initialized)
+        return;
+    static_assert(sizeof(VoxelPoint) == 2 * sizeof(glm::vec3));
+    uploadLines(m_voxels, points.data(), static_cast<int>(points.size()), sizeof(VoxelPoint));
+    m_voxelSize = voxelSize;
+}
 
 void Renderer::uploadGrid(float cell)
 {
-    if (cell == m_gridCell && m_gridVbo.isCreated())
+    if (cell == m_gridCell && m_grid.count > 0)
         return;
     const std::vector<LineVertex> lines = makeGridLines(cell, 20);
-    m_gridVao.bind();
-    if (!m_gridVbo.isCreated())
-        m_gridVbo.create();
-    m_gridVbo.bind();
-    m_gridVbo.allocate(lines.data(), static_cast<int>(lines.size() * sizeof(LineVertex)));
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
-                          reinterpret_cast<void*>(offsetof(LineVertex, position)));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
-                          reinterpret_cast<void*>(offsetof(LineVertex, color)));
-    m_gridVao.release();
-    m_gridVertices = static_cast<int>(lines.size());
+    uploadLines(m_grid, lines.data(), static_cast<int>(lines.size()), sizeof(LineVertex));
     m_gridCell = cell;
 }
 
-void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptions& options)
+void Renderer::drawMesh(GpuArray& a, const glm::mat4& view, const glm::mat4& proj, float alpha, bool cull)
+{
+    m_meshProgram->bind();
+    setMatrix(*m_meshProgram, "uView", view);
+    setMatrix(*m_meshProgram, "uProjection", proj);
+    m_meshProgram->setUniformValue("uFlat", false);
+    m_meshProgram->setUniformValue("uAlpha", alpha);
+    if (cull) {
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+    }
+    a.vao.bind();
+    glDrawElements(GL_TRIANGLES, a.count, GL_UNSIGNED_INT, nullptr);
+    a.vao.release();
+    glDisable(GL_CULL_FACE);
+}
+
+void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptions& o)
 {
     glViewport(0, 0, w, h);
     glClearColor(0.23f, 0.24f, 0.26f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     if (!m_initialized)
         return;
-    if (!m_gridVbo.isCreated())
+    if (m_grid.count == 0)
         uploadGrid(0.25f);
     glEnable(GL_DEPTH_TEST);
-    glDisable(GL_CULL_FACE); // two-sided
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDisable(GL_BLEND);
     const float aspect = h > 0 ? float(w) / float(h) : 1.0f;
     const glm::mat4 view = camera.view();
     const glm::mat4 proj = camera.projection(aspect);
+    const bool translucent = o.meshOpacity < 0.999f;
+    if (o.clip)
+        glEnable(GL_CLIP_DISTANCE0);
+    m_meshProgram->bind();
+    m_meshProgram->setUniformValue("uClipPlane", toQt(o.clip ? o.clipPlane : glm::vec4(0, 0, 0, 1)));
 
-    if (m_indexCount > 0) {
-        m_meshProgram->bind();
-        setMatrix(*m_meshProgram, "uView", view);
-        setMatrix(*m_meshProgram, "uProjection", proj);
-        m_meshProgram->setUniformValue("uFlat", false);
-        m_meshProgram->setUniformValue("uAlpha", 1.0f);
-        m_meshVao.bind();
-        glDrawElements(GL_TRIANGLES, m_indexCount, GL_UNSIGNED_INT, nullptr);
-        if (options.wireframe) {
-            m_meshProgram->setUniformValue("uFlat", true);
-            m_meshProgram->setUniformValue("uFlatColor", QVector4D(0.1f, 0.1f, 0.12f, 0.45f));
-            glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-            glEnable(GL_POLYGON_OFFSET_LINE);
-            glPolygonOffset(-1.0f, -1.0f);
-            glDrawElements(GL_TRIANGLES, m_indexCount, GL_UNSIGNED_INT, nullptr);
-            glDisable(GL_POLYGON_OFFSET_LINE);
-            glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-        }
-        m_meshVao.release();
-        m_meshProgram->release();
+    // Opaque mesh first. Closed outward meshes cull back faces (never visible
+    // from outside; half the rasterizer work) unless clipped open.
+    if (m_mesh.count > 0 && !translucent)
+        drawMesh(m_mesh, view, proj, 1.0f, m_cullBackFaces && !o.clip);
+
+    if (o.voxels && m_voxels.count > 0) {
+        glEnable(GL_PROGRAM_POINT_SIZE);
+        m_pointProgram->bind();
+        setMatrix(*m_pointProgram, "uView", view);
+        setMatrix(*m_pointProgram, "uProjection", proj);
+        m_pointProgram->setUniformValue("uVoxelSize", m_voxelSize);
+        m_pointProgram->setUniformValue("uViewportHeight", float(h));
+        m_pointProgram->setUniformValue("uClipPlane", toQt(o.clip ? o.clipPlane : glm::vec4(0, 0, 0, 1)));
+        m_voxels.vao.bind();
+        glDrawArrays(GL_POINTS, 0, m_voxels.count);
+        m_voxels.vao.release();
+        glDisable(GL_PROGRAM_POINT_SIZE);
     }
-    if (options.grid && m_gridVertices > 0) {
+    glDisable(GL_CLIP_DISTANCE0); // the skeleton is never clipped
+
+    if (o.skeleton && m_glyphs.count > 0) {
+        m_meshProgram->bind();
+        m_meshProgram->setUniformValue("uClipPlane", QVector4D(0, 0, 0, 1));
+        drawMesh(m_glyphs, view, proj, 1.0f, true);
+        m_lineProgram->bind();
+        setMatrix(*m_lineProgram, "uViewProjection", proj * view);
+        m_lineProgram->setUniformValue("uAlpha", 1.0f);
+        m_links.vao.bind();
+        glDrawArrays(GL_LINES, 0, m_links.count);
+        m_links.vao.release();
+    }
+
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    if (o.grid && m_grid.count > 0) {
         m_lineProgram->bind();
         setMatrix(*m_lineProgram, "uViewProjection", proj * view);
         m_lineProgram->setUniformValue("uAlpha", 0.8f);
-        m_gridVao.bind();
-        glDrawArrays(GL_LINES, 0, m_gridVertices);
-        m_gridVao.release();
-        m_lineProgram->release();
+        m_grid.vao.bind();
+        glDrawArrays(GL_LINES, 0, m_grid.count);
+        m_grid.vao.release();
     }
+    if (o.clip)
+        glEnable(GL_CLIP_DISTANCE0);
+    m_meshProgram->bind();
+    m_meshProgram->setUniformValue("uClipPlane", toQt(o.clip ? o.clipPlane : glm::vec4(0, 0, 0, 1)));
+    if (m_mesh.count > 0 && translucent) {
+        // X-ray: front faces only, no depth writes, so the overlays show through.
+        glDepthMask(GL_FALSE);
+        drawMesh(m_mesh, view, proj, o.meshOpacity, m_cullBackFaces && !o.clip);
+        glDepthMask(GL_TRUE);
+    }
+    if (m_mesh.count > 0 && o.wireframe) {
+        m_meshProgram->bind();
+        m_meshProgram->setUniformValue("uFlat", true);
+        m_meshProgram->setUniformValue("uFlatColor", QVector4D(0.1f, 0.1f, 0.12f, 0.45f));
+        glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+        glEnable(GL_POLYGON_OFFSET_LINE);
+        glPolygonOffset(-1.0f, -1.0f);
+        m_mesh.vao.bind();
+        glDrawElements(GL_TRIANGLES, m_mesh.count, GL_UNSIGNED_INT, nullptr);
+        m_mesh.vao.release();
+        glDisable(GL_POLYGON_OFFSET_LINE);
+        glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    }
+    glDisable(GL_CLIP_DISTANCE0);
+    glDisable(GL_BLEND);
+    m_meshProgram->release();
+}
+
+void Renderer::destroy(GpuArray& a)
+{
+    a.vbo.destroy();
+    a.ibo.destroy();
+    a.vao.destroy();
+    a.count = 0;
 }
 
 void Renderer::release()
 {
-    m_meshVbo.destroy();
-    m_meshIbo.destroy();
-    m_gridVbo.destroy();
-    m_meshVao.destroy();
-    m_gridVao.destroy();
+    for (GpuArray* a : {&m_mesh, &m_grid, &m_glyphs, &m_links, &m_voxels})
+        destroy(*a);
     m_meshProgram.reset();
     m_lineProgram.reset();
+    m_pointProgram.reset();
     m_initialized = false;
-    m_indexCount = 0;
-    m_gridVertices = 0;
     m_gridCell = 0.0f;
 }
 

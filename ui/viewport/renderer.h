@@ -1,12 +1,16 @@
 #pragma once
 /// @file renderer.h
-/// Draws the scene with OpenGL 3.3 core: the shaded mesh (two-sided), an
-/// optional wireframe overlay and the ground grid. Used by the interactive
-/// viewport and by the offscreen `rigsmith render`. Every GL object is created
-/// and destroyed with a current context (`initialize()` / `release()`).
+/// Draws the scene with OpenGL 3.3 core: the shaded mesh (two-sided, or
+/// translucent "x-ray" so the skeleton shows through), an optional wireframe
+/// overlay, the ground grid, the curve-skeleton glyphs and links, and the
+/// voxels as points, with an optional clipping plane that opens the model.
+/// Used by the interactive viewport and by the offscreen `rigsmith render`.
+/// Every GL object is created and destroyed with a current context
+/// (`initialize()` / `release()`).
 
 #include "ui/viewport/draw_data.h"
 #include "ui/viewport/orbit_camera.h"
+#include "ui/viewport/overlay_data.h"
 
 #include <QOpenGLBuffer>
 #include <QOpenGLFunctions_3_3_Core>
@@ -19,8 +23,13 @@
 namespace rig::ui {
 
 struct RenderOptions {
-    bool wireframe = false; ///< Overlay the triangle edges.
-    bool grid = true;       ///< Ground grid on y = 0 with the X and Z axes.
+    bool wireframe = false;    ///< Overlay the triangle edges.
+    bool grid = true;          ///< Ground grid on y = 0 with the X and Z axes.
+    bool skeleton = true;      ///< The curve-skeleton glyphs and links, when set.
+    bool voxels = false;       ///< The voxels of the solid, when set.
+    float meshOpacity = 1.0f;  ///< < 1: translucent mesh drawn over the overlays.
+    bool clip = false;         ///< Cut the mesh and voxels by `clipPlane`.
+    glm::vec4 clipPlane{0.0f, 0.0f, -1.0f, 0.0f}; ///< Keeps points p with dot(plane, (p, 1)) >= 0.
 };
 
 class Renderer : protected QOpenGLFunctions_3_3_Core {
@@ -37,23 +46,36 @@ public:
     /// Uploads a mesh (replacing the previous one). Needs a current context.
     void setMesh(const MeshDrawData& data);
     void clearMesh();
-    int meshTriangles() const { return m_indexCount / 3; }
+    int meshTriangles() const { return m_mesh.count / 3; }
+    /// Uploads the skeleton glyphs and links (empty data clears them).
+    void setSkeleton(const SkeletonDrawData& data);
+    /// Uploads voxel points of the given edge length (empty clears them).
+    void setVoxels(const std::vector<VoxelPoint>& points, float voxelSize);
     /// Draws one frame into the bound framebuffer of size w x h (device pixels).
     void render(const OrbitCamera& camera, int w, int h, const RenderOptions& options);
     /// Destroys the GL objects. Needs the context current.
     void release();
 
 private:
+    /// One vertex array with its buffers and element count.
+    struct GpuArray {
+        QOpenGLVertexArrayObject vao;
+        QOpenGLBuffer vbo{QOpenGLBuffer::VertexBuffer};
+        QOpenGLBuffer ibo{QOpenGLBuffer::IndexBuffer};
+        int count = 0; ///< Indices, or vertices for non-indexed arrays.
+    };
+    void uploadMesh(GpuArray& a, const MeshDrawData& data);
+    void uploadLines(GpuArray& a, const void* data, int count, int stride);
+    void drawMesh(GpuArray& a, const glm::mat4& view, const glm::mat4& proj, float alpha, bool cull);
     void uploadGrid(float cell);
+    void destroy(GpuArray& a);
 
     bool m_initialized = false;
-    std::unique_ptr<QOpenGLShaderProgram> m_meshProgram, m_lineProgram;
-    QOpenGLVertexArrayObject m_meshVao, m_gridVao;
-    QOpenGLBuffer m_meshVbo{QOpenGLBuffer::VertexBuffer}, m_meshIbo{QOpenGLBuffer::IndexBuffer};
-    QOpenGLBuffer m_gridVbo{QOpenGLBuffer::VertexBuffer};
-    int m_indexCount = 0;
-    int m_gridVertices = 0;
+    std::unique_ptr<QOpenGLShaderProgram> m_meshProgram, m_lineProgram, m_pointProgram;
+    GpuArray m_mesh, m_grid, m_glyphs, m_links, m_voxels;
+    bool m_cullBackFaces = false;
     float m_gridCell = 0.0f;
+    float m_voxelSize = 0.0f;
 };
 
 } // namespace rig::ui

@@ -1,13 +1,17 @@
 #include "ui/viewport/viewport.h"
 
 #include "core/mesh/mesh.h"
+#include "core/skeleton/extract.h"
+#include "ui/viewport/picking.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QSurfaceFormat>
+#include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace rig::ui {
@@ -18,10 +22,11 @@ Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent)
     format.setVersion(3, 3);
     format.setProfile(QSurfaceFormat::CoreProfile);
     format.setDepthBufferSize(24);
-    format.setSamples(4);
+    format.setSamples(QSurfaceFormat::defaultFormat().samples());
     setFormat(format);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(320, 240);
+    setMouseTracking(true); // hover tooltips on skeleton nodes
     m_camera.setPreset(ViewPreset::ThreeQuarter);
 }
 
@@ -45,7 +50,74 @@ void Viewport::setMesh(std::shared_ptr<const Mesh> mesh)
         m_boundsMin = glm::vec3(lo(0), lo(1), lo(2));
         m_boundsMax = glm::vec3(hi(0), hi(1), hi(2));
     }
+    updateClipPlane();
     frameAll();
+}
+
+void Viewport::setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton)
+{
+    m_skeleton = std::move(skeleton);
+    m_skeletonDraw = m_skeleton ? makeSkeletonDrawData(m_skeleton->refined, float(1.8 * m_skeleton->solid.voxelSize))
+                                : SkeletonDrawData{};
+    m_skeletonDirty = true;
+    m_voxelsDirty = true;
+    update();
+}
+
+std::optional<int> Viewport::nodeAt(const QPoint& pixel) const
+{
+    if (m_skeletonDraw.centers.empty() || !m_options.skeleton)
+        return std::nullopt;
+    const Ray ray = rayThroughPixel(m_camera, float(pixel.x()), float(pixel.y()), float(width()), float(height()));
+    return pickSphere(ray, m_skeletonDraw.centers, m_skeletonDraw.pickRadius);
+}
+
+QPointF Viewport::project(const glm::vec3& world) const
+{
+    const glm::vec4 clip = m_camera.projection(aspect()) * m_camera.view() * glm::vec4(world, 1.0f);
+    const glm::vec3 ndc = glm::vec3(clip) / clip.w;
+    return QPointF((ndc.x * 0.5 + 0.5) * width(), (0.5 - ndc.y * 0.5) * height());
+}
+
+void Viewport::setSkeletonVisible(bool on)
+{
+    m_options.skeleton = on;
+    update();
+}
+
+void Viewport::setVoxelsVisible(bool on)
+{
+    m_options.voxels = on;
+    m_voxelsDirty = true;
+    update();
+}
+
+void Viewport::setMeshOpacity(float opacity)
+{
+    m_options.meshOpacity = std::clamp(opacity, 0.05f, 1.0f);
+    update();
+}
+
+void Viewport::setClipEnabled(bool on)
+{
+    m_options.clip = on;
+    updateClipPlane();
+    update();
+}
+
+void Viewport::setClipPosition(double t)
+{
+    m_clipT = std::clamp(t, 0.0, 1.0);
+    updateClipPlane();
+    update();
+}
+
+void Viewport::updateClipPlane()
+{
+    // A plane facing the character's front (+Z): keeps z <= c, so the front
+    // part is cut away and the inside shows from the front views.
+    const float c = m_boundsMax.z + float(m_clipT) * (m_boundsMin.z - m_boundsMax.z);
+    m_options.clipPlane = glm::vec4(0.0f, 0.0f, -1.0f, c);
 }
 
 void Viewport::setWireframe(bool on)
@@ -86,6 +158,8 @@ void Viewport::initializeGL()
     if (!m_renderer.initialize(&m_glError))
         return;
     m_meshDirty = true;
+    m_skeletonDirty = true;
+    m_voxelsDirty = true;
     m_fpsTimer.start();
 }
 
@@ -99,6 +173,18 @@ void Viewport::paintGL()
         else
             m_renderer.clearMesh();
         m_meshDirty = false;
+    }
+    if (m_skeletonDirty && m_renderer.initialized()) {
+        m_renderer.setSkeleton(m_skeletonDraw);
+        m_skeletonDirty = false;
+    }
+    if (m_voxelsDirty && m_renderer.initialized() && (m_options.voxels || !m_skeleton)) {
+        // Built only when shown: a fine grid has hundreds of thousands of voxels.
+        if (m_skeleton && m_options.voxels)
+            m_renderer.setVoxels(makeVoxelPoints(m_skeleton->solid, true), float(m_skeleton->solid.voxelSize));
+        else
+            m_renderer.setVoxels({}, 0.0f);
+        m_voxelsDirty = false;
     }
     const qreal dpr = devicePixelRatioF();
     m_renderer.render(m_camera, int(width() * dpr), int(height() * dpr), m_options);
@@ -131,12 +217,26 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
     const QPoint p = event->position().toPoint();
     const QPoint d = p - m_lastMouse;
     m_lastMouse = p;
-    if (m_drag == Drag::Orbit)
+    if (m_drag == Drag::Orbit) {
         m_camera.orbit(float(d.x()), float(d.y()));
-    else if (m_drag == Drag::Pan)
+    } else if (m_drag == Drag::Pan) {
         m_camera.pan(float(d.x()), float(d.y()), float(height()));
-    else
+    } else {
+        // Hover: name the skeleton node under the cursor.
+        if (const auto node = nodeAt(p); node && m_skeleton) {
+            const auto& s = m_skeleton->refined;
+            static const char* names[] = {"", "End node", "Flow node", "Connection node"};
+            QToolTip::showText(event->globalPosition().toPoint(),
+                               tr("%1 #%2\nradius %3")
+                                   .arg(names[int(s.types[*node])])
+                                   .arg(*node)
+                                   .arg(s.radii[*node], 0, 'g', 3),
+                               this);
+        } else {
+            QToolTip::hideText();
+        }
         return;
+    }
     update();
 }
 

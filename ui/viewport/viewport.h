@@ -9,10 +9,13 @@
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
 
+#include <optional>
+
 #include <memory>
 
 namespace rig {
 struct Mesh;
+struct CurveSkeletonResult;
 }
 
 namespace rig::ui {
@@ -25,6 +28,12 @@ public:
 
     /// Shows a mesh (uploaded on the next paint) and frames it.
     void setMesh(std::shared_ptr<const Mesh> mesh);
+    /// Shows a curve skeleton (glyphs, links, voxels) over the mesh; null clears it.
+    void setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton);
+    /// The node under a pixel (logical coordinates), if any.
+    std::optional<int> nodeAt(const QPoint& pixel) const;
+    /// Screen position (logical pixels) of a world point.
+    QPointF project(const glm::vec3& world) const;
     OrbitCamera& camera() { return m_camera; }
     const RenderOptions& renderOptions() const { return m_options; }
     /// Frames per second over the last second of repaints.
@@ -39,6 +48,13 @@ public slots:
     void setViewPreset(rig::ui::ViewPreset preset);
     /// Repaints continuously and reports the frame rate (for the FPS readout and benchmarks).
     void setContinuousRepaint(bool on);
+    void setSkeletonVisible(bool on);
+    void setVoxelsVisible(bool on);
+    /// Mesh opacity: 1 opaque, less for the x-ray view of the skeleton.
+    void setMeshOpacity(float opacity);
+    void setClipEnabled(bool on);
+    /// Position of the clipping plane through the model, 0 (front) .. 1 (back).
+    void setClipPosition(double t);
 
 signals:
     void fpsChanged(double fps);
@@ -62,6 +78,12 @@ private:
     RenderOptions m_options;
     std::shared_ptr<const Mesh> m_mesh;
     bool m_meshDirty = false;
+    std::shared_ptr<const CurveSkeletonResult> m_skeleton;
+    SkeletonDrawData m_skeletonDraw;
+    bool m_skeletonDirty = false;
+    bool m_voxelsDirty = false;
+    double m_clipT = 0.5;
+    void updateClipPlane();
     glm::vec3 m_boundsMin{-0.5f, 0.0f, -0.5f}, m_boundsMax{0.5f, 1.8f, 0.5f};
     QPoint m_lastMouse;
     enum class Drag { None, Orbit, Pan } m_drag = Drag::None;

@@ -1,0 +1,42 @@
+#pragma once
+/// @file overlay_data.h
+/// What to draw for the curve-skeleton stage (plain C++ + GLM, no Qt, no GL):
+/// the geometric skeleton as glyphs (thesis Fig. 2.5: end nodes as spheres,
+/// flow nodes as small cubes, connection nodes as larger cubes) with its links
+/// as lines, and the voxels of the solid as points.
+
+#include "ui/viewport/draw_data.h"
+
+namespace rig {
+struct CurveSkeleton;
+struct VoxelGrid;
+}
+
+namespace rig::ui {
+
+/// Glyph colours per node type, also used by the legend.
+glm::vec3 nodeColor(int nodeType);
+
+struct SkeletonDrawData {
+    MeshDrawData glyphs;            ///< Triangles of all node glyphs, lit like the mesh.
+    std::vector<LineVertex> links;  ///< Two points per skeleton edge.
+    std::vector<glm::vec3> centers; ///< #N node centres (for picking).
+    float pickRadius = 0.0f;        ///< Radius used for picking a node.
+};
+
+/// Glyphs sized by `scale` (world units; a good value is about one voxel):
+/// end spheres of radius 1.0·scale, connection cubes of half-size 0.8·scale,
+/// flow cubes of half-size 0.35·scale.
+SkeletonDrawData makeSkeletonDrawData(const CurveSkeleton& skeleton, float scale);
+
+/// One point per solid voxel with its colour.
+struct VoxelPoint {
+    glm::vec3 position;
+    glm::vec3 color;
+};
+
+/// Points for the surface voxels (light blue) and, when `interior` is true, the
+/// interior voxels (amber).
+std::vector<VoxelPoint> makeVoxelPoints(const VoxelGrid& grid, bool interior);
+
+} // namespace rig::ui
