@@ -1,0 +1,1 @@
+list(APPEND RIGSMITH_CORE_SOURCES mesh/volume.cpp)
