@@ -1,0 +1,48 @@
+#pragma once
+/// @file parallel.h
+/// A minimal fork-join parallel-for over an index range, for the per-vertex
+/// loops of the deformers: the range is cut into one contiguous chunk per
+/// thread (so each thread streams its own slice of the arrays), the calling
+/// thread runs the first chunk, and the call returns when all are done.
+/// Threads are started per call (tens of microseconds), which is why small
+/// ranges run on the calling thread only (`minChunk`).
+
+#include <algorithm>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace rig {
+
+/// The thread count to use for a request: `requested` if positive, otherwise
+/// the hardware concurrency (at least 1).
+inline int resolveThreadCount(int requested)
+{
+    if (requested > 0)
+        return requested;
+    const unsigned n = std::thread::hardware_concurrency();
+    return n > 0 ? static_cast<int>(n) : 1;
+}
+
+/// Calls body(begin, end) on disjoint chunks covering [0, n), on up to
+/// `threads` threads (0 = hardware concurrency) with at least `minChunk`
+/// indices per chunk. Expects body not to throw (it runs on worker threads).
+template <class Body>
+void parallelFor(std::ptrdiff_t n, int threads, std::ptrdiff_t minChunk, const Body& body)
+{
+    if (n <= 0)
+        return;
+    const std::ptrdiff_t maxChunks = std::max<std::ptrdiff_t>(1, n / std::max<std::ptrdiff_t>(1, minChunk));
+    const int t = static_cast<int>(std::min<std::ptrdiff_t>(resolveThreadCount(threads), maxChunks));
+    if (t <= 1) {
+        body(std::ptrdiff_t{0}, n);
+        return;
+    }
+    std::vector<std::jthread> workers;
+    workers.reserve(static_cast<size_t>(t - 1));
+    for (int i = 1; i < t; ++i)
+        workers.emplace_back([&body, n, t, i] { body(n * i / t, n * (i + 1) / t); });
+    body(std::ptrdiff_t{0}, n / t);
+} // the jthreads join here
+
+} // namespace rig

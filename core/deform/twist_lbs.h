@@ -1,0 +1,113 @@
+#pragma once
+/// @file twist_lbs.h
+/// Segmentation-based twist-corrected linear blend skinning (thesis §4.4,
+/// eqs. 4.4–4.9; "SLBS"): LBS whose twist about each link is not blended
+/// between joints (the candy-wrapper collapse of eq. 4.3) but applied
+/// progressively along the link: a vertex at δ on segment (a = parents[c],
+/// b = c) turns by θ_c·δ about the link axis, θ_c being the twist of joint c
+/// (thesis §4.4 steps 1–4, θ' = θ·δ, and the general axis of eq. 4.9).
+///
+/// ## Formulation
+/// In bind space the skinning transform of joint k factors along its chain,
+/// M_k = L_0 L_1 ⋯ L_k, where L_j is joint j's local rotation about its bind
+/// position b_j. Splitting each local rotation into swing and twist about its
+/// link axis u_j = (b_j − b_parent)/‖·‖ (swing–twist decomposition, R = S·T),
+/// L_j = Ls_j · T_j(θ_j), with T_j(θ) the rotation by θ about the line
+/// (b_j, u_j) — Rodrigues' formula, thesis eq. 4.9. With U_j = U_parent · T_j
+/// (U_root = I) the chain of twists down to j, the thesis's per-influence
+/// matrices M'_δm (eq. 4.4: the link's parent joint; eq. 4.5: joints above it,
+/// which receive the twists of the joints in between; eq. 4.6: joints below
+/// it, which receive the negative twists) are all
+///     M'_k = M_k · U_k⁻¹ · U_parent(c) · T_c(θ_c δ),
+/// so eq. 4.7, p' = Σ_k w_k M'_k p, becomes
+///     p' = (Σ_k w_k G_k) · H_c · T_c(θ_c δ) · p,
+///     G_k = M_k U_k⁻¹ (per joint: "untwisted" skinning transform),
+///     H_c = U_parent(c) (per segment), T_c(θ_c δ) (per vertex).
+/// The partial twist factors out of the blend (all influences share it,
+/// which is the thesis's point), so the cost over LBS is one Rodrigues
+/// rotation per vertex. Where nothing twists, G_k = M_k and H = T = I: plain LBS.
+/// The result is continuous across segment ends (δ = 1 on c equals δ = 0 on a
+/// child of c), and only differs from LBS in the twist about link axes.
+///
+/// ## Twists beyond ±180°
+/// A quaternion holds a twist only modulo 360°, and the extracted angle is
+/// wrapped to (−180°, 180°], so a twist growing past 180° would flip the
+/// progressive twist to the other way round. Callers that know the real
+/// (unwrapped) angle — an animation channel, a UI dial, the previous frame via
+/// `unwrapAngle()` — pass it in `twistTransforms(…, unwrappedTwist)`; only the
+/// per-vertex partial twist T_c(θ_c δ) depends on it.
+///
+/// ## GPU
+/// A vertex shader needs per joint G_k and M_k (3×4), per segment c the base
+/// H_c (3×4), the axis point b_c, the axis u_c and θ_c, and per vertex the
+/// segment c and δ: exactly `TwistTransforms` plus `Segmentation`.
+
+#include "core/deform/lbs.h"
+#include "core/deform/pose.h"
+#include "core/skin/segmentation_data.h"
+
+#include <span>
+#include <vector>
+
+namespace rig {
+
+/// Swing–twist decomposition q = swing · twist, twist a rotation about `axis`.
+struct SwingTwist {
+    Eigen::Quaterniond swing;
+    Eigen::Quaterniond twist;
+    double angle = 0.0; ///< Twist angle about `axis` in radians, wrapped to [−π, π].
+};
+
+/// Decomposes a unit quaternion about a unit axis (both in the same frame).
+/// A swing of exactly 180° leaves the twist undefined; it is then 0.
+SwingTwist swingTwist(const Eigen::Quaterniond& q, const Vec3& axis);
+
+/// `wrapped` + 2πn closest to `reference` (radians): unwraps an angle sequence
+/// frame by frame (`reference` = the previous frame's unwrapped angle).
+double unwrapAngle(double reference, double wrapped);
+
+/// Unit link direction of joint j in bind space, (b_j − b_parent(j))/‖·‖: the
+/// axis its twist is measured about. Zero for the root and zero-length links.
+Vec3 twistAxis(const Skeleton& skeleton, int joint);
+
+/// #J wrapped twist angles of a pose (radians in [−π, π]): the twist of each
+/// joint's local rotation about its link axis (expressed in its bind frame).
+/// 0 for the root and zero-length links.
+/// @throws rig::InvalidInput when the pose does not match the skeleton.
+std::vector<double> twistAngles(const Skeleton& skeleton, const Pose& pose);
+
+/// Per-pose data of the twist-corrected deformer (see the formulation above).
+struct TwistTransforms {
+    std::vector<Eigen::Isometry3d> skinning;    ///< #J M_k, for unsegmented vertices (plain LBS).
+    std::vector<Eigen::Isometry3d> untwisted;   ///< #J G_k = M_k U_k⁻¹.
+    std::vector<Eigen::Isometry3d> segmentBase; ///< #J H_c = U_parent(c); identity for the root.
+    MatrixX3d axisPoint;                        ///< #J by 3 b_c, a point on link c's axis (bind space).
+    MatrixX3d axisDirection;                    ///< #J by 3 u_c, unit link axis (zero: no twist).
+    std::vector<double> angle;                  ///< #J θ_c in radians, unwrapped when given.
+};
+
+/// Builds the twist data of a pose. `posed` must be forwardKinematics(skeleton,
+/// pose). `unwrappedTwist` is empty (use the wrapped angles of `twistAngles()`)
+/// or #J angles in radians, each equal to the pose's twist modulo 2π
+/// (± 1e-4 rad; the root's entry is ignored).
+/// @throws rig::InvalidInput on size mismatches, an invalid skeleton, or an
+/// unwrapped angle that disagrees with the pose.
+TwistTransforms twistTransforms(const Skeleton& skeleton, const Pose& pose, const PosedSkeleton& posed,
+                                std::span<const double> unwrappedTwist = {});
+
+/// Twist-corrected LBS of positions and (if N is non-empty) normals (thesis
+/// eq. 4.7 with eq. 4.9; normals by the blended linear part, renormalized).
+/// @param V #V by 3 rest positions. @param N #V by 3 rest normals, or empty.
+/// @param W influences (the same as for LBS; joint indices index the pose).
+/// @param segmentation #V segments and δ (segmentation_data.h).
+/// @param T the pose's `twistTransforms()`.
+/// @throws rig::InvalidInput when sizes disagree or an index is out of range.
+DeformedMesh twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W,
+                      const Segmentation& segmentation, const TwistTransforms& T,
+                      const SkinningOptions& options = {});
+
+/// The same, writing into `out` and reusing its storage when the sizes match.
+void twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, const Segmentation& segmentation,
+              const TwistTransforms& T, DeformedMesh& out, const SkinningOptions& options = {});
+
+} // namespace rig

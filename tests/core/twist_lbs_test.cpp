@@ -1,0 +1,233 @@
+#include "core/deform/twist_lbs.h"
+
+#include "core/common/error.h"
+#include "core/deform/pose.h"
+#include "tests/support/meshes.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+namespace rig {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+/// A capsule along a unit direction d (not a canonical axis: the general case
+/// of thesis eq. 4.9), joints at 0, 1.5 d, 3 d with bind frames whose +Y
+/// follows d; weights blend joint 0 → 1 across the middle joint.
+struct Limb {
+    Vec3 axis;
+    Mesh mesh;
+    Skeleton skeleton;
+    SkinWeights weights;
+    Segmentation segmentation;
+};
+
+Limb limb(int segments = 24, int rings = 8)
+{
+    Limb t;
+    t.axis = Vec3(1, 1, 1).normalized();
+    t.mesh = test::capsuleMesh(Vec3::Zero(), 3.0 * t.axis, 0.4, segments, rings, rings * 2);
+    t.skeleton.names = {"a", "b", "c"};
+    t.skeleton.parents = {-1, 0, 1};
+    t.skeleton.bindPositions.resize(3, 3);
+    for (int j = 0; j < 3; ++j)
+        t.skeleton.bindPositions.row(j) = (1.5 * j * t.axis).transpose();
+    t.skeleton.bindOrientations.assign(3, Eigen::Quaterniond::FromTwoVectors(Vec3::UnitY(), t.axis));
+    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(t.mesh.V.rows(), 3);
+    for (Eigen::Index i = 0; i < W.rows(); ++i) {
+        const double s = std::clamp(t.mesh.V.row(i).dot(t.axis) - 1.0, 0.0, 1.0);
+        W(i, 0) = 1.0 - s;
+        W(i, 1) = s;
+    }
+    t.weights = skinWeightsFromDense(W, 4);
+    t.segmentation = segmentationFromNearestLink(t.mesh.V, t.skeleton);
+    return t;
+}
+
+Pose twistPose(const Limb& t, double joint1Twist)
+{
+    Pose p = identityPose(t.skeleton);
+    p.localRotations[1] = Eigen::AngleAxisd(joint1Twist, Vec3::UnitY()); // local +Y is the link axis
+    return p;
+}
+
+DeformedMesh deform(const Limb& t, const Pose& p, std::span<const double> unwrapped = {}, int threads = 0)
+{
+    const PosedSkeleton ps = forwardKinematics(t.skeleton, p);
+    return twistLbs(t.mesh.V, t.mesh.N, t.weights, t.segmentation, twistTransforms(t.skeleton, p, ps, unwrapped),
+                    {.threads = threads});
+}
+
+/// The largest distance between a deformed vertex and the rest vertex turned
+/// by θ·δ about the limb axis (δ = 1 beyond the twisted link).
+double progressiveTwistError(const Limb& t, const DeformedMesh& d, double theta)
+{
+    double worst = 0.0;
+    for (Eigen::Index i = 0; i < t.mesh.V.rows(); ++i) {
+        const double delta = t.segmentation.bone[i] == 1 ? t.segmentation.delta[i] : 1.0;
+        const Vec3 expect = Eigen::AngleAxisd(theta * delta, t.axis) * Vec3(t.mesh.V.row(i).transpose());
+        worst = std::max(worst, (d.V.row(i).transpose() - expect).norm());
+    }
+    return worst;
+}
+
+TEST(TwistLbs, InvalidInputsAreRejectedFirst)
+{
+    const Limb t = limb();
+    const Pose p = twistPose(t, 1.0);
+    const PosedSkeleton ps = forwardKinematics(t.skeleton, p);
+    const TwistTransforms T = twistTransforms(t.skeleton, p, ps);
+    Segmentation s = t.segmentation;
+    s.bone.pop_back();
+    EXPECT_THROW(twistLbs(t.mesh.V, t.mesh.N, t.weights, s, T), InvalidInput);
+    s = t.segmentation;
+    s.bone[3] = 3;
+    EXPECT_THROW(twistLbs(t.mesh.V, t.mesh.N, t.weights, s, T), InvalidInput);
+    s = t.segmentation;
+    s.delta[3] = 1.5;
+    EXPECT_THROW(twistLbs(t.mesh.V, t.mesh.N, t.weights, s, T), InvalidInput);
+    s.delta[3] = std::nan("");
+    EXPECT_THROW(twistLbs(t.mesh.V, t.mesh.N, t.weights, s, T), InvalidInput);
+    TwistTransforms broken = T;
+    broken.segmentBase.pop_back();
+    EXPECT_THROW(twistLbs(t.mesh.V, t.mesh.N, t.weights, t.segmentation, broken), InvalidInput);
+    const std::vector<double> wrongSize = {0.0, 1.0};
+    EXPECT_THROW(twistTransforms(t.skeleton, p, ps, wrongSize), InvalidInput);
+    const std::vector<double> disagrees = {0.0, 1.5, 0.0}; // the pose twists 1.0
+    EXPECT_THROW(twistTransforms(t.skeleton, p, ps, disagrees), InvalidInput);
+    const std::vector<double> agrees = {0.0, 1.0 + 4 * kPi, 0.0};
+    EXPECT_NO_THROW(twistTransforms(t.skeleton, p, ps, agrees));
+    Pose shortPose = p;
+    shortPose.localRotations.pop_back();
+    EXPECT_THROW(twistAngles(t.skeleton, shortPose), InvalidInput);
+}
+
+TEST(TwistLbs, SwingTwistDecomposition)
+{
+    const Eigen::Quaterniond swing(Eigen::AngleAxisd(0.5, Vec3::UnitX()));
+    const Eigen::Quaterniond twist(Eigen::AngleAxisd(-2.0, Vec3::UnitY()));
+    const SwingTwist st = swingTwist(swing * twist, Vec3::UnitY());
+    EXPECT_NEAR(st.angle, -2.0, 1e-12);
+    EXPECT_TRUE((st.swing * st.twist).isApprox(swing * twist, 1e-12));
+    EXPECT_NEAR(st.swing.angularDistance(swing), 0.0, 1e-9);
+    // Wrapped to [−π, π]: 200° reads −160°; unwrapAngle puts it back.
+    const SwingTwist big = swingTwist(Eigen::Quaterniond(Eigen::AngleAxisd(200.0 * kPi / 180, Vec3::UnitY())),
+                                      Vec3::UnitY());
+    EXPECT_NEAR(big.angle, -160.0 * kPi / 180, 1e-12);
+    EXPECT_NEAR(unwrapAngle(190.0 * kPi / 180, big.angle), 200.0 * kPi / 180, 1e-12);
+    EXPECT_NEAR(unwrapAngle(4 * kPi, 0.1), 4 * kPi + 0.1, 1e-12);
+    // A pure swing has no twist.
+    EXPECT_EQ(swingTwist(swing, Vec3::UnitY()).angle, 0.0);
+}
+
+TEST(TwistLbs, IdentityPoseReturnsTheRestMesh)
+{
+    const Limb t = limb();
+    const DeformedMesh d = deform(t, identityPose(t.skeleton));
+    EXPECT_LT((d.V - t.mesh.V).cwiseAbs().maxCoeff(), 1e-6);
+    EXPECT_LT((d.N - t.mesh.N).cwiseAbs().maxCoeff(), 1e-6);
+}
+
+TEST(TwistLbs, RigidMotionOfTheWholeSkeletonMovesTheMeshRigidly)
+{
+    const Limb t = limb();
+    Pose p = identityPose(t.skeleton);
+    p.localRotations[0] = Eigen::AngleAxisd(2.0, Vec3(1, -2, 3).normalized());
+    p.rootTranslation = Vec3(1, 2, -3);
+    const Eigen::Isometry3d X = forwardKinematics(t.skeleton, p).skinning[0];
+    const DeformedMesh d = deform(t, p);
+    for (Eigen::Index i = 0; i < t.mesh.V.rows(); ++i) {
+        EXPECT_LT((d.V.row(i).transpose() - X * Vec3(t.mesh.V.row(i).transpose())).norm(), 1e-5);
+        EXPECT_LT((d.N.row(i).transpose() - X.linear() * t.mesh.N.row(i).transpose()).norm(), 1e-5);
+    }
+}
+
+TEST(TwistLbs, EqualsLbsWhenNoJointTwists)
+{
+    const Limb t = limb();
+    Pose p = identityPose(t.skeleton);
+    p.localRotations[0] = Eigen::AngleAxisd(0.3, Vec3::UnitZ());
+    p.localRotations[1] = Eigen::AngleAxisd(1.2, Vec3(1, 0, 0.5).normalized()); // swing only (⊥ local +Y)
+    p.localRotations[2] = Eigen::AngleAxisd(-0.4, Vec3::UnitX());
+    p.rootTranslation = Vec3(0.2, 0.1, 0);
+    const PosedSkeleton ps = forwardKinematics(t.skeleton, p);
+    for (const double a : twistAngles(t.skeleton, p))
+        EXPECT_NEAR(a, 0.0, 1e-12);
+    const DeformedMesh a = deform(t, p);
+    const DeformedMesh b = lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning);
+    EXPECT_LT((a.V - b.V).cwiseAbs().maxCoeff(), 1e-5);
+    EXPECT_LT((a.N - b.N).cwiseAbs().maxCoeff(), 1e-5);
+    // Unsegmented vertices are plain LBS, whatever the pose.
+    Segmentation none = t.segmentation;
+    none.bone.assign(none.bone.size(), -1);
+    const Pose tw = twistPose(t, 2.0);
+    const PosedSkeleton pst = forwardKinematics(t.skeleton, tw);
+    const DeformedMesh c = twistLbs(t.mesh.V, t.mesh.N, t.weights, none, twistTransforms(t.skeleton, tw, pst));
+    const DeformedMesh l = lbs(t.mesh.V, t.mesh.N, t.weights, pst.skinning);
+    EXPECT_LT((c.V - l.V).cwiseAbs().maxCoeff(), 1e-6);
+}
+
+TEST(TwistLbs, TwistIsAppliedProgressivelyAlongTheLink)
+{
+    // Thesis §4.4: θ' = θ·δ about the (non-canonical) link axis, eq. 4.9.
+    const Limb t = limb();
+    for (const double theta : {0.5, kPi * 0.999, -2.5}) {
+        const DeformedMesh d = deform(t, twistPose(t, theta));
+        EXPECT_LT(progressiveTwistError(t, d, theta), 2e-5) << theta;
+    }
+}
+
+TEST(TwistLbs, NoCandyWrapperAt180Degrees)
+{
+    const Limb t = limb();
+    const Pose p = twistPose(t, kPi);
+    const PosedSkeleton ps = forwardKinematics(t.skeleton, p);
+    const DeformedMesh tw = deform(t, p);
+    const DeformedMesh l = lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning);
+    auto radius = [&](const MatrixX3d& V, Eigen::Index i) {
+        const Vec3 x = V.row(i).transpose();
+        return (x - x.dot(t.axis) * t.axis).norm();
+    };
+    double minTwist = 1e9, minLbs = 1e9;
+    for (Eigen::Index i = 0; i < t.mesh.V.rows(); ++i) {
+        const double r = radius(t.mesh.V, i);
+        if (r < 0.3)
+            continue;
+        minTwist = std::min(minTwist, radius(tw.V, i) / r);
+        minLbs = std::min(minLbs, radius(l.V, i) / r);
+    }
+    EXPECT_GT(minTwist, 0.9999);
+    EXPECT_LT(minLbs, 0.05);
+}
+
+TEST(TwistLbs, TwistsBeyond180And360DegreesNeedTheUnwrappedAngle)
+{
+    const Limb t = limb();
+    for (const double deg : {270.0, 360.0, 400.0, 725.0}) {
+        const double theta = deg * kPi / 180;
+        const Pose p = twistPose(t, theta);
+        const std::vector<double> unwrapped = {0.0, theta, 0.0};
+        EXPECT_LT(progressiveTwistError(t, deform(t, p, unwrapped), theta), 2e-5) << deg;
+        // Without it the twist is re-extracted modulo 360° (to ±180°): a different, valid deformation.
+        const double wrapped = std::remainder(theta, 2 * kPi);
+        EXPECT_LT(progressiveTwistError(t, deform(t, p), wrapped), 2e-5) << deg;
+    }
+}
+
+TEST(TwistLbs, ThreadCountsAgree)
+{
+    const Limb t = limb(128, 32);
+    ASSERT_GT(t.mesh.V.rows(), 8192);
+    Pose p = twistPose(t, 2.0);
+    p.localRotations[2] = Eigen::AngleAxisd(0.7, Vec3(0.3, 1, 0.2).normalized());
+    const DeformedMesh a = deform(t, p, {}, 1);
+    const DeformedMesh b = deform(t, p, {}, 2);
+    EXPECT_EQ(a.V, b.V);
+    EXPECT_EQ(a.N, b.N);
+}
+
+} // namespace
+} // namespace rig
