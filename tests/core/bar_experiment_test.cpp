@@ -1,0 +1,92 @@
+#include "core/deform/bar_experiment.h"
+
+#include "core/common/error.h"
+#include "core/mesh/mesh_queries.h"
+#include "core/mesh/volume.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace rig {
+namespace {
+
+TEST(BarExperiment, InvalidOptionsAreRejectedFirst)
+{
+    EXPECT_THROW(makeBar({.ringsPerUnit = 0, .sideSubdivisions = 4, .weights = BarWeights::Gaussian,
+                          .blendHalfWidth = 0.5}),
+                 InvalidInput);
+    EXPECT_THROW(makeBar({.ringsPerUnit = 4, .sideSubdivisions = 4, .weights = BarWeights::Linear,
+                          .blendHalfWidth = 0.0}),
+                 InvalidInput);
+    EXPECT_THROW(barTwistContinuity(10.0, 0.0), InvalidInput);
+    const BarRig bar = makeBar();
+    EXPECT_THROW(deformBar(bar, MatrixX3d::Zero(4, 3), BarMethod::Lbs), InvalidInput);
+}
+
+TEST(BarExperiment, TheBarIsAClosedTwoByEightByTwoBox)
+{
+    const BarRig bar = makeBar();
+    EXPECT_TRUE(edgeTopology(bar.mesh.F).closedManifold());
+    EXPECT_NEAR(signedVolume(bar.mesh), 32.0, 1e-9);
+    EXPECT_EQ(bar.skeleton.jointCount(), 5);
+    EXPECT_NO_THROW(validateSkinWeights(bar.weights, bar.mesh.vertexCount(), 5));
+    EXPECT_NO_THROW(validateSegmentation(bar.segmentation, bar.mesh.vertexCount(), 5));
+    // Identity pose: every method returns the rest bar.
+    for (const BarMethod m : {BarMethod::Lbs, BarMethod::Dqs, BarMethod::TwistLbs})
+        EXPECT_LT((deformBar(bar, MatrixX3d::Zero(5, 3), m).V - bar.mesh.V).cwiseAbs().maxCoeff(), 1e-5);
+}
+
+TEST(BarExperiment, VolumeTableAgainstThesisTable42)
+{
+    const BarVolumeTable t = barVolumeExperiment();
+    ASSERT_EQ(t.steps.size(), 6u);
+    EXPECT_NEAR(t.restVolume, 32.0, 1e-9);
+    for (size_t i = 0; i < t.steps.size(); ++i) {
+        const BarVolumeStep& s = t.steps[i];
+        SCOPED_TRACE(s.rotation);
+        // LBS shows its large loss (thesis 6.5–16.6 %).
+        EXPECT_GT(s.lbs, 5.0);
+        // DQS within 1 % (thesis up to 1.02 %).
+        EXPECT_LT(std::abs(s.dqs), 1.0);
+        // Twist-corrected: within 1 % while only twists are applied (steps 1–3);
+        // once the bar bends (steps 4–6) it is LBS in the bend (by design,
+        // thesis §4.4) and loses the bend's volume: measured 1.4–3.5 % with the
+        // thesis's Gaussian weights, thesis 2.0–3.9 %. Never worse than the thesis.
+        if (i < 3)
+            EXPECT_LT(std::abs(s.twist), 1.0);
+        else
+            EXPECT_LT(std::abs(s.twist), s.thesisTwist + 0.1);
+        EXPECT_LT(std::abs(s.twist), s.lbs / 3.0);
+    }
+}
+
+TEST(BarExperiment, CandyWrapperAt180Degrees)
+{
+    const CandyWrapper c = barCandyWrapper(180.0);
+    EXPECT_GE(c.twist, 0.9);
+    EXPECT_GE(c.dqs, 0.9);
+    EXPECT_LT(c.lbs, 0.05);
+}
+
+TEST(BarExperiment, TwistSweepTo720DegreesIsContinuous)
+{
+    const TwistContinuity k = barTwistContinuity(720.0, 1.0, {.ringsPerUnit = 8, .sideSubdivisions = 4,
+                                                              .weights = BarWeights::Gaussian,
+                                                              .blendHalfWidth = 0.5});
+    EXPECT_EQ(k.maxDegrees, 720.0);
+    // Twist-corrected with the unwrapped angle: every step moves a vertex at
+    // most as far as the rigid rotation of the outermost one.
+    EXPECT_LT(k.twist.maxRatio, 1.5);
+    // LBS is continuous (it collapses instead of jumping).
+    EXPECT_LT(k.lbs.maxRatio, 1.5);
+    // DQS jumps where the relative twist crosses 180° (hemisphere flip), and
+    // so does the twist-corrected method fed the wrapped angle.
+    EXPECT_GT(k.dqs.maxRatio, 20.0);
+    EXPECT_NEAR(k.dqs.atDegrees, 181.0, 1.0);
+    EXPECT_GT(k.twistWrapped.maxRatio, 20.0);
+    EXPECT_NEAR(k.twistWrapped.atDegrees, 181.0, 1.0);
+}
+
+} // namespace
+} // namespace rig
