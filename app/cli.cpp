@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -356,9 +357,14 @@ bool isCliInvocation(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& first = args[0];
-    return first == "--help" || first == "-h" || first == "--version" ||
-           std::find(commands.begin(), commands.end(), first) != commands.end() ||
-           (first.rfind("-", 0) == 0 && first != "--screenshot");
+    if (first == "--screenshot")
+        return false;
+    if (first.rfind("-", 0) == 0 || std::find(commands.begin(), commands.end(), first) != commands.end())
+        return true;
+    // A single existing file (or a default spec) opens in the GUI; anything
+    // else is a mistyped command, answered by the CLI with a clear message.
+    std::error_code ec;
+    return args.size() > 1 || !(isDefaultCharacterSpec(first) || std::filesystem::exists(first, ec));
 }
 
 int runCli(int argc, char** argv, const std::vector<std::string>& args)
@@ -380,7 +386,7 @@ int runCli(int argc, char** argv, const std::vector<std::string>& args)
             return cmdRender(argc, argv, rest);
         if (command == "skeleton")
             return cmdSkeleton(rest);
-        std::cerr << "rigsmith: unknown command or option '" << command << "' (see rigsmith --help)\n";
+        std::cerr << "rigsmith: '" << command << "' is neither a command nor a file (see rigsmith --help)\n";
         return 2;
     } catch (const Cancelled&) {
         std::cerr << "rigsmith: cancelled\n";

@@ -9,6 +9,7 @@
 #include <QSurfaceFormat>
 #include <QTimer>
 
+#include <cstdlib>
 #include <iostream>
 
 int main(int argc, char** argv)
@@ -22,6 +23,12 @@ int main(int argc, char** argv)
     if (args.size() >= 2 && args[0] == "--screenshot") {
         screenshot = QString::fromStdString(args[1]);
         args.erase(args.begin(), args.begin() + 2);
+    }
+
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
+        std::cerr << "rigsmith: no display to open the window on; run it in a desktop session or under "
+                     "xvfb-run, or use a command (rigsmith --help)\n";
+        return 1;
     }
 
     QSurfaceFormat format;

@@ -3,6 +3,8 @@
 #include "core/project/rig_project.h"
 #include "ui/document.h"
 #include "ui/render_offscreen.h"
+
+#include "core/skeleton/curve_skeleton.h"
 #include "ui/viewport/viewport.h"
 
 #include <gtest/gtest.h>
@@ -69,14 +71,28 @@ protected:
 
 TEST_F(ViewportTest, DefaultCharacterCoversTheCentreOfTheView)
 {
+    viewport->setMeshOpacity(1.0f); // opaque, as before a skeleton exists
+    viewport->setGridVisible(false); // measure the character alone
     const QImage img = frame();
     ASSERT_FALSE(img.isNull());
     EXPECT_TRUE(viewport->glError().isEmpty()) << viewport->glError().toStdString();
-    // Framed: the character fills a good part of the middle column and little of the corners.
+    // Framed: the pixels that differ from the background form a box centred in
+    // the view and nearly as tall as it (the character is taller than wide).
+    const QRgb bg = img.pixel(2, 2);
+    QRect covered;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QRgb p = img.pixel(x, y);
+            const int d = std::abs(qRed(p) - qRed(bg)) + std::abs(qGreen(p) - qGreen(bg)) + std::abs(qBlue(p) - qBlue(bg));
+            if (d > 60) // the grid lines differ by less than that
+                covered |= QRect(x, y, 1, 1);
+        }
     const int w = img.width(), h = img.height();
-    const double centre = coverage(img, QRect(w * 2 / 5, h / 5, w / 5, h * 3 / 5));
+    EXPECT_GT(covered.height(), 0.75 * h) << "covered " << covered.height() << " of " << h;
+    EXPECT_LT(covered.width(), covered.height());
+    EXPECT_NEAR(covered.center().x(), w / 2, 0.1 * w);
+    EXPECT_NEAR(covered.center().y(), h / 2, 0.1 * h);
     const double corner = coverage(img, QRect(0, 0, w / 8, h / 8));
-    EXPECT_GT(centre, 0.5) << "centre coverage " << centre;
     EXPECT_LT(corner, 0.05) << "corner coverage " << corner;
     const double all = coverage(img);
     EXPECT_GT(all, 0.05);
@@ -123,6 +139,61 @@ TEST_F(ViewportTest, WireframeOverlayDrawsEdges)
     viewport->setWireframe(true);
     const QImage wire = frame();
     EXPECT_GT(difference(shaded, wire), 0.01);
+}
+
+/// Pixels of a glyph's hue, whatever the lighting: orange (end spheres), cyan
+/// (flow cubes), amber (interior voxels).
+enum class Hue { Orange, Cyan, Amber };
+int countColour(const QImage& img, Hue hue)
+{
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor p = img.pixelColor(x, y);
+            const int r = p.red(), g = p.green(), b = p.blue();
+            switch (hue) {
+            case Hue::Orange: n += r > g + 40 && g > b + 40; break;
+            case Hue::Cyan: n += b > r + 50 && g > r + 50; break;
+            case Hue::Amber: n += r > b + 80 && g > b + 30 && r > 150; break;
+            }
+        }
+    return n;
+}
+
+TEST_F(ViewportTest, CurveSkeletonShowsThroughTheXRayMesh)
+{
+    ASSERT_TRUE(window->document()->project().curveSkeleton());
+    const QImage img = frame();
+    // End spheres (orange) and flow cubes (cyan) are visible in the x-ray view.
+    EXPECT_GT(countColour(img, Hue::Orange), 20);
+    EXPECT_GT(countColour(img, Hue::Cyan), 50);
+    viewport->setSkeletonVisible(false);
+    EXPECT_LT(countColour(frame(), Hue::Cyan), countColour(img, Hue::Cyan) / 4);
+}
+
+TEST_F(ViewportTest, VoxelsAndClippingChangeTheImage)
+{
+    const QImage plain = frame();
+    viewport->setVoxelsVisible(true);
+    const QImage voxels = frame();
+    EXPECT_GT(difference(plain, voxels), 0.02);
+    viewport->setClipEnabled(true);
+    viewport->setClipPosition(0.5);
+    const QImage clipped = frame();
+    EXPECT_GT(difference(voxels, clipped), 0.005);
+    // Interior voxels (amber) only show once the model is cut open.
+    EXPECT_GT(countColour(clipped, Hue::Amber), countColour(voxels, Hue::Amber) + 100);
+}
+
+TEST_F(ViewportTest, HoveringAnEndNodePicksIt)
+{
+    const auto& s = window->document()->project().curveSkeleton()->refined;
+    const int end = s.nodesOf(NodeType::End).front();
+    const QPointF p = viewport->project(glm::vec3(s.positions(end, 0), s.positions(end, 1), s.positions(end, 2)));
+    const auto picked = viewport->nodeAt(p.toPoint());
+    ASSERT_TRUE(picked.has_value());
+    EXPECT_EQ(*picked, end);
+    EXPECT_FALSE(viewport->nodeAt(QPoint(2, 2)).has_value());
 }
 
 TEST(RenderOffscreen, RendersTheCharacterToAnImage)

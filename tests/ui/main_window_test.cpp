@@ -139,8 +139,9 @@ TEST(Document, CancelledLoadChangesNothing)
     doc.waitForIdle();
     QCoreApplication::processEvents();
     EXPECT_EQ(cancelled.count() + changed.count(), 1);
-    if (cancelled.count() == 1)
+    if (cancelled.count() == 1) {
         EXPECT_FALSE(doc.project().hasCharacter());
+    }
     EXPECT_FALSE(doc.busy());
 }
 

@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 #include <memory>
 
@@ -23,18 +24,24 @@ public:
         m_app = std::make_unique<QApplication>(m_argc, m_argv);
         QApplication::setOrganizationName("RigsmithTests");
         QApplication::setApplicationName("RigsmithTests");
+        // ctest runs test processes in parallel: each gets its own settings file.
+        m_settingsDir = std::make_unique<QTemporaryDir>();
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir->path());
         QSettings().clear();
     }
     void TearDown() override
     {
         QSettings().clear();
         m_app.reset();
+        m_settingsDir.reset();
     }
 
 private:
     int m_argc;
     char** m_argv;
     std::unique_ptr<QApplication> m_app;
+    std::unique_ptr<QTemporaryDir> m_settingsDir;
 };
 
 } // namespace rig::test
