@@ -280,6 +280,9 @@ void MainWindow::onCharacterChanged()
                                    formatLength(size.y()), formatLength(size.z())));
     setWindowTitle(QString::fromStdString(character->displayName) + " — Rigsmith");
     const ImportInfo& info = character->imported.info;
+    if (info.upAxisGuessed && info.upAxis != "+Y")
+        m_statsLabel->setText(m_statsLabel->text() +
+                              tr(" · up axis %1 (guessed)").arg(QString::fromStdString(info.upAxis)));
     if (info.upAxisGuessed)
         statusBar()->showMessage(
             tr("%1 does not say which axis is up; guessed %2 from its shape (turned to +Y up).")

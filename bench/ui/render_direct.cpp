@@ -1,0 +1,72 @@
+// The renderer alone, without the widget's composition into the window: draws
+// the humanoid at N triangles into a 1280x720 framebuffer object, orbiting 2
+// degrees per frame, and reports the median frame time (with glFinish).
+//
+//   xvfb-run -a build/bench/ui/render_direct [TRIANGLES]
+//
+// Compare with orbit_fps (the same through the QOpenGLWidget) to see what the
+// composition costs.
+
+#include "core/character/humanoid.h"
+#include "ui/viewport/renderer.h"
+
+#include <QElapsedTimer>
+#include <QGuiApplication>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
+#include <QOpenGLFunctions>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+int main(int argc, char** argv)
+{
+    QGuiApplication app(argc, argv);
+    const int targetTriangles = argc > 1 ? std::max(1000, std::atoi(argv[1])) : 200000;
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    QOpenGLContext context;
+    context.setFormat(format);
+    QOffscreenSurface surface;
+    if (!context.create() || (surface.setFormat(context.format()), surface.create(), !context.makeCurrent(&surface))) {
+        std::fprintf(stderr, "render_direct: no OpenGL 3.3 context (use xvfb-run)\n");
+        return 1;
+    }
+    rig::HumanoidOptions options;
+    options.cellSize = 1.75 / 100.0 * std::sqrt(44500.0 / targetTriangles);
+    const rig::Humanoid humanoid = rig::generateHumanoid(options);
+    QOpenGLFramebufferObjectFormat fboFormat;
+    fboFormat.setAttachment(QOpenGLFramebufferObject::Depth);
+    QOpenGLFramebufferObject fbo(QSize(1280, 720), fboFormat);
+    fbo.bind();
+    rig::ui::Renderer renderer;
+    QString error;
+    if (!renderer.initialize(&error)) {
+        std::fprintf(stderr, "render_direct: %s\n", qPrintable(error));
+        return 1;
+    }
+    const rig::ui::MeshDrawData data = rig::ui::makeMeshDrawData(humanoid.mesh);
+    renderer.setMesh(data);
+    rig::ui::OrbitCamera camera;
+    camera.frame(data.boundsMin, data.boundsMax, 1280.0f / 720.0f);
+    std::vector<double> ms;
+    QElapsedTimer timer;
+    for (int i = 0; i < 70; ++i) {
+        timer.start();
+        camera.orbit(3.5f, 0.0f); // 2 degrees
+        renderer.render(camera, 1280, 720, {});
+        context.functions()->glFinish();
+        if (i >= 10)
+            ms.push_back(double(timer.nsecsElapsed()) * 1e-6);
+    }
+    renderer.release();
+    std::sort(ms.begin(), ms.end());
+    std::printf("%d triangles, 1280x720, renderer alone: median %.2f ms (%.1f fps)\n", humanoid.mesh.triangleCount(),
+                ms[ms.size() / 2], 1000.0 / ms[ms.size() / 2]);
+    return 0;
+}
