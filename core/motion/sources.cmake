@@ -1,0 +1,1 @@
+list(APPEND RIGSMITH_CORE_SOURCES motion/motion.cpp motion/bvh_file.cpp)
