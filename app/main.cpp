@@ -5,7 +5,10 @@
 #include "ui/document.h"
 #include "ui/main_window.h"
 
+#include "ui/viewport/viewport.h"
+
 #include <QApplication>
+#include <QPainter>
 #include <QSurfaceFormat>
 #include <QTimer>
 
@@ -55,7 +58,15 @@ int main(int argc, char** argv)
             QTimer::singleShot(600, &window, [&] {
                 if (window.document()->busy())
                     return;
-                const bool ok = window.grab().save(screenshot);
+                // Compose the window with the viewport's own framebuffer grab
+                // (it includes the texts painted over the 3D view).
+                QImage shot = window.grab().toImage();
+                if (auto* vp = window.viewport()) {
+                    QPainter painter(&shot);
+                    const QPoint at = vp->mapTo(&window, QPoint(0, 0)) * shot.devicePixelRatio();
+                    painter.drawImage(at, vp->grabFramebuffer());
+                }
+                const bool ok = shot.save(screenshot);
                 std::cout << (ok ? "wrote " : "could not write ") << screenshot.toStdString() << '\n';
                 QApplication::exit(ok ? 0 : 1);
             });

@@ -197,6 +197,22 @@ void MainWindow::createDisplayToolBar()
     }
 }
 
+void MainWindow::updateViewportLabels()
+{
+    if (!m_viewport)
+        return;
+    std::vector<ViewportLabel> labels;
+    if (const auto& c = m_document->project().character()) {
+        // The character faces +Z, so its left is +X: mark both sides at hip height.
+        const Box3& b = c->stats.bounds;
+        const float y = float(b.min.y() + 0.55 * (b.max.y() - b.min.y()));
+        const float margin = float(0.06 * b.size().maxCoeff());
+        labels.push_back({glm::vec3(float(b.max.x()) + margin, y, float(b.center().z())), tr("L"), QColor(120, 200, 255)});
+        labels.push_back({glm::vec3(float(b.min.x()) - 2 * margin, y, float(b.center().z())), tr("R"), QColor(255, 150, 150)});
+    }
+    m_viewport->setLabels(std::move(labels));
+}
+
 void MainWindow::onCurveSkeletonChanged()
 {
     const auto& result = m_document->project().curveSkeleton();
@@ -294,6 +310,7 @@ void MainWindow::onCharacterChanged()
         m_viewport->setMesh(std::shared_ptr<const Mesh>(character, &character->imported.mesh));
     else if (m_placeholder)
         static_cast<QLabel*>(m_placeholder)->setText(QString::fromStdString(character->displayName));
+    updateViewportLabels();
     addRecentFile(QString::fromStdString(character->source));
 }
 

@@ -50,6 +50,8 @@ private:
     void onCharacterChanged();
     void onCurveSkeletonChanged();
     void createDisplayToolBar();
+    /// Texts over the viewport: the character's left/right sides.
+    void updateViewportLabels();
     void onStageFailed(const QString& stage, const QString& message);
     void showError(const QString& title, const QString& message);
 

@@ -196,6 +196,23 @@ TEST_F(ViewportTest, HoveringAnEndNodePicksIt)
     EXPECT_FALSE(viewport->nodeAt(QPoint(2, 2)).has_value());
 }
 
+TEST_F(ViewportTest, SideMarkersAreDrawnBesideTheCharacter)
+{
+    // The main window labels the character's left (+X) and right sides.
+    ASSERT_EQ(viewport->labels().size(), 2u);
+    EXPECT_EQ(viewport->labels()[0].text, "L");
+    EXPECT_GT(viewport->labels()[0].world.x, 0.0f);
+    viewport->setLabels({{glm::vec3(0.0f, 1.0f, 0.0f), "MARKER", QColor(255, 0, 255)}});
+    const QImage img = frame();
+    int magenta = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor p = img.pixelColor(x, y);
+            magenta += p.red() > 200 && p.blue() > 200 && p.green() < 80;
+        }
+    EXPECT_GT(magenta, 20);
+}
+
 TEST(RenderOffscreen, RendersTheCharacterToAnImage)
 {
     const auto c = loadCharacter("default");

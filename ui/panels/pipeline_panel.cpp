@@ -74,7 +74,7 @@ PipelinePanel::PipelinePanel(Document* document, QWidget* parent) : QWidget(pare
     form->addRow(tr("Resolution"), resRow);
     m_skeletonStats = new QLabel(tr("—"), group);
     m_skeletonStats->setObjectName("skeletonStats");
-    m_skeletonStats->setWordWrap(true);
+    m_skeletonStats->setWordWrap(false); // explicit line breaks: a wrapped label is squeezed by the form layout
     m_skeletonStats->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(m_skeletonStats);
     layout->insertWidget(1, group);
@@ -121,7 +121,7 @@ void PipelinePanel::onCurveSkeletonChanged()
     if (result->bridgedGaps > 0)
         text += tr("<br>%1 hole(s) in the surface bridged").arg(result->bridgedGaps);
     if (s.count(NodeType::End) < 5)
-        text += tr("<br><font color='#d66'>Fewer than 5 end nodes: limbs touching each other or the body merge. "
+        text += tr("<br><font color='#d66'>Fewer than 5 end nodes: touching limbs merge.<br>"
                    "Try a higher resolution.</font>");
     m_skeletonStats->setText(text);
 }

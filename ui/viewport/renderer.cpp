@@ -150,6 +150,12 @@ void Renderer::drawMesh(GpuArray& a, const glm::mat4& view, const glm::mat4& pro
 
 void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptions& o)
 {
+    // Reset what a QPainter overlay (labels) may have left set on the context.
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_STENCIL_TEST);
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glViewport(0, 0, w, h);
     glClearColor(0.23f, 0.24f, 0.26f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -201,7 +207,7 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
     }
 
     glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE); // keep the opaque alpha of the clear: the widget is composed over the window
     if (o.grid && m_grid.count > 0) {
         m_lineProgram->bind();
         setMatrix(*m_lineProgram, "uViewProjection", proj * view);

@@ -7,6 +7,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QPainter>
 #include <QSurfaceFormat>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -77,6 +78,34 @@ QPointF Viewport::project(const glm::vec3& world) const
     const glm::vec4 clip = m_camera.projection(aspect()) * m_camera.view() * glm::vec4(world, 1.0f);
     const glm::vec3 ndc = glm::vec3(clip) / clip.w;
     return QPointF((ndc.x * 0.5 + 0.5) * width(), (0.5 - ndc.y * 0.5) * height());
+}
+
+void Viewport::setLabels(std::vector<ViewportLabel> labels)
+{
+    m_labels = std::move(labels);
+    update();
+}
+
+void Viewport::paintLabels()
+{
+    if (m_labels.empty())
+        return;
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    QFont font = painter.font();
+    font.setBold(true);
+    painter.setFont(font);
+    for (const ViewportLabel& label : m_labels) {
+        const glm::vec4 clip = m_camera.projection(aspect()) * m_camera.view() * glm::vec4(label.world, 1.0f);
+        if (clip.w <= 0.0f)
+            continue; // behind the camera
+        const QPointF p = project(label.world) + QPointF(10, -6);
+        painter.setPen(QColor(0, 0, 0, 180)); // shadow for legibility on any background
+        painter.drawText(p + QPointF(1, 1), label.text);
+        painter.setPen(label.color);
+        painter.drawText(p, label.text);
+    }
+    painter.end();
 }
 
 void Viewport::setSkeletonVisible(bool on)
@@ -188,6 +217,7 @@ void Viewport::paintGL()
     }
     const qreal dpr = devicePixelRatioF();
     m_renderer.render(m_camera, int(width() * dpr), int(height() * dpr), m_options);
+    paintLabels();
 
     ++m_framesSinceTick;
     if (!m_fpsTimer.isValid())

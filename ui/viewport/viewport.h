@@ -7,6 +7,7 @@
 #include "ui/viewport/renderer.h"
 
 #include <QElapsedTimer>
+#include <QColor>
 #include <QOpenGLWidget>
 
 #include <optional>
@@ -19,6 +20,13 @@ struct CurveSkeletonResult;
 }
 
 namespace rig::ui {
+
+/// A text drawn beside a world position (node labels, the side marker).
+struct ViewportLabel {
+    glm::vec3 world;
+    QString text;
+    QColor color;
+};
 
 class Viewport : public QOpenGLWidget {
     Q_OBJECT
@@ -34,6 +42,9 @@ public:
     std::optional<int> nodeAt(const QPoint& pixel) const;
     /// Screen position (logical pixels) of a world point.
     QPointF project(const glm::vec3& world) const;
+    /// Texts drawn over the 3D view, beside their world positions.
+    void setLabels(std::vector<ViewportLabel> labels);
+    const std::vector<ViewportLabel>& labels() const { return m_labels; }
     OrbitCamera& camera() { return m_camera; }
     const RenderOptions& renderOptions() const { return m_options; }
     /// Frames per second over the last second of repaints.
@@ -83,6 +94,8 @@ private:
     bool m_skeletonDirty = false;
     bool m_voxelsDirty = false;
     double m_clipT = 0.5;
+    std::vector<ViewportLabel> m_labels;
+    void paintLabels();
     void updateClipPlane();
     glm::vec3 m_boundsMin{-0.5f, 0.0f, -0.5f}, m_boundsMax{0.5f, 1.8f, 0.5f};
     QPoint m_lastMouse;
