@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/parallel.h"
+#include "core/deform/skinning_kernels.h"
 
 #include <cmath>
 #include <string>
@@ -10,10 +11,11 @@
 namespace rig {
 namespace {
 
-/// A unit dual quaternion in float: q[0..3] = real part (w, x, y, z),
-/// q[4..7] = dual part. 32 bytes, two 4-wide vectors.
+using skinning::F4;
+
+/// A unit dual quaternion in float: r = real part (w, x, y, z), d = dual part.
 struct alignas(32) DualQuatf {
-    float q[8];
+    F4 r, d;
 };
 
 constexpr std::ptrdiff_t kMinChunk = 4096;
@@ -32,44 +34,42 @@ void dqsRange(const double* V, const double* N, const int* J, const float* W, in
         for (int s = 1; s < kk; ++s)
             if (wi[s] > wi[pivot])
                 pivot = s;
-        const float* p = D[ji[pivot]].q;
-        alignas(32) float b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        const F4 p = D[ji[pivot]].r;
+        F4 br = skinning::splat(0.0f), bd = br;
         for (int s = 0; s < kk; ++s) {
-            const float* d = D[ji[s]].q;
-            const float dot = d[0] * p[0] + d[1] * p[1] + d[2] * p[2] + d[3] * p[3];
-            const float w = dot < 0.0f ? -wi[s] : wi[s];
-            for (int t = 0; t < 8; ++t)
-                b[t] += w * d[t];
+            const DualQuatf& q = D[ji[s]];
+            const F4 pr = q.r * p;
+            const float dot = (pr[0] + pr[1]) + (pr[2] + pr[3]);
+            const F4 w = skinning::splat(dot < 0.0f ? -wi[s] : wi[s]);
+            br += w * q.r;
+            bd += w * q.d;
         }
-        const float len2 = b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3];
-        const float inv = 1.0f / std::sqrt(len2);
-        const float w0 = b[0] * inv, x0 = b[1] * inv, y0 = b[2] * inv, z0 = b[3] * inv;
-        const float we = b[4] * inv, xe = b[5] * inv, ye = b[6] * inv, ze = b[7] * inv;
+        const F4 sq = br * br;
+        const float inv = skinning::inverseLength((sq[0] + sq[1]) + (sq[2] + sq[3]));
+        br *= skinning::splat(inv);
+        bd *= skinning::splat(inv);
+        const float w0 = br[0], x0 = br[1], y0 = br[2], z0 = br[3];
+        const float we = bd[0], xe = bd[1], ye = bd[2], ze = bd[3];
         // Translation t = 2 (w0 ve − we v0 + v0 × ve) (Kavan et al. 2008, Alg. 1).
         const float tx = 2.0f * (w0 * xe - we * x0 + (y0 * ze - z0 * ye));
         const float ty = 2.0f * (w0 * ye - we * y0 + (z0 * xe - x0 * ze));
         const float tz = 2.0f * (w0 * ze - we * z0 + (x0 * ye - y0 * xe));
-        // Rotation as a matrix: cheaper than two quaternion sandwiches when
-        // both the position and the normal are rotated.
+        // Rotation as a column-major matrix: cheaper than two quaternion
+        // sandwiches when both the position and the normal are rotated.
         const float xx = x0 * x0, yy = y0 * y0, zz = z0 * z0;
         const float xy = x0 * y0, xz = x0 * z0, yz = y0 * z0;
         const float wx = w0 * x0, wy = w0 * y0, wz = w0 * z0;
-        const float r00 = 1.0f - 2.0f * (yy + zz), r01 = 2.0f * (xy - wz), r02 = 2.0f * (xz + wy);
-        const float r10 = 2.0f * (xy + wz), r11 = 1.0f - 2.0f * (xx + zz), r12 = 2.0f * (yz - wx);
-        const float r20 = 2.0f * (xz - wy), r21 = 2.0f * (yz + wx), r22 = 1.0f - 2.0f * (xx + yy);
-        const float x = static_cast<float>(V[3 * i]), y = static_cast<float>(V[3 * i + 1]),
-                    z = static_cast<float>(V[3 * i + 2]);
-        outV[3 * i] = r00 * x + r01 * y + r02 * z + tx;
-        outV[3 * i + 1] = r10 * x + r11 * y + r12 * z + ty;
-        outV[3 * i + 2] = r20 * x + r21 * y + r22 * z + tz;
-        if constexpr (HasN) {
-            const float nx = static_cast<float>(N[3 * i]), ny = static_cast<float>(N[3 * i + 1]),
-                        nz = static_cast<float>(N[3 * i + 2]);
-            // A rotation keeps unit normals unit: no renormalization needed.
-            outN[3 * i] = r00 * nx + r01 * ny + r02 * nz;
-            outN[3 * i + 1] = r10 * nx + r11 * ny + r12 * nz;
-            outN[3 * i + 2] = r20 * nx + r21 * ny + r22 * nz;
-        }
+        const F4 A[4] = {
+            F4{1.0f - 2.0f * (yy + zz), 2.0f * (xy + wz), 2.0f * (xz - wy), 0.0f},
+            F4{2.0f * (xy - wz), 1.0f - 2.0f * (xx + zz), 2.0f * (yz + wx), 0.0f},
+            F4{2.0f * (xz + wy), 2.0f * (yz - wx), 1.0f - 2.0f * (xx + yy), 0.0f},
+            F4{tx, ty, tz, 0.0f},
+        };
+        skinning::applyPoint(A, static_cast<float>(V[3 * i]), static_cast<float>(V[3 * i + 1]),
+                             static_cast<float>(V[3 * i + 2]), outV + 3 * i);
+        if constexpr (HasN)
+            skinning::applyNormal(A, static_cast<float>(N[3 * i]), static_cast<float>(N[3 * i + 1]),
+                                  static_cast<float>(N[3 * i + 2]), outN + 3 * i);
     }
 }
 
@@ -113,8 +113,8 @@ void dqs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span
     std::vector<DualQuatf> D(M.size());
     for (size_t j = 0; j < M.size(); ++j) {
         const Eigen::Matrix<double, 8, 1> d = dualQuaternion(M[j]);
-        for (int t = 0; t < 8; ++t)
-            D[j].q[t] = static_cast<float>(d[t]);
+        D[j].r = F4{static_cast<float>(d[0]), static_cast<float>(d[1]), static_cast<float>(d[2]), static_cast<float>(d[3])};
+        D[j].d = F4{static_cast<float>(d[4]), static_cast<float>(d[5]), static_cast<float>(d[6]), static_cast<float>(d[7])};
     }
     const bool hasN = N.size() != 0;
     out.V.resize(V.rows(), 3);

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/parallel.h"
+#include "core/deform/skinning_kernels.h"
 
 #include <cmath>
 #include <string>
@@ -10,23 +11,8 @@
 namespace rig {
 namespace {
 
-/// A rigid (or any affine) transform as a row-major 3×4 float matrix: rows
-/// (r0 | t0), (r1 | t1), (r2 | t2). 48 bytes, 16-byte aligned, so blending is
-/// three 4-wide vector multiply-adds per influence.
-struct alignas(16) Affine34f {
-    float m[12];
-};
-
-Affine34f toAffine34f(const Eigen::Isometry3d& T)
-{
-    Affine34f a{};
-    for (int r = 0; r < 3; ++r) {
-        for (int c = 0; c < 3; ++c)
-            a.m[4 * r + c] = static_cast<float>(T.linear()(r, c));
-        a.m[4 * r + 3] = static_cast<float>(T.translation()(r));
-    }
-    return a;
-}
+using skinning::F4;
+using skinning::Mat4f;
 
 /// Vertices per thread below which threads are not worth starting.
 constexpr std::ptrdiff_t kMinChunk = 4096;
@@ -34,49 +20,24 @@ constexpr std::ptrdiff_t kMinChunk = 4096;
 /// The vertex loop. K > 0 fixes the influence count at compile time (the
 /// common k = 4 unrolls); K = 0 reads it from k. HasN: normals present.
 template <int K, bool HasN>
-void lbsRange(const double* V, const double* N, const int* J, const float* W, int k, const Affine34f* M,
+void lbsRange(const double* V, const double* N, const int* J, const float* W, int k, const Mat4f* M,
               double* outV, double* outN, std::ptrdiff_t begin, std::ptrdiff_t end)
 {
     const int kk = K > 0 ? K : k;
     for (std::ptrdiff_t i = begin; i < end; ++i) {
-        const int* ji = J + i * kk;
-        const float* wi = W + i * kk;
-        alignas(16) float a[12];
-        {
-            const float w = wi[0];
-            const float* m = M[ji[0]].m;
-            for (int t = 0; t < 12; ++t)
-                a[t] = w * m[t];
-        }
-        for (int s = 1; s < kk; ++s) {
-            const float w = wi[s];
-            const float* m = M[ji[s]].m;
-            for (int t = 0; t < 12; ++t)
-                a[t] += w * m[t];
-        }
-        const float x = static_cast<float>(V[3 * i]), y = static_cast<float>(V[3 * i + 1]),
-                    z = static_cast<float>(V[3 * i + 2]);
-        outV[3 * i] = a[0] * x + a[1] * y + a[2] * z + a[3];
-        outV[3 * i + 1] = a[4] * x + a[5] * y + a[6] * z + a[7];
-        outV[3 * i + 2] = a[8] * x + a[9] * y + a[10] * z + a[11];
-        if constexpr (HasN) {
-            const float nx = static_cast<float>(N[3 * i]), ny = static_cast<float>(N[3 * i + 1]),
-                        nz = static_cast<float>(N[3 * i + 2]);
-            const float ox = a[0] * nx + a[1] * ny + a[2] * nz;
-            const float oy = a[4] * nx + a[5] * ny + a[6] * nz;
-            const float oz = a[8] * nx + a[9] * ny + a[10] * nz;
-            const float len2 = ox * ox + oy * oy + oz * oz;
-            const float inv = len2 > 0.0f ? 1.0f / std::sqrt(len2) : 0.0f;
-            outN[3 * i] = ox * inv;
-            outN[3 * i + 1] = oy * inv;
-            outN[3 * i + 2] = oz * inv;
-        }
+        F4 A[4];
+        skinning::blend<K>(M, J + i * kk, W + i * kk, kk, A);
+        skinning::applyPoint(A, static_cast<float>(V[3 * i]), static_cast<float>(V[3 * i + 1]),
+                             static_cast<float>(V[3 * i + 2]), outV + 3 * i);
+        if constexpr (HasN)
+            skinning::applyNormal(A, static_cast<float>(N[3 * i]), static_cast<float>(N[3 * i + 1]),
+                                  static_cast<float>(N[3 * i + 2]), outN + 3 * i);
     }
 }
 
 template <int K>
 void lbsDispatchN(bool hasN, const double* V, const double* N, const int* J, const float* W, int k,
-                  const Affine34f* M, double* outV, double* outN, std::ptrdiff_t b, std::ptrdiff_t e)
+                  const Mat4f* M, double* outV, double* outN, std::ptrdiff_t b, std::ptrdiff_t e)
 {
     if (hasN)
         lbsRange<K, true>(V, N, J, W, k, M, outV, outN, b, e);
@@ -110,9 +71,9 @@ void lbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span
          DeformedMesh& out, const SkinningOptions& options)
 {
     validateSkinningInput("rig::lbs()", V, N, W, static_cast<int>(M.size()));
-    std::vector<Affine34f> A(M.size());
+    std::vector<Mat4f> A(M.size());
     for (size_t j = 0; j < M.size(); ++j)
-        A[j] = toAffine34f(M[j]);
+        A[j] = skinning::toMat4f(M[j]);
     const bool hasN = N.size() != 0;
     out.V.resize(V.rows(), 3);
     out.N.resize(hasN ? V.rows() : 0, 3);
@@ -121,7 +82,7 @@ void lbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span
     const double* pN = N.data();
     const int* pJ = W.joints.data();
     const float* pW = W.weights.data();
-    const Affine34f* pA = A.data();
+    const Mat4f* pA = A.data();
     double* oV = out.V.data();
     double* oN = out.N.data();
     parallelFor(V.rows(), options.threads, kMinChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {

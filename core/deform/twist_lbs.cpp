@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/parallel.h"
+#include "core/deform/skinning_kernels.h"
 
 #include <cmath>
 #include <numbers>
@@ -10,25 +11,13 @@
 namespace rig {
 namespace {
 
-struct alignas(16) Affine34f {
-    float m[12];
-};
-
-Affine34f toAffine34f(const Eigen::Isometry3d& T)
-{
-    Affine34f a{};
-    for (int r = 0; r < 3; ++r) {
-        for (int c = 0; c < 3; ++c)
-            a.m[4 * r + c] = static_cast<float>(T.linear()(r, c));
-        a.m[4 * r + 3] = static_cast<float>(T.translation()(r));
-    }
-    return a;
-}
+using skinning::F4;
+using skinning::Mat4f;
 
 /// Per-segment data of the vertex loop: q = H·T(θδ)·p is computed as
 /// q = Hl · Rot(u, θδ) · (p − b) + h with h = H(b).
-struct alignas(16) SegmentF {
-    float hl[12]; ///< H's linear part, row-major 3×4 with h in the last column.
+struct alignas(64) SegmentF {
+    Mat4f h;      ///< H's linear part with h = H(b) as translation.
     float b[3];   ///< Axis point.
     float u[3];   ///< Unit axis (zero: no twist).
     double theta; ///< θ_c, unwrapped.
@@ -66,7 +55,7 @@ inline void rodrigues(const float* u, float s, float c, float& x, float& y, floa
 
 template <int K, bool HasN>
 void twistRange(const double* V, const double* N, const int* J, const float* W, int k, const int* bone,
-                const double* delta, const Affine34f* G, const Affine34f* M, const SegmentF* S, double* outV,
+                const double* delta, const Mat4f* G, const Mat4f* M, const SegmentF* S, double* outV,
                 double* outN, std::ptrdiff_t begin, std::ptrdiff_t end)
 {
     const int kk = K > 0 ? K : k;
@@ -80,7 +69,7 @@ void twistRange(const double* V, const double* N, const int* J, const float* W, 
             nz = static_cast<float>(N[3 * i + 2]);
         }
         const int c = bone[i];
-        const Affine34f* mats = c < 0 ? M : G;
+        const Mat4f* mats = c < 0 ? M : G;
         if (c >= 0 && !S[c].identity) {
             // Per-vertex part: the shared partial twist T_c(θ_c δ), then H_c.
             const SegmentF& sg = S[c];
@@ -88,48 +77,25 @@ void twistRange(const double* V, const double* N, const int* J, const float* W, 
             fastSinCos(sg.theta * delta[i], sn, cs);
             float rx = x - sg.b[0], ry = y - sg.b[1], rz = z - sg.b[2];
             rodrigues(sg.u, sn, cs, rx, ry, rz);
-            const float* h = sg.hl;
-            x = h[0] * rx + h[1] * ry + h[2] * rz + h[3];
-            y = h[4] * rx + h[5] * ry + h[6] * rz + h[7];
-            z = h[8] * rx + h[9] * ry + h[10] * rz + h[11];
+            const F4 q = sg.h.c[0] * skinning::splat(rx) + sg.h.c[1] * skinning::splat(ry) +
+                         sg.h.c[2] * skinning::splat(rz) + sg.h.c[3];
+            x = q[0];
+            y = q[1];
+            z = q[2];
             if constexpr (HasN) {
                 rodrigues(sg.u, sn, cs, nx, ny, nz);
-                const float ox = h[0] * nx + h[1] * ny + h[2] * nz;
-                const float oy = h[4] * nx + h[5] * ny + h[6] * nz;
-                const float oz = h[8] * nx + h[9] * ny + h[10] * nz;
-                nx = ox;
-                ny = oy;
-                nz = oz;
+                const F4 m = sg.h.c[0] * skinning::splat(nx) + sg.h.c[1] * skinning::splat(ny) +
+                             sg.h.c[2] * skinning::splat(nz);
+                nx = m[0];
+                ny = m[1];
+                nz = m[2];
             }
         }
-        const int* ji = J + i * kk;
-        const float* wi = W + i * kk;
-        alignas(16) float a[12];
-        {
-            const float w = wi[0];
-            const float* m = mats[ji[0]].m;
-            for (int t = 0; t < 12; ++t)
-                a[t] = w * m[t];
-        }
-        for (int s = 1; s < kk; ++s) {
-            const float w = wi[s];
-            const float* m = mats[ji[s]].m;
-            for (int t = 0; t < 12; ++t)
-                a[t] += w * m[t];
-        }
-        outV[3 * i] = a[0] * x + a[1] * y + a[2] * z + a[3];
-        outV[3 * i + 1] = a[4] * x + a[5] * y + a[6] * z + a[7];
-        outV[3 * i + 2] = a[8] * x + a[9] * y + a[10] * z + a[11];
-        if constexpr (HasN) {
-            const float ox = a[0] * nx + a[1] * ny + a[2] * nz;
-            const float oy = a[4] * nx + a[5] * ny + a[6] * nz;
-            const float oz = a[8] * nx + a[9] * ny + a[10] * nz;
-            const float len2 = ox * ox + oy * oy + oz * oz;
-            const float inv = len2 > 0.0f ? 1.0f / std::sqrt(len2) : 0.0f;
-            outN[3 * i] = ox * inv;
-            outN[3 * i + 1] = oy * inv;
-            outN[3 * i + 2] = oz * inv;
-        }
+        F4 A[4];
+        skinning::blend<K>(mats, J + i * kk, W + i * kk, kk, A);
+        skinning::applyPoint(A, x, y, z, outV + 3 * i);
+        if constexpr (HasN)
+            skinning::applyNormal(A, nx, ny, nz, outN + 3 * i);
     }
 }
 
@@ -255,20 +221,19 @@ void twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, cons
                            "rig::twistTransforms()");
     validateSegmentation(seg, static_cast<int>(V.rows()), nJ);
 
-    std::vector<Affine34f> G(static_cast<size_t>(nJ)), M(static_cast<size_t>(nJ));
+    std::vector<Mat4f> G(static_cast<size_t>(nJ)), M(static_cast<size_t>(nJ));
     std::vector<SegmentF> S(static_cast<size_t>(nJ));
     for (int j = 0; j < nJ; ++j) {
         const size_t J = static_cast<size_t>(j);
-        G[J] = toAffine34f(T.untwisted[J]);
-        M[J] = toAffine34f(T.skinning[J]);
+        G[J] = skinning::toMat4f(T.untwisted[J]);
+        M[J] = skinning::toMat4f(T.skinning[J]);
         const Eigen::Isometry3d& H = T.segmentBase[J];
         const Vec3 b = T.axisPoint.row(j).transpose();
         const Vec3 u = T.axisDirection.row(j).transpose();
         Eigen::Isometry3d Hb = H; // h = H(b), so that q = Hl·(rotated p − b) + h
         Hb.translation() = H * b;
-        const Affine34f h = toAffine34f(Hb);
         SegmentF& sg = S[J];
-        std::copy(h.m, h.m + 12, sg.hl);
+        sg.h = skinning::toMat4f(Hb);
         for (int r = 0; r < 3; ++r) {
             sg.b[r] = static_cast<float>(b[r]);
             sg.u[r] = static_cast<float>(u[r]);

@@ -30,7 +30,7 @@ Limb limb(int segments = 24, int rings = 8)
     Limb t;
     t.axis = Vec3(1, 1, 1).normalized();
     t.mesh = test::capsuleMesh(Vec3::Zero(), 3.0 * t.axis, 0.4, segments, rings, rings * 2);
-    t.skeleton.names = {"a", "b", "c"};
+    t.skeleton.names = {"upper", "middle", "lower"};
     t.skeleton.parents = {-1, 0, 1};
     t.skeleton.bindPositions.resize(3, 3);
     for (int j = 0; j < 3; ++j)
