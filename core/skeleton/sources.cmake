@@ -4,3 +4,4 @@ list(APPEND RIGSMITH_CORE_SOURCES
   skeleton/refine.cpp
   skeleton/extract.cpp
 )
+list(APPEND RIGSMITH_CORE_SOURCES skeleton/end_nodes.cpp skeleton/root.cpp)
