@@ -4,12 +4,18 @@
 /// with parents[i] < i, so forward kinematics is one loop (ozz-animation style).
 ///
 /// Frames: each joint has a bind position and a bind orientation in world
-/// space. The orientation's columns are the joint's local axes; by convention
-/// (documented roll, thesis §2.5): local +Y points along the bone to the joint's
-/// first child (or continues the parent's bone for an end joint), local +Z is
-/// the world direction the character faces (+Z) made orthogonal to +Y (for a
-/// bone pointing along ±Z, world +X... see `fitOrientations()` in core/rig where
-/// rigs are built), and +X = Y × Z.
+/// space. The orientation's columns are the joint's local axes. Rigs built by
+/// Rigsmith (`fitTemplate()` / `orientBones()` in core/rig/fit_template.h,
+/// thesis §2.5) follow one roll convention:
+///  - local +Y points along the bone to the joint's first child (the root: to
+///    its child highest along up, the spine); zero-length bones look through to
+///    the first descendant elsewhere; a leaf continues its parent's +Y;
+///  - local +Z is the character's front (world +Z) made orthogonal to +Y, or,
+///    for a bone within 10 degrees of ±front (feet, toes), world up made
+///    orthogonal to +Y;
+///  - local +X = Y × Z.
+/// Skeletons read from BVH files (`motionSkeleton()`) keep identity bind
+/// frames instead, so that BVH rotations apply unchanged.
 
 #include "core/common/types.h"
 

@@ -1,0 +1,199 @@
+#include "core/rig/fit_template.h"
+
+#include "core/common/error.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace rig {
+namespace {
+
+// A geometric segment as a polyline: node positions, then the tip extension.
+struct Polyline {
+    std::vector<Vec3> points;
+    std::vector<int> nodes; // node of each point; -1 for the extension
+    std::vector<double> arc;
+
+    double length() const { return arc.empty() ? 0.0 : arc.back(); }
+    void add(const Vec3& p, int node)
+    {
+        arc.push_back(points.empty() ? 0.0 : arc.back() + (p - points.back()).norm());
+        points.push_back(p);
+        nodes.push_back(node);
+    }
+    // Position at normalized arc length t, and the node nearest in arc length.
+    std::pair<Vec3, int> at(double t) const
+    {
+        const double s = std::clamp(t, 0.0, 1.0) * length();
+        size_t k = 0;
+        while (k + 2 < arc.size() && arc[k + 1] < s)
+            ++k;
+        if (points.size() == 1)
+            return {points[0], nodes[0]};
+        const double span = arc[k + 1] - arc[k];
+        const double u = span > 0.0 ? std::clamp((s - arc[k]) / span, 0.0, 1.0) : 0.0;
+        const Vec3 p = (1.0 - u) * points[k] + u * points[k + 1];
+        int node = (u <= 0.5 || nodes[k + 1] < 0) ? nodes[k] : nodes[k + 1];
+        return {p, node};
+    }
+};
+
+Vec3 nodePosition(const CurveSkeleton& s, int v) { return s.positions.row(v).transpose(); }
+
+Polyline polyline(const CurveSkeleton& s, const std::vector<int>& path, const FitOptions& options)
+{
+    Polyline line;
+    for (int v : path)
+        line.add(nodePosition(s, v), v);
+    if (options.extendTips && path.size() >= 2) {
+        const int end = path.back();
+        const double r = s.radii[static_cast<size_t>(end)];
+        // Direction of the last stretch of the segment, over tipDirectionSpan radii.
+        const double back = line.length() - options.tipDirectionSpan * r;
+        size_t k = line.points.size() - 2;
+        while (k > 0 && line.arc[k] > back)
+            --k;
+        const Vec3 d = line.points.back() - line.points[k];
+        if (d.norm() > 0.0 && r > 0.0)
+            line.add(line.points.back() + r * d.normalized(), -1);
+    }
+    return line;
+}
+
+void checkAxes(const Vec3& up, const Vec3& front, const char* fn)
+{
+    if (!up.allFinite() || !front.allFinite() || up.norm() == 0.0 || front.norm() == 0.0 ||
+        up.normalized().cross(front.normalized()).norm() < 1e-6)
+        throw InvalidInput(std::string(fn) + "up and front must be finite, non-zero and not parallel");
+}
+
+} // namespace
+
+FitResult fitTemplate(const CurveSkeleton& s, const EndNodeLabels& labels, const RigTemplate& t,
+                      const FitOptions& options)
+{
+    const char* fn = "rig::fitTemplate(): ";
+    checkAxes(options.up, options.front, fn);
+    FitResult result;
+    result.chains = assignRoot(s, labels);
+    const LimbChains& c = result.chains;
+
+    // The five geometric segments; the spine runs on through the chest to the head.
+    std::array<Polyline, limbCount> lines;
+    std::vector<int> spine = c.spine;
+    spine.insert(spine.end(), c.limb(Limb::Head).begin() + 1, c.limb(Limb::Head).end());
+    lines[0] = polyline(s, spine, options);
+    for (Limb l : {Limb::LeftHand, Limb::RightHand, Limb::LeftFoot, Limb::RightFoot})
+        lines[static_cast<size_t>(l)] = polyline(s, c.limb(l), options);
+    for (Limb l : allLimbs) {
+        const auto i = static_cast<size_t>(l);
+        if (lines[i].length() <= 0.0)
+            throw InvalidInput(std::string(fn) + "the " + std::string(limbKey(l)) +
+                               " segment of the geometric skeleton has zero length");
+        result.chainScales[i] = t.chainLengths[i] > 0.0 ? lines[i].length() / t.chainLengths[i] : 1.0;
+    }
+
+    const int n = t.jointCount();
+    Skeleton& k = result.skeleton;
+    k.names = t.names;
+    k.parents = t.parents;
+    k.bindPositions.resize(n, 3);
+    k.bindOrientations.assign(static_cast<size_t>(n), Eigen::Quaterniond::Identity());
+    result.jointNode.assign(static_cast<size_t>(n), -1);
+    std::vector<int> chainOfJoint(static_cast<size_t>(n), -1); // nearest chain up the hierarchy, for scales
+    for (int j = 0; j < n; ++j) {
+        const Chain chain = t.chains[static_cast<size_t>(j)];
+        const int p = t.parents[static_cast<size_t>(j)];
+        if (chain != Chain::None) {
+            const auto [position, node] = lines[static_cast<size_t>(chain)].at(t.chainPositions[static_cast<size_t>(j)]);
+            k.bindPositions.row(j) = position.transpose();
+            result.jointNode[static_cast<size_t>(j)] = node;
+            chainOfJoint[static_cast<size_t>(j)] = static_cast<int>(chain);
+            continue;
+        }
+        // Off the chains: the rest offset, scaled and turned with the parent's bone.
+        assert(p >= 0 && "the root is always on the spine");
+        chainOfJoint[static_cast<size_t>(j)] = chainOfJoint[static_cast<size_t>(p)];
+        const double scale = result.chainScales[static_cast<size_t>(std::max(0, chainOfJoint[static_cast<size_t>(p)]))];
+        Eigen::Quaterniond turn = Eigen::Quaterniond::Identity();
+        if (const int g = t.parents[static_cast<size_t>(p)]; g >= 0) {
+            const Vec3 restBone = (t.restPositions.row(p) - t.restPositions.row(g)).transpose();
+            const Vec3 fitBone = (k.bindPositions.row(p) - k.bindPositions.row(g)).transpose();
+            if (restBone.norm() > 1e-9 && fitBone.norm() > 1e-9)
+                turn = Eigen::Quaterniond::FromTwoVectors(restBone, fitBone);
+        }
+        k.bindPositions.row(j) = k.bindPositions.row(p) + (scale * (turn * t.offsets.row(j).transpose())).transpose();
+    }
+    orientBones(k, {.up = options.up, .front = options.front});
+    return result;
+}
+
+void orientBones(Skeleton& k, const OrientOptions& options)
+{
+    const char* fn = "rig::orientBones(): ";
+    checkAxes(options.up, options.front, fn);
+    const Vec3 up = options.up.normalized(), front = options.front.normalized();
+    const int n = k.jointCount();
+    const auto children = childrenOf(k);
+    const double eps = 1e-9 * std::max(1.0, k.bindPositions.cwiseAbs().maxCoeff());
+    auto position = [&](int j) -> Vec3 { return k.bindPositions.row(j).transpose(); };
+    // The first descendant of c (through first children) not at joint j's position.
+    auto lookThrough = [&](int j, int c) -> std::optional<Vec3> {
+        while (true) {
+            const Vec3 d = position(c) - position(j);
+            if (d.norm() > eps)
+                return d;
+            if (children[static_cast<size_t>(c)].empty())
+                return std::nullopt;
+            c = children[static_cast<size_t>(c)].front();
+        }
+    };
+    std::vector<Vec3> yAxis(static_cast<size_t>(n), up);
+    k.bindOrientations.resize(static_cast<size_t>(n));
+    for (int j = 0; j < n; ++j) {
+        const int p = k.parents[static_cast<size_t>(j)];
+        std::optional<Vec3> bone;
+        if (j == 0) {
+            double best = -std::numeric_limits<double>::infinity();
+            for (int c : children[0])
+                if (const auto d = lookThrough(0, c); d && d->normalized().dot(up) > best) {
+                    best = d->normalized().dot(up);
+                    bone = d;
+                }
+        } else {
+            for (int c : children[static_cast<size_t>(j)])
+                if ((bone = lookThrough(j, c)))
+                    break;
+        }
+        const Vec3 y = bone ? bone->normalized() : (p >= 0 ? yAxis[static_cast<size_t>(p)] : up);
+        yAxis[static_cast<size_t>(j)] = y;
+        // Roll: front projected; near ±front, up projected (10 degrees: cos = 0.985).
+        const Vec3 reference = std::abs(y.dot(front)) > 0.985 ? up : front;
+        const Vec3 z = (reference - reference.dot(y) * y).normalized();
+        Eigen::Matrix3d frame;
+        frame.col(0) = y.cross(z);
+        frame.col(1) = y;
+        frame.col(2) = z;
+        k.bindOrientations[static_cast<size_t>(j)] = Eigen::Quaterniond(frame).normalized();
+    }
+}
+
+std::optional<int> snapToNode(const CurveSkeleton& s, const Vec3& point, const std::vector<bool>& candidates)
+{
+    std::optional<int> best;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (int v = 0; v < s.nodeCount(); ++v) {
+        if (!candidates.empty() && (static_cast<size_t>(v) >= candidates.size() || !candidates[static_cast<size_t>(v)]))
+            continue;
+        const double d = (s.positions.row(v).transpose() - point).squaredNorm();
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = v;
+        }
+    }
+    return best;
+}
+
+} // namespace rig

@@ -1,0 +1,108 @@
+#pragma once
+/// @file fit_template.h
+/// Logic skeleton adjustment (thesis §2.5, "Skeleton adjustment" and "Scaling
+/// segments"): a `RigTemplate` is fitted onto a labelled geometric skeleton by
+/// normalized arc length along matching segments, then every bone gets a bind
+/// frame with a documented roll (`orientBones()`).
+///
+/// Segments. `assignRoot()` (core/skeleton/root.h) gives the hips, the chest
+/// and node paths; the five geometric segments are
+///   spine: hips -> chest -> head end node,  arms: chest -> hand end node,
+///   legs: hips -> foot end node,
+/// and the template's chains (template.h) are the same five. A joint whose
+/// normalized rest arc length along its chain is t is placed at normalized arc
+/// length t along the geometric segment, interpolating linearly between the two
+/// nodes around it (thesis: "find their equivalent within the geometric
+/// skeleton nodes ... that have approximately the same normalized distance").
+/// Only distances along the curve are used, so the template's pose does not
+/// matter (T-pose template, A-pose character). The curve skeleton runs through
+/// the middle of each limb, so joints are centred in the limb.
+///
+/// One departure from the thesis, on by default (`FitOptions::extendTips`): a
+/// curve skeleton stops about one local radius short of the surface (its end
+/// node is the centre of the last maximal ball), while a template chain ends at
+/// the extremity (its End Site: the top of the head, a fingertip, a toe tip). So
+/// each geometric segment is extended past its end node by the end node's radius
+/// along its last direction. Without it, every joint of a chain slides towards
+/// the body by up to that radius (10 cm for the head at 1.75 m).
+///
+/// Joints off the five chains (fingers beside the main finger, thumbs, a tail)
+/// keep their rest offset from their parent, scaled by the chain's length ratio
+/// and turned with the parent's bone.
+
+#include "core/rig/skeleton.h"
+#include "core/rig/template.h"
+#include "core/skeleton/curve_skeleton.h"
+#include "core/skeleton/end_nodes.h"
+#include "core/skeleton/root.h"
+
+#include <optional>
+#include <vector>
+
+namespace rig {
+
+struct FitOptions {
+    /// Extend each geometric segment past its end node by that node's radius
+    /// (see the file comment). Off: the thesis as written, the tip is the end node.
+    bool extendTips = true;
+    /// How far back from the end node (in multiples of its radius, along the
+    /// segment) the direction of the extension is measured.
+    double tipDirectionSpan = 1.5;
+    Vec3 up = Vec3::UnitY();    ///< For `orientBones()`.
+    Vec3 front = Vec3::UnitZ(); ///< For `orientBones()`: the character's facing direction.
+};
+
+struct FitResult {
+    /// The fitted rig: the template's joints, names and hierarchy, with bind
+    /// positions on the curve skeleton and bind orientations from `orientBones()`.
+    Skeleton skeleton;
+    /// #J geometric node each joint sits on or next to (the node of nearest arc
+    /// length on its segment); -1 for joints off the five chains.
+    std::vector<int> jointNode;
+    /// The labelled, pruned geometric skeleton: hips, chest and segments.
+    LimbChains chains;
+    /// Per chain (indexed by `Limb`), the geometric length (tip extension
+    /// included) over the template's rest length.
+    std::array<double, limbCount> chainScales = {1.0, 1.0, 1.0, 1.0, 1.0};
+};
+
+/// Fits `rigTemplate` onto `skeleton` labelled by `labels` (see the file comment).
+/// @throws rig::InvalidInput from `validateLabels()` / `assignRoot()` for bad
+///         labels (named in the message), and (naming `rig::fitTemplate()`) for
+///         a geometric segment of zero length.
+FitResult fitTemplate(const CurveSkeleton& skeleton, const EndNodeLabels& labels, const RigTemplate& rigTemplate,
+                      const FitOptions& options = {});
+
+/// Orientation frame options for `orientBones()`.
+struct OrientOptions {
+    Vec3 up = Vec3::UnitY();    ///< World up of the character.
+    Vec3 front = Vec3::UnitZ(); ///< The direction the character faces.
+};
+
+/// Sets every bind orientation from the bind positions (the roll convention of
+/// skeleton.h). The columns of the rotation are the joint's local axes:
+///  - +Y points along the bone to the joint's child: its first child; for the
+///    root, the child highest along `up` (the spine, whatever the file order).
+///    A child at the joint's own position (zero-length bone, CMU "LHipJoint")
+///    is looked through to the first descendant that is not. A leaf, or a joint
+///    whose descendants all coincide with it, continues its parent's +Y (the
+///    root of a one-joint skeleton: +up).
+///  - Roll: +Z is `front` made orthogonal to +Y (Gram-Schmidt), so for an
+///    upright character +Z faces forward on the spine, arms and legs. For a bone
+///    within 10 degrees of ±front (feet, toes, a forward-reaching arm) +Z is
+///    `up` made orthogonal to +Y instead (+Z points up on a bone pointing
+///    forward). The switch is a jump of the roll by up to 90 degrees across that
+///    10-degree cone, which no bone of an upright character crosses.
+///  - +X = Y × Z (right-handed); for the default axes that is the character's left
+///    on a vertical bone pointing up.
+/// @throws rig::InvalidInput when `up`/`front` are zero, non-finite or parallel.
+void orientBones(Skeleton& skeleton, const OrientOptions& options = {});
+
+/// The node of `skeleton` nearest to `point` (the manual adjust `ajM` of thesis
+/// Ch. 5: a dragged joint snaps to the curve skeleton). When `candidates` is not
+/// empty, only nodes with candidates[i] true are considered (for example
+/// `LimbChains::kept`). std::nullopt when there is no candidate node.
+std::optional<int> snapToNode(const CurveSkeleton& skeleton, const Vec3& point,
+                              const std::vector<bool>& candidates = {});
+
+} // namespace rig

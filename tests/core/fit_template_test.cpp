@@ -1,0 +1,195 @@
+#include "core/rig/fit_template.h"
+
+#include "core/character/humanoid.h"
+#include "core/common/error.h"
+#include "core/skeleton/extract.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <mutex>
+
+namespace rig {
+namespace {
+
+// Parity of the crossings of a ray from p with the mesh (Möller-Trumbore).
+bool insideMesh(const Mesh& m, const Vec3& p)
+{
+    const Vec3 d = Vec3(0.1234, 0.8761, 0.3312).normalized();
+    int hits = 0;
+    for (int f = 0; f < m.triangleCount(); ++f) {
+        const Vec3 a = m.V.row(m.F(f, 0)).transpose(), b = m.V.row(m.F(f, 1)).transpose(),
+                   c = m.V.row(m.F(f, 2)).transpose();
+        const Vec3 e1 = b - a, e2 = c - a, q = d.cross(e2);
+        const double det = e1.dot(q);
+        if (std::abs(det) < 1e-14)
+            continue;
+        const Vec3 s = p - a;
+        const double u = s.dot(q) / det;
+        if (u < 0 || u > 1)
+            continue;
+        const Vec3 r = s.cross(e1);
+        const double v = d.dot(r) / det;
+        if (v < 0 || u + v > 1)
+            continue;
+        hits += e2.dot(r) / det > 0;
+    }
+    return hits % 2 == 1;
+}
+
+struct Character {
+    Humanoid humanoid;
+    CurveSkeleton skeleton;
+};
+
+// One generation and extraction per pose per process.
+const Character& character(HumanoidPose pose)
+{
+    static std::mutex mutex;
+    static std::map<HumanoidPose, Character> cache;
+    const std::lock_guard lock(mutex);
+    auto it = cache.find(pose);
+    if (it == cache.end()) {
+        Humanoid h = generateHumanoid({.pose = pose});
+        CurveSkeleton s = extractCurveSkeleton(h.mesh).refined;
+        it = cache.emplace(pose, Character{std::move(h), std::move(s)}).first;
+    }
+    return it->second;
+}
+
+const RigTemplate& humanoid21()
+{
+    static const RigTemplate t = builtinTemplate("humanoid21");
+    return t;
+}
+
+Vec3 row(const MatrixX3d& m, int i) { return m.row(i).transpose(); }
+
+TEST(FitTemplate, InvalidLabelsGiveClearErrors)
+{
+    const CurveSkeleton& s = character(HumanoidPose::A).skeleton;
+    EndNodeLabels l = suggestEndNodeLabels(s);
+    l[Limb::RightFoot] = l[Limb::LeftFoot];
+    try {
+        fitTemplate(s, l, humanoid21());
+        FAIL() << "expected rig::InvalidInput";
+    } catch (const InvalidInput& e) {
+        EXPECT_NE(std::string(e.what()).find("labelled both lfoot and rfoot"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(fitTemplate(s, EndNodeLabels{}, humanoid21()), InvalidInput);
+    EXPECT_THROW(fitTemplate(s, suggestEndNodeLabels(s), humanoid21(), {.extendTips = true, .tipDirectionSpan = 1.5,
+                                                                       .up = Vec3::UnitZ(), .front = Vec3::UnitZ()}),
+                 InvalidInput);
+}
+
+TEST(OrientBones, BonesPointAtTheirChildWithFrontRoll)
+{
+    // Hips -> Spine (up), Hips -> zero-length LHip -> LeftUpLeg (down-left),
+    // Spine -> LeftArm (+X) -> LeftHand (leaf), and a toe pointing +Z.
+    Skeleton k;
+    k.names = {"Hips", "LHip", "LeftUpLeg", "Toe", "Spine", "LeftArm", "LeftHand"};
+    k.parents = {-1, 0, 1, 2, 0, 4, 5};
+    k.bindPositions.resize(7, 3);
+    k.bindPositions << 0, 1, 0, 0, 1, 0, 0.1, 0.5, 0, 0.1, 0.5, 0.2, 0, 1.5, 0, 0.2, 1.5, 0, 0.7, 1.5, 0;
+    k.bindOrientations.assign(7, Eigen::Quaterniond::Identity());
+    orientBones(k);
+    EXPECT_NO_THROW(validateSkeleton(k));
+    auto axis = [&](int j, int c) -> Vec3 { return k.bindOrientations[static_cast<size_t>(j)].toRotationMatrix().col(c); };
+    EXPECT_TRUE(axis(0, 1).isApprox(Vec3::UnitY())) << "the root points up the spine, not at its first child";
+    EXPECT_TRUE(axis(1, 1).isApprox(Vec3(0.1, -0.5, 0).normalized())) << "zero-length bone looks through";
+    EXPECT_TRUE(axis(5, 1).isApprox(Vec3::UnitX()));
+    EXPECT_TRUE(axis(6, 1).isApprox(Vec3::UnitX())) << "a leaf continues its parent";
+    for (int j : {0, 1, 4, 5, 6}) {
+        EXPECT_NEAR(axis(j, 2).dot(axis(j, 1)), 0.0, 1e-12);
+        EXPECT_GT(axis(j, 2).dot(Vec3::UnitZ()), 0.9) << k.names[static_cast<size_t>(j)] << ": +Z faces front";
+        EXPECT_TRUE(axis(j, 0).isApprox(axis(j, 1).cross(axis(j, 2))));
+    }
+    // The foot bone points forward: +Z falls back to up.
+    EXPECT_TRUE(axis(2, 1).isApprox(Vec3::UnitZ()));
+    EXPECT_TRUE(axis(2, 2).isApprox(Vec3::UnitY()));
+    EXPECT_THROW(orientBones(k, {.up = Vec3::UnitZ(), .front = Vec3::UnitZ()}), InvalidInput);
+}
+
+TEST(SnapToNode, NearestCandidate)
+{
+    const CurveSkeleton& s = character(HumanoidPose::A).skeleton;
+    const int v = s.nodeCount() / 2;
+    const Vec3 p = row(s.positions, v);
+    EXPECT_EQ(snapToNode(s, p + Vec3(1e-4, 0, 0)), v);
+    std::vector<bool> only(static_cast<size_t>(s.nodeCount()), false);
+    only[3] = true;
+    EXPECT_EQ(snapToNode(s, p, only), 3);
+    EXPECT_EQ(snapToNode(s, p, std::vector<bool>(static_cast<size_t>(s.nodeCount()), false)), std::nullopt);
+    EXPECT_EQ(snapToNode(CurveSkeleton{}, p), std::nullopt);
+}
+
+class FitHumanoid : public ::testing::TestWithParam<HumanoidPose> {};
+
+TEST_P(FitHumanoid, JointsNearTheGroundTruthAndInside)
+{
+    const Character& c = character(GetParam());
+    const Humanoid& h = c.humanoid;
+    const FitResult fit = fitTemplate(c.skeleton, suggestEndNodeLabels(c.skeleton), humanoid21());
+    const Skeleton& k = fit.skeleton;
+    ASSERT_NO_THROW(validateSkeleton(k));
+    ASSERT_EQ(k.names, h.jointNames);
+    double sum = 0.0, worst = 0.0;
+    std::string worstName;
+    for (int j = 0; j < k.jointCount(); ++j) {
+        const double e = (row(k.bindPositions, j) - row(h.joints, j)).norm();
+        sum += e;
+        if (e > worst) {
+            worst = e;
+            worstName = k.names[static_cast<size_t>(j)];
+        }
+        EXPECT_TRUE(insideMesh(h.mesh, row(k.bindPositions, j))) << k.names[static_cast<size_t>(j)] << " is outside";
+        EXPECT_GE(fit.jointNode[static_cast<size_t>(j)], 0);
+    }
+    const double mean = sum / k.jointCount() / h.height;
+    std::cout << "[ fit      ] " << humanoidPoseName(GetParam()) << ": mean joint error " << 100.0 * mean
+              << "% of height, worst " << worstName << " " << 100.0 * worst / h.height << "%\n";
+    RecordProperty("meanErrorPercentOfHeight", std::to_string(100.0 * mean));
+    EXPECT_LE(mean, 0.03);
+    // Bind frames: +Y along the bone to the first child, unit, right-handed.
+    const auto children = childrenOf(k);
+    for (int j = 1; j < k.jointCount(); ++j) {
+        const Eigen::Matrix3d R = k.bindOrientations[static_cast<size_t>(j)].toRotationMatrix();
+        EXPECT_NEAR(R.determinant(), 1.0, 1e-9);
+        if (!children[static_cast<size_t>(j)].empty()) {
+            const Vec3 bone = row(k.bindPositions, children[static_cast<size_t>(j)].front()) - row(k.bindPositions, j);
+            if (bone.norm() > 1e-6) {
+                EXPECT_GT(R.col(1).dot(bone.normalized()), 1.0 - 1e-9) << k.names[static_cast<size_t>(j)];
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPoses, FitHumanoid, ::testing::ValuesIn(allHumanoidPoses()),
+                         [](const ::testing::TestParamInfo<HumanoidPose>& info) {
+                             std::string name(humanoidPoseName(info.param));
+                             std::erase(name, '-');
+                             return name;
+                         });
+
+TEST(FitTemplate, ThesisModeEndsOnTheEndNodes)
+{
+    const CurveSkeleton& s = character(HumanoidPose::A).skeleton;
+    const EndNodeLabels l = suggestEndNodeLabels(s);
+    FitOptions thesis;
+    thesis.extendTips = false;
+    // A template whose chains end at joints: those joints land on the end nodes.
+    Skeleton k = fitTemplate(s, l, humanoid21()).skeleton;
+    const RigTemplate bare = templateFromSkeleton(k, "fitted");
+    const FitResult f = fitTemplate(s, l, bare, thesis);
+    for (Limb limb : allLimbs) {
+        const int last = bare.chainJoints[static_cast<size_t>(limb)].back();
+        EXPECT_TRUE(row(f.skeleton.bindPositions, last).isApprox(row(s.positions, l[limb]))) << limbKey(limb);
+        EXPECT_EQ(f.jointNode[static_cast<size_t>(last)], l[limb]);
+    }
+    EXPECT_EQ(f.skeleton.bindPositions.row(0), s.positions.row(f.chains.hips));
+}
+
+} // namespace
+} // namespace rig
