@@ -1,0 +1,133 @@
+#include "core/io/rig_file.h"
+
+#include "core/common/error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace rig {
+namespace {
+
+using Json = nlohmann::json;
+
+} // namespace
+
+void writeRigFile(const RigFile& rig, const std::string& path)
+{
+    validateSkeleton(rig.skeleton);
+    const Skeleton& s = rig.skeleton;
+    Json joints = Json::array();
+    for (int j = 0; j < s.jointCount(); ++j) {
+        const auto& q = s.bindOrientations[static_cast<size_t>(j)];
+        joints.push_back({{"name", s.names[static_cast<size_t>(j)]},
+                          {"parent", s.parents[static_cast<size_t>(j)]},
+                          {"position", {s.bindPositions(j, 0), s.bindPositions(j, 1), s.bindPositions(j, 2)}},
+                          {"orientation", {q.w(), q.x(), q.y(), q.z()}}});
+    }
+    Json doc = {{"format", "rigsmith-rig"}, {"version", 1}, {"joints", joints}, {"template", rig.templateName}};
+    if (rig.labels) {
+        Json labels = Json::object();
+        for (Limb l : allLimbs)
+            labels[std::string(limbKey(l))] = (*rig.labels)[l];
+        doc["labels"] = labels;
+    }
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw IoError(path + ": cannot write the rig file (cannot create " + tmp + ")");
+        out << doc.dump(2) << '\n'; // nlohmann writes doubles in round-trip form
+        out.close();
+        if (!out) {
+            std::remove(tmp.c_str());
+            throw IoError(path + ": cannot write the rig file (write to " + tmp + " failed)");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::remove(tmp.c_str());
+        throw IoError(path + ": cannot write the rig file (" + ec.message() + ")");
+    }
+}
+
+RigFile readRigFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw IoError(path + ": cannot open the rig file");
+    Json doc;
+    try {
+        doc = Json::parse(in);
+    } catch (const Json::exception& e) {
+        throw IoError(path + ": not valid JSON: " + e.what());
+    }
+    auto fail = [&](const std::string& what) { return IoError(path + ": " + what); };
+    if (!doc.is_object() || !doc.contains("format") || doc["format"] != "rigsmith-rig")
+        throw fail("not a rig file (\"format\" must be \"rigsmith-rig\")");
+    if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != 1)
+        throw fail("unsupported rig file version (this build reads version 1)");
+    if (!doc.contains("joints") || !doc["joints"].is_array() || doc["joints"].empty())
+        throw fail("\"joints\" must be a non-empty array");
+
+    RigFile rig;
+    Skeleton& s = rig.skeleton;
+    const Json& joints = doc["joints"];
+    const auto n = static_cast<Eigen::Index>(joints.size());
+    s.bindPositions.resize(n, 3);
+    for (Eigen::Index j = 0; j < n; ++j) {
+        const Json& joint = joints[static_cast<size_t>(j)];
+        std::string where = "joint " + std::to_string(j);
+        if (!joint.is_object() || !joint.contains("name") || !joint["name"].is_string())
+            throw fail(where + ": \"name\" must be a string");
+        where += " '" + joint["name"].get<std::string>() + "'";
+        if (!joint.contains("parent") || !joint["parent"].is_number_integer())
+            throw fail(where + ": \"parent\" must be an integer (-1 for the root)");
+        auto numbers = [&](const char* key, size_t count) {
+            const Json& v = joint.contains(key) ? joint[key] : Json();
+            if (!v.is_array() || v.size() != count ||
+                !std::all_of(v.begin(), v.end(), [](const Json& x) { return x.is_number(); }))
+                throw fail(where + ": \"" + key + "\" must be an array of " + std::to_string(count) + " numbers");
+            std::vector<double> out;
+            for (const Json& x : v)
+                out.push_back(x.get<double>());
+            return out;
+        };
+        const auto p = numbers("position", 3);
+        const auto q = numbers("orientation", 4);
+        s.names.push_back(joint["name"].get<std::string>());
+        s.parents.push_back(joint["parent"].get<int>());
+        s.bindPositions.row(j) = Vec3(p[0], p[1], p[2]).transpose();
+        s.bindOrientations.emplace_back(q[0], q[1], q[2], q[3]);
+    }
+    try {
+        validateSkeleton(s);
+    } catch (const InvalidInput& e) {
+        throw fail(e.what());
+    }
+    if (doc.contains("labels") && !doc["labels"].is_null()) {
+        const Json& l = doc["labels"];
+        if (!l.is_object())
+            throw fail("\"labels\" must be an object like {\"head\": 12, \"lhand\": 40, ...}");
+        EndNodeLabels labels;
+        for (Limb limb : allLimbs) {
+            const std::string key(limbKey(limb));
+            if (!l.contains(key) || !l[key].is_number_integer() || l[key].get<int>() < 0)
+                throw fail("\"labels\": \"" + key + "\" must be a node index (a non-negative integer)");
+            labels[limb] = l[key].get<int>();
+        }
+        rig.labels = labels;
+    }
+    if (doc.contains("template")) {
+        if (!doc["template"].is_string())
+            throw fail("\"template\" must be a string");
+        rig.templateName = doc["template"].get<std::string>();
+    }
+    return rig;
+}
+
+} // namespace rig
