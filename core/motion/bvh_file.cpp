@@ -480,9 +480,9 @@ private:
         const long long declared = readFrameCount();
         m.frameTime = readFrameTime();
         const long long lastHeaderLine = m_line;
-        const long long C = m.channelCount();
+        const long long columns = m.channelCount(); // values per frame line
 
-        if (C == 0) {
+        if (columns == 0) {
             // No values to read: frame lines would be empty, which reads as blank.
             std::string_view line;
             long long lineNumber = 0;
@@ -494,8 +494,8 @@ private:
 
         // Memory follows the input, not the header: a frame takes at least 2C bytes.
         const long long remaining = static_cast<long long>(m_text.size() - m_pos);
-        long long capacity = std::min(declared, remaining / (2 * C) + 1);
-        m.frames.resize(static_cast<Eigen::Index>(capacity), static_cast<Eigen::Index>(C));
+        long long capacity = std::min(declared, remaining / (2 * columns) + 1);
+        m.frames.resize(static_cast<Eigen::Index>(capacity), static_cast<Eigen::Index>(columns));
 
         const char* p = m_text.data() + m_pos;
         const char* const end = m_text.data() + m_text.size();
@@ -524,7 +524,7 @@ private:
                 }
                 // Lines past the declared count are checked like the others, then dropped.
                 if (f >= declared)
-                    extra.resize(static_cast<size_t>(C));
+                    extra.resize(static_cast<size_t>(columns));
                 double* row = f < declared ? m.frames.row(static_cast<Eigen::Index>(f)).data() : extra.data();
                 long long k = 0;
                 while (q != eol) {
@@ -533,16 +533,16 @@ private:
                     const NumberStatus status = parseDouble(q, eol, v, stop);
                     if (status != NumberStatus::ok)
                         failValue(line, f, k, q, eol, status);
-                    if (k < C)
+                    if (k < columns)
                         row[k] = v;
                     ++k;
                     q = stop;
                     while (q != eol && isBlank(*q))
                         ++q;
                 }
-                if (k != C)
+                if (k != columns)
                     fail(line, "frame " + std::to_string(f + 1) + " has " + std::to_string(k) + " values, expected " +
-                                   std::to_string(C) + " (one per channel)");
+                                   std::to_string(columns) + " (one per channel)");
                 ++f;
                 lastContentLine = line;
                 if ((f & 4095) == 0)

@@ -174,14 +174,14 @@ MotionWorld worldTransforms(const Motion& m, const MotionPose& pose)
     for (int i = 0; i < n; ++i) {
         const int p = m.parents[static_cast<size_t>(i)];
         const Vec3 local = (m.offsets.row(i) + pose.translations.row(i)).transpose();
-        const Eigen::Quaterniond& L = pose.localRotations[static_cast<size_t>(i)];
+        const Eigen::Quaterniond& rotation = pose.localRotations[static_cast<size_t>(i)];
         if (p < 0) {
-            w.orientations[static_cast<size_t>(i)] = L;
+            w.orientations[static_cast<size_t>(i)] = rotation;
             w.positions.row(i) = local.transpose();
         } else {
-            const Eigen::Quaterniond& W = w.orientations[static_cast<size_t>(p)];
-            w.orientations[static_cast<size_t>(i)] = (W * L).normalized();
-            w.positions.row(i) = w.positions.row(p) + (W * local).transpose();
+            const Eigen::Quaterniond& parent = w.orientations[static_cast<size_t>(p)];
+            w.orientations[static_cast<size_t>(i)] = (parent * rotation).normalized();
+            w.positions.row(i) = w.positions.row(p) + (parent * local).transpose();
         }
     }
     w.endSitePositions.resize(m.endSiteCount(), 3);
