@@ -3,6 +3,8 @@
 #include "core/common/error.h"
 #include "core/common/timing.h"
 #include "core/project/character_source.h"
+#include "core/io/rig_file.h"
+#include "core/motion/bvh_file.h"
 #include "core/project/rig_project.h"
 #include "ui/render_offscreen.h"
 
@@ -11,6 +13,7 @@
 #include <QGuiApplication>
 
 #include <charconv>
+#include <cstring>
 #include <tuple>
 
 #include <cstdlib>
@@ -26,7 +29,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> commands = {"info", "render", "skeleton"};
+const std::vector<std::string> commands = {"info", "render", "skeleton", "fit"};
 
 /// Parsed `--key value` options and positional arguments.
 struct Args {
@@ -245,6 +248,79 @@ int cmdSkeleton(const std::vector<std::string>& raw)
     return 0;
 }
 
+/// humanoid21 (or another bundled name), a template JSON file, or a BVH file
+/// whose hierarchy becomes the template ("fit this skeleton").
+RigTemplate resolveTemplate(const std::string& spec)
+{
+    const auto ends = [&](const char* ext) {
+        std::string lower = spec;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        return lower.size() > std::strlen(ext) && lower.compare(lower.size() - std::strlen(ext), std::string::npos, ext) == 0;
+    };
+    if (ends(".bvh"))
+        return templateFromSkeleton(motionSkeleton(readBvh(spec)), std::filesystem::path(spec).filename().string());
+    if (ends(".json"))
+        return loadTemplate(spec);
+    return builtinTemplate(spec);
+}
+
+int cmdFit(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--out"}, {}, "fit");
+    const std::string file = needFile(a, "fit");
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith fit: --out rig.json is required");
+    const std::string templateSpec = a.value("--template").value_or("humanoid21");
+    auto [project, stages] = runSkeletonStage(file, parseResolution(a, "fit"));
+    StageClock clock(stages);
+    project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(templateSpec)));
+    const CurveSkeleton& s = project.curveSkeleton()->refined;
+    const std::string endsSpec = a.value("--ends").value_or("auto");
+    const EndNodeLabels labels = endsSpec == "auto" ? suggestEndNodeLabels(s) : parseEndNodeLabels(endsSpec);
+    clock.lap("label");
+    const FitResult rig = fitRig(project, labels);
+    clock.lap("fit");
+    writeRigFile({rig.skeleton, labels, templateSpec}, *out);
+    clock.lap("save");
+    json joints = json::array();
+    for (int j = 0; j < rig.skeleton.jointCount(); ++j)
+        joints.push_back(rig.skeleton.names[j]);
+    std::cout << file << ": " << rig.skeleton.jointCount() << "-joint rig from template " << templateSpec << '\n'
+              << "  labels  " << formatEndNodeLabels(labels) << '\n'
+              << "  hips    node " << rig.chains.hips << ", chest node " << rig.chains.chest << '\n'
+              << "  wrote   " << *out << '\n';
+    json results = {{"out", *out},
+                    {"template", templateSpec},
+                    {"joints", rig.skeleton.jointCount()},
+                    {"joint_names", joints},
+                    {"labels", formatEndNodeLabels(labels)},
+                    {"end_nodes", s.count(NodeType::End)}};
+    // For the bundled character, the error against the generator's ground truth.
+    if (const auto& gt = project.character()->groundTruth) {
+        double sum = 0.0, worst = 0.0;
+        int n = 0;
+        for (int j = 0; j < rig.skeleton.jointCount(); ++j) {
+            const auto it = std::find(gt->jointNames.begin(), gt->jointNames.end(), rig.skeleton.names[j]);
+            if (it == gt->jointNames.end())
+                continue;
+            const auto g = static_cast<Eigen::Index>(it - gt->jointNames.begin());
+            const double e = (rig.skeleton.bindPositions.row(j) - gt->joints.row(g)).norm() / gt->height;
+            sum += e;
+            worst = std::max(worst, e);
+            ++n;
+        }
+        if (n > 0) {
+            results["mean_joint_error_percent"] = 100.0 * sum / n;
+            results["max_joint_error_percent"] = 100.0 * worst;
+            std::cout << "  ground truth: mean joint error " << 100.0 * sum / n << "% of height, worst "
+                      << 100.0 * worst << "%\n";
+        }
+    }
+    writeReport(a, "fit", file, stages, results);
+    return 0;
+}
+
 int cmdRender(int argc, char** argv, const std::vector<std::string>& raw)
 {
     const Args a = parse(raw, {"--report", "--out", "--size", "--view", "--resolution", "--clip"},
@@ -340,6 +416,10 @@ Usage:
   rigsmith skeleton FILE [--resolution N] [--json OUT.json]
                                   voxelize, thin and build the geometric skeleton (default n = 155):
                                   node counts by type, segments, loops, bridged gaps, stage timings
+  rigsmith fit FILE --out rig.json [--ends auto | --ends head=ID,lhand=ID,rhand=ID,lfoot=ID,rfoot=ID]
+               [--template humanoid21|FILE.bvh|FILE.json] [--resolution N]
+                                  label the end nodes (auto: head highest, feet lowest, left = +X when
+                                  facing +Z), fit the template skeleton and write the rig file
   rigsmith --help | --version
 
 FILE is a path to any format Assimp reads (FBX, OBJ, glTF, Collada, ...), or
@@ -386,6 +466,8 @@ int runCli(int argc, char** argv, const std::vector<std::string>& args)
             return cmdRender(argc, argv, rest);
         if (command == "skeleton")
             return cmdSkeleton(rest);
+        if (command == "fit")
+            return cmdFit(rest);
         std::cerr << "rigsmith: '" << command << "' is neither a command nor a file (see rigsmith --help)\n";
         return 2;
     } catch (const Cancelled&) {

@@ -9,6 +9,27 @@
 
 namespace rig::ui {
 
+/// One undoable edit of the rig: the labels and fitted rig before and after.
+/// Results are immutable shared values, so storing both is cheap and undo
+/// restores positions exactly.
+class RigEditCommand : public QUndoCommand {
+public:
+    RigEditCommand(Document* doc, const QString& text, EndNodeLabels beforeLabels,
+                   std::shared_ptr<const FitResult> beforeRig, EndNodeLabels afterLabels,
+                   std::shared_ptr<const FitResult> afterRig)
+        : QUndoCommand(text), m_doc(doc), m_beforeLabels(beforeLabels), m_afterLabels(afterLabels),
+          m_beforeRig(std::move(beforeRig)), m_afterRig(std::move(afterRig))
+    {
+    }
+    void undo() override { m_doc->applyRig(m_beforeLabels, m_beforeRig); }
+    void redo() override { m_doc->applyRig(m_afterLabels, m_afterRig); }
+
+private:
+    Document* m_doc;
+    EndNodeLabels m_beforeLabels, m_afterLabels;
+    std::shared_ptr<const FitResult> m_beforeRig, m_afterRig;
+};
+
 Document::Document(QObject* parent) : QObject(parent) {}
 
 Document::~Document()
@@ -64,8 +85,10 @@ void Document::openCharacter(const QString& spec)
             return [character](RigProject& p) { p.setCharacter(character); };
         },
         [this] {
+            m_undo.clear();
             emit characterChanged();
             emit curveSkeletonChanged(); // cleared
+            emit rigChanged();
         });
 }
 
@@ -91,7 +114,110 @@ void Document::buildCurveSkeleton(int resolution)
                 project.setCurveSkeleton(result);
             };
         },
-        [this] { emit curveSkeletonChanged(); });
+        [this] {
+            m_undo.clear(); // edits referred to the previous skeleton's nodes
+            emit curveSkeletonChanged();
+            autoRig();
+        });
+}
+
+void Document::autoRig()
+{
+    const auto& skeleton = m_project.curveSkeleton();
+    if (!skeleton)
+        return;
+    try {
+        const EndNodeLabels labels = suggestEndNodeLabels(skeleton->refined);
+        applyRig(labels, std::make_shared<const FitResult>(fitRig(m_project, labels)));
+    } catch (const std::exception& e) {
+        applyRig({}, nullptr);
+        emit stageFailed("rig", tr("Could not label the end nodes automatically: %1\n"
+                                   "Label them by clicking the spheres, or rebuild the skeleton at another resolution.")
+                                    .arg(QString::fromUtf8(e.what())));
+    }
+}
+
+void Document::applyRig(const EndNodeLabels& labels, std::shared_ptr<const FitResult> rig)
+{
+    m_project.setRig(labels, std::move(rig));
+    emit rigChanged();
+}
+
+bool Document::setLabels(const EndNodeLabels& labels, const QString& description)
+{
+    if (m_busy) {
+        emit stageFailed("rig", tr("Wait for the running stage to finish before editing the rig."));
+        return false;
+    }
+    std::shared_ptr<const FitResult> fitted;
+    try {
+        fitted = std::make_shared<const FitResult>(fitRig(m_project, labels));
+    } catch (const std::exception& e) {
+        emit stageFailed("rig", QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_undo.push(new RigEditCommand(this, description, m_project.labels(), m_project.rig(), labels, fitted));
+    return true;
+}
+
+bool Document::setLabel(Limb limb, int node)
+{
+    EndNodeLabels labels = m_project.labels();
+    const int previous = labels[limb];
+    for (Limb other : allLimbs) // the node's old limb takes this limb's old node: a swap
+        if (other != limb && labels[other] == node)
+            labels[other] = previous;
+    labels[limb] = node;
+    if (labels == m_project.labels())
+        return true;
+    static const char* names[] = {"head", "left hand", "right hand", "left foot", "right foot"};
+    return setLabels(labels, tr("Label node %1 as %2").arg(node).arg(tr(names[int(limb)])));
+}
+
+bool Document::autoLabel()
+{
+    if (!m_project.curveSkeleton())
+        return false;
+    try {
+        return setLabels(suggestEndNodeLabels(m_project.curveSkeleton()->refined), tr("Auto-label end nodes"));
+    } catch (const std::exception& e) {
+        emit stageFailed("rig", QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+Vec3 Document::snapToSkeleton(const Vec3& p) const
+{
+    const auto& skeleton = m_project.curveSkeleton();
+    if (!skeleton)
+        return p;
+    const std::vector<bool> kept = m_project.rig() ? m_project.rig()->chains.kept : std::vector<bool>{};
+    const auto node = snapToNode(skeleton->refined, p, kept);
+    return node ? Vec3(skeleton->refined.positions.row(*node).transpose()) : p;
+}
+
+std::shared_ptr<const FitResult> Document::previewJointMove(int joint, const Vec3& position) const
+{
+    if (!m_project.rig())
+        return nullptr;
+    return std::make_shared<const FitResult>(rig::moveJoint(*m_project.rig(), joint, position, m_mirror));
+}
+
+bool Document::moveJoint(int joint, const Vec3& position)
+{
+    if (!m_project.rig() || m_busy)
+        return false;
+    std::shared_ptr<const FitResult> moved;
+    try {
+        moved = previewJointMove(joint, position);
+    } catch (const std::exception& e) {
+        emit stageFailed("rig", QString::fromUtf8(e.what()));
+        return false;
+    }
+    const QString name = QString::fromStdString(m_project.rig()->skeleton.names[static_cast<size_t>(joint)]);
+    m_undo.push(new RigEditCommand(this, tr("Move %1").arg(name), m_project.labels(), m_project.rig(),
+                                   m_project.labels(), moved));
+    return true;
 }
 
 void Document::runStage(const QString& stage, Work work, std::function<void()> onApplied)

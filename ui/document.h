@@ -14,6 +14,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <QUndoStack>
 
 #include <atomic>
 #include <functional>
@@ -35,6 +36,27 @@ public:
     QString characterSource() const;
     /// When true (the default), loading a character starts the curve-skeleton stage.
     void setAutoSkeleton(bool on) { m_autoSkeleton = on; }
+    /// The artist's edits (labels, joint moves): Ctrl+Z / Ctrl+Shift+Z.
+    QUndoStack* undoStack() { return &m_undo; }
+    /// Joint edits are mirrored to the other side (LeftArm <-> RightArm).
+    bool mirrorEdits() const { return m_mirror; }
+    void setMirrorEdits(bool on) { m_mirror = on; }
+
+    /// Labels `node` as `limb` and refits the rig at once (undoable). A node that
+    /// carried another label swaps with the limb's previous node. Returns false
+    /// (and emits `stageFailed("rig", ...)`) when the result cannot be fitted.
+    bool setLabel(Limb limb, int node);
+    /// Replaces all labels and refits (undoable).
+    bool setLabels(const EndNodeLabels& labels, const QString& description);
+    /// Moves a joint of the fitted rig (undoable; mirrored when `mirrorEdits()`).
+    bool moveJoint(int joint, const Vec3& position);
+    /// Suggests labels for the current skeleton (undoable: "Auto-label").
+    bool autoLabel();
+    /// The nearest node of the labelled curve skeleton to `p` (the `ajM` snap,
+    /// thesis Ch. 5), or `p` itself when there is nothing to snap to.
+    Vec3 snapToSkeleton(const Vec3& p) const;
+    /// The rig as it would be after moving a joint, for live feedback while dragging.
+    std::shared_ptr<const FitResult> previewJointMove(int joint, const Vec3& position) const;
 
 public slots:
     /// Loads a file path, "default" or "default:POSE" on the worker thread.
@@ -56,6 +78,8 @@ signals:
     void stageCancelled(const QString& stage);
     void characterChanged();
     void curveSkeletonChanged();
+    /// Labels or the fitted rig changed (fit, edit, undo, redo).
+    void rigChanged();
     void busyChanged(bool busy);
 
 private:
@@ -65,10 +89,17 @@ private:
     using Work = std::function<Apply(const RigProject& snapshot, const Progress& progress)>;
     void runStage(const QString& stage, Work work, std::function<void()> onApplied);
     void setBusy(bool busy);
+    /// Suggests labels for a new curve skeleton and fits the rig (not undoable:
+    /// part of the stage); reports why when it cannot.
+    void autoRig();
+    friend class RigEditCommand;
+    void applyRig(const EndNodeLabels& labels, std::shared_ptr<const FitResult> rig);
 
     RigProject m_project;
     bool m_busy = false;
     bool m_autoSkeleton = true;
+    bool m_mirror = false;
+    QUndoStack m_undo;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QFutureWatcher<void>* m_watcher = nullptr;
 };

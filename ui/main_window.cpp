@@ -3,6 +3,7 @@
 #include "core/project/rig_project.h"
 #include "ui/document.h"
 #include "ui/panels/pipeline_panel.h"
+#include "ui/panels/rig_panel.h"
 #include "ui/viewport/viewport.h"
 
 #include <QAction>
@@ -57,6 +58,11 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     dock->setObjectName("pipelineDock");
     dock->setWidget(new PipelinePanel(m_document, dock));
     addDockWidget(Qt::RightDockWidgetArea, dock);
+    auto* rigDock = new QDockWidget(tr("Rig"), this);
+    rigDock->setObjectName("rigDock");
+    m_rigPanel = new RigPanel(m_document, rigDock);
+    rigDock->setWidget(m_rigPanel);
+    addDockWidget(Qt::RightDockWidgetArea, rigDock);
     resizeDocks({dock}, {300}, Qt::Horizontal);
 
     m_statsLabel = new QLabel(tr("No character loaded — File ▸ Open or drop a file here"), this);
@@ -71,6 +77,25 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     createDisplayToolBar();
     connect(m_document, &Document::characterChanged, this, &MainWindow::onCharacterChanged);
     connect(m_document, &Document::curveSkeletonChanged, this, &MainWindow::onCurveSkeletonChanged);
+    connect(m_document, &Document::rigChanged, this, &MainWindow::onRigChanged);
+    if (m_viewport) {
+        connect(m_viewport, &Viewport::nodeClicked, this, &MainWindow::onNodeClicked);
+        connect(m_viewport, &Viewport::jointSelected, m_rigPanel, &RigPanel::setSelectedJoint);
+        // Dragging a joint: snap to the curve skeleton (thesis ajM) unless Shift is held;
+        // preview live, commit one undoable move on release.
+        auto target = [this](const glm::vec3& p, bool free) {
+            const Vec3 v(p.x, p.y, p.z);
+            return free ? v : m_document->snapToSkeleton(v);
+        };
+        connect(m_viewport, &Viewport::jointDragged, this, [this, target](int joint, const glm::vec3& p, bool free) {
+            if (auto preview = m_document->previewJointMove(joint, target(p, free)))
+                m_viewport->setRig(preview);
+        });
+        connect(m_viewport, &Viewport::jointDropped, this, [this, target](int joint, const glm::vec3& p, bool free) {
+            if (!m_document->moveJoint(joint, target(p, free)))
+                m_viewport->setRig(m_document->project().rig());
+        });
+    }
     connect(m_document, &Document::stageFailed, this, &MainWindow::onStageFailed);
     connect(m_document, &Document::stageCancelled, this,
             [this](const QString&) { statusBar()->showMessage(tr("Cancelled; nothing changed."), 5000); });
@@ -103,6 +128,16 @@ void MainWindow::createMenus()
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     updateRecentMenu();
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setObjectName("actionUndo");
+    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence(tr("Ctrl+Y"))});
+    redo->setObjectName("actionRedo");
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* wire = view->addAction(tr("&Wireframe Overlay"));
@@ -154,6 +189,7 @@ void MainWindow::createMenus()
     QAction* cancel = new QAction(tr("Cancel Running Stage"), this);
     cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     connect(cancel, &QAction::triggered, m_document, &Document::cancel);
+    connect(cancel, &QAction::triggered, this, [this] { m_rigPanel->arm(std::nullopt); });
     addAction(cancel);
 }
 
@@ -210,7 +246,57 @@ void MainWindow::updateViewportLabels()
         labels.push_back({glm::vec3(float(b.max.x()) + margin, y, float(b.center().z())), tr("L"), QColor(120, 200, 255)});
         labels.push_back({glm::vec3(float(b.min.x()) - 2 * margin, y, float(b.center().z())), tr("R"), QColor(255, 150, 150)});
     }
+    // The label of each tagged end node, in its colour.
+    const RigProject& p = m_document->project();
+    if (const auto& sk = p.curveSkeleton())
+        for (Limb limb : allLimbs)
+            if (const int node = p.labels()[limb]; node >= 0 && node < sk->refined.nodeCount()) {
+                const glm::vec3 c = limbColor(int(limb));
+                labels.push_back({glm::vec3(sk->refined.positions(node, 0), sk->refined.positions(node, 1),
+                                            sk->refined.positions(node, 2)),
+                                  limbTitle(limb), QColor::fromRgbF(c.r, c.g, c.b)});
+            }
     m_viewport->setLabels(std::move(labels));
+}
+
+void MainWindow::onRigChanged()
+{
+    const RigProject& p = m_document->project();
+    if (m_viewport) {
+        std::vector<glm::vec4> colors;
+        if (const auto& sk = p.curveSkeleton()) {
+            colors.assign(static_cast<size_t>(sk->refined.nodeCount()), glm::vec4(0.0f));
+            for (Limb limb : allLimbs)
+                if (const int node = p.labels()[limb]; node >= 0 && node < sk->refined.nodeCount())
+                    colors[static_cast<size_t>(node)] = glm::vec4(limbColor(int(limb)), 1.0f);
+        }
+        m_viewport->setEndNodeColors(std::move(colors));
+        m_viewport->setRig(p.rig());
+    }
+    updateViewportLabels();
+}
+
+void MainWindow::onNodeClicked(int node, const QPoint& globalPos)
+{
+    const auto& sk = m_document->project().curveSkeleton();
+    if (!sk || node < 0 || node >= sk->refined.nodeCount())
+        return;
+    if (m_rigPanel->takeNodeClick(node))
+        return;
+    if (sk->refined.types[node] != NodeType::End) {
+        statusBar()->showMessage(tr("Only end nodes (spheres) carry labels."), 4000);
+        return;
+    }
+    QMenu menu(this);
+    menu.setObjectName("labelMenu");
+    menu.addSection(tr("Label node %1 as").arg(node));
+    for (Limb limb : allLimbs) {
+        QAction* a = menu.addAction(limbTitle(limb));
+        a->setCheckable(true);
+        a->setChecked(m_document->project().labels()[limb] == node);
+        connect(a, &QAction::triggered, this, [this, limb, node] { m_document->setLabel(limb, node); });
+    }
+    menu.exec(globalPos);
 }
 
 void MainWindow::onCurveSkeletonChanged()

@@ -16,6 +16,7 @@ class QMessageBox;
 namespace rig::ui {
 
 class Document;
+class RigPanel;
 class Viewport;
 
 class MainWindow : public QMainWindow {
@@ -28,6 +29,7 @@ public:
     Document* document() const { return m_document; }
     /// The GL viewport, or null with the placeholder.
     Viewport* viewport() const { return m_viewport; }
+    RigPanel* rigPanel() const { return m_rigPanel; }
     /// Recent files, most recent first (from QSettings).
     QStringList recentFiles() const;
     static constexpr int maxRecentFiles = 10;
@@ -49,6 +51,8 @@ private:
     void addRecentFile(const QString& path);
     void onCharacterChanged();
     void onCurveSkeletonChanged();
+    void onRigChanged();
+    void onNodeClicked(int node, const QPoint& globalPos);
     void createDisplayToolBar();
     /// Texts over the viewport: the character's left/right sides.
     void updateViewportLabels();
@@ -66,6 +70,7 @@ private:
     QAction* m_skeletonAction = nullptr;
     QAction* m_voxelsAction = nullptr;
     QAction* m_clipAction = nullptr;
+    RigPanel* m_rigPanel = nullptr;
 };
 
 } // namespace rig::ui

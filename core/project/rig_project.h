@@ -11,6 +11,9 @@
 /// graph, refine) → later stages (labels, rig, segmentation, weights).
 
 #include "core/project/character_source.h"
+#include "core/rig/fit_template.h"
+#include "core/rig/template.h"
+#include "core/skeleton/end_nodes.h"
 #include "core/skeleton/extract.h"
 
 #include <memory>
@@ -30,14 +33,44 @@ public:
     void setCurveSkeletonOptions(const CurveSkeletonOptions& options) { m_skeletonOptions = options; }
     /// The curve skeleton of the current character, or null when not computed.
     const std::shared_ptr<const CurveSkeletonResult>& curveSkeleton() const { return m_curveSkeleton; }
-    /// Sets the curve skeleton (computed for the current character).
+    /// Sets the curve skeleton (computed for the current character); clears the labels and the rig.
     void setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton);
 
+    /// End-node labels (thesis §2.5) of the current curve skeleton.
+    const EndNodeLabels& labels() const { return m_labels; }
+    /// The template the rig is fitted to ("humanoid21" or a file path).
+    const std::shared_ptr<const RigTemplate>& rigTemplate() const { return m_template; }
+    void setRigTemplate(std::shared_ptr<const RigTemplate> t) { m_template = std::move(t); }
+    /// The fitted rig (after the artist's joint edits), or null.
+    const std::shared_ptr<const FitResult>& rig() const { return m_rig; }
+    /// Sets labels and the rig fitted for them (see `fitRig()`).
+    void setRig(const EndNodeLabels& labels, std::shared_ptr<const FitResult> rig);
+
+private:
+    EndNodeLabels m_labels;
+    std::shared_ptr<const RigTemplate> m_template;
+    std::shared_ptr<const FitResult> m_rig;
+
+public:
 private:
     std::shared_ptr<const LoadedCharacter> m_character;
     CurveSkeletonOptions m_skeletonOptions;
     std::shared_ptr<const CurveSkeletonResult> m_curveSkeleton;
 };
+
+/// Fits the project's template (humanoid21 when none is set) to its curve
+/// skeleton with `labels` (thesis §2.5): fast, run on the GUI thread.
+/// @throws rig::InvalidInput when there is no curve skeleton or the labels are invalid.
+FitResult fitRig(const RigProject& project, const EndNodeLabels& labels);
+
+/// Moves joint `joint` of a rig to `position` and re-orients the bones (the
+/// manual adjust `ajM`, thesis Ch. 5). With `mirror`, the joint of the other
+/// side (Left<->Right in its name) moves to the mirror image across the plane
+/// x = hips.x. Returns the edited rig.
+FitResult moveJoint(const FitResult& rig, int joint, const Vec3& position, bool mirror);
+
+/// Index of the joint mirroring `joint` (LeftArm <-> RightArm), if any.
+std::optional<int> mirrorJoint(const Skeleton& skeleton, int joint);
 
 /// Runs the curve-skeleton stage on the project's character with its options.
 /// @throws rig::InvalidInput when no character is loaded, and whatever

@@ -1,8 +1,10 @@
 #include "ui/viewport/overlay_data.h"
 
+#include "core/rig/skeleton.h"
 #include "core/skeleton/curve_skeleton.h"
 #include "core/voxel/voxel_grid.h"
 
+#include <algorithm>
 #include <array>
 
 namespace rig::ui {
@@ -61,16 +63,44 @@ glm::vec3 nodeColor(int nodeType)
     return {1, 1, 1};
 }
 
-SkeletonDrawData makeSkeletonDrawData(const CurveSkeleton& s, float scale)
+glm::vec3 limbColor(int limb)
+{
+    static const glm::vec3 colors[] = {{1.0f, 0.85f, 0.2f}, {0.3f, 0.6f, 1.0f}, {1.0f, 0.35f, 0.35f},
+                                       {0.35f, 0.9f, 0.45f}, {0.85f, 0.45f, 1.0f}};
+    return colors[std::clamp(limb, 0, 4)];
+}
+
+RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint)
+{
+    RigDrawData out;
+    out.pickRadius = scale * 1.4f;
+    const glm::vec3 jointColor(0.95f, 0.95f, 0.9f), selectedColor(1.0f, 0.9f, 0.1f), boneColor(1.0f, 0.75f, 0.35f);
+    for (int j = 0; j < skeleton.jointCount(); ++j) {
+        const glm::vec3 c(float(skeleton.bindPositions(j, 0)), float(skeleton.bindPositions(j, 1)),
+                          float(skeleton.bindPositions(j, 2)));
+        out.centers.push_back(c);
+        addSphere(out.joints, c, j == selectedJoint ? 1.3f * scale : scale, j == selectedJoint ? selectedColor : jointColor);
+        if (skeleton.parents[j] >= 0) {
+            out.bones.push_back({out.centers[skeleton.parents[j]], boneColor});
+            out.bones.push_back({c, boneColor});
+        }
+    }
+    return out;
+}
+
+SkeletonDrawData makeSkeletonDrawData(const CurveSkeleton& s, float scale, const std::vector<glm::vec4>& endColors)
 {
     SkeletonDrawData out;
     out.pickRadius = scale * 1.2f;
     for (int i = 0; i < s.nodeCount(); ++i) {
         const glm::vec3 c(float(s.positions(i, 0)), float(s.positions(i, 1)), float(s.positions(i, 2)));
         out.centers.push_back(c);
-        const glm::vec3 color = nodeColor(static_cast<int>(s.types[i]));
+        glm::vec3 color = nodeColor(static_cast<int>(s.types[i]));
+        const bool relabelled = i < int(endColors.size()) && endColors[i].a >= 0.5f;
+        if (relabelled)
+            color = glm::vec3(endColors[i]);
         switch (s.types[i]) {
-        case NodeType::End: addSphere(out.glyphs, c, scale, color); break;
+        case NodeType::End: addSphere(out.glyphs, c, relabelled ? 1.25f * scale : scale, color); break;
         case NodeType::Connection: addCube(out.glyphs, c, 0.8f * scale, color); break;
         case NodeType::Flow: addCube(out.glyphs, c, 0.35f * scale, color); break;
         }

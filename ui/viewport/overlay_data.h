@@ -9,6 +9,7 @@
 
 namespace rig {
 struct CurveSkeleton;
+struct Skeleton;
 struct VoxelGrid;
 }
 
@@ -27,7 +28,23 @@ struct SkeletonDrawData {
 /// Glyphs sized by `scale` (world units; a good value is about one voxel):
 /// end spheres of radius 1.0·scale, connection cubes of half-size 0.8·scale,
 /// flow cubes of half-size 0.35·scale.
-SkeletonDrawData makeSkeletonDrawData(const CurveSkeleton& skeleton, float scale);
+/// `endColors`, when not empty (#N), overrides the colour of end nodes (one
+/// colour per label; alpha < 0.5 keeps the default).
+SkeletonDrawData makeSkeletonDrawData(const CurveSkeleton& skeleton, float scale,
+                                      const std::vector<glm::vec4>& endColors = {});
+
+/// The fitted animation skeleton: a sphere per joint (the selected one larger
+/// and brighter) and a line per bone, drawn in front of everything.
+struct RigDrawData {
+    MeshDrawData joints;
+    std::vector<LineVertex> bones;
+    std::vector<glm::vec3> centers; ///< #J joint positions (for picking).
+    float pickRadius = 0.0f;
+};
+RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint = -1);
+
+/// One colour per limb label (Head, LeftHand, RightHand, LeftFoot, RightFoot).
+glm::vec3 limbColor(int limb);
 
 /// One point per solid voxel with its colour.
 struct VoxelPoint {

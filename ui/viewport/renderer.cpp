@@ -49,7 +49,7 @@ bool Renderer::initialize(QString* error)
     m_pointProgram = buildProgram("points", error);
     if (!m_meshProgram || !m_lineProgram || !m_pointProgram)
         return false;
-    for (GpuArray* a : {&m_mesh, &m_grid, &m_glyphs, &m_links, &m_voxels})
+    for (GpuArray* a : {&m_mesh, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones})
         a->vao.create();
     m_initialized = true;
     return true;
@@ -111,6 +111,14 @@ void Renderer::setSkeleton(const SkeletonDrawData& data)
     uploadMesh(m_glyphs, data.glyphs);
     static_assert(sizeof(LineVertex) == 2 * sizeof(glm::vec3));
     uploadLines(m_links, data.links.data(), static_cast<int>(data.links.size()), sizeof(LineVertex));
+}
+
+void Renderer::setRig(const RigDrawData& data)
+{
+    if (!m_initialized)
+        return;
+    uploadMesh(m_rigJoints, data.joints);
+    uploadLines(m_rigBones, data.bones.data(), static_cast<int>(data.bones.size()), sizeof(LineVertex));
 }
 
 void Renderer::setVoxels(const std::vector<VoxelPoint>& points, float voxelSize)
@@ -241,6 +249,21 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
     }
     glDisable(GL_CLIP_DISTANCE0);
     glDisable(GL_BLEND);
+
+    // The animation skeleton in front of everything, like Blender's "In Front".
+    if (o.rig && m_rigJoints.count > 0) {
+        glClear(GL_DEPTH_BUFFER_BIT);
+        m_lineProgram->bind();
+        setMatrix(*m_lineProgram, "uViewProjection", proj * view);
+        m_lineProgram->setUniformValue("uAlpha", 1.0f);
+        glLineWidth(1.0f);
+        m_rigBones.vao.bind();
+        glDrawArrays(GL_LINES, 0, m_rigBones.count);
+        m_rigBones.vao.release();
+        m_meshProgram->bind();
+        m_meshProgram->setUniformValue("uClipPlane", QVector4D(0, 0, 0, 1));
+        drawMesh(m_rigJoints, view, proj, 1.0f, true);
+    }
     m_meshProgram->release();
 }
 
@@ -254,7 +277,7 @@ void Renderer::destroy(GpuArray& a)
 
 void Renderer::release()
 {
-    for (GpuArray* a : {&m_mesh, &m_grid, &m_glyphs, &m_links, &m_voxels})
+    for (GpuArray* a : {&m_mesh, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones})
         destroy(*a);
     m_meshProgram.reset();
     m_lineProgram.reset();

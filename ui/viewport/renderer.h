@@ -26,6 +26,7 @@ struct RenderOptions {
     bool wireframe = false;    ///< Overlay the triangle edges.
     bool grid = true;          ///< Ground grid on y = 0 with the X and Z axes.
     bool skeleton = true;      ///< The curve-skeleton glyphs and links, when set.
+    bool rig = true;           ///< The fitted animation skeleton (in front of everything), when set.
     bool voxels = false;       ///< The voxels of the solid, when set.
     float meshOpacity = 1.0f;  ///< < 1: translucent mesh drawn over the overlays.
     bool clip = false;         ///< Cut the mesh and voxels by `clipPlane`.
@@ -49,6 +50,8 @@ public:
     int meshTriangles() const { return m_mesh.count / 3; }
     /// Uploads the skeleton glyphs and links (empty data clears them).
     void setSkeleton(const SkeletonDrawData& data);
+    /// Uploads the fitted rig's joints and bones (empty data clears them).
+    void setRig(const RigDrawData& data);
     /// Uploads voxel points of the given edge length (empty clears them).
     void setVoxels(const std::vector<VoxelPoint>& points, float voxelSize);
     /// Draws one frame into the bound framebuffer of size w x h (device pixels).
@@ -72,7 +75,7 @@ private:
 
     bool m_initialized = false;
     std::unique_ptr<QOpenGLShaderProgram> m_meshProgram, m_lineProgram, m_pointProgram;
-    GpuArray m_mesh, m_grid, m_glyphs, m_links, m_voxels;
+    GpuArray m_mesh, m_grid, m_glyphs, m_links, m_voxels, m_rigJoints, m_rigBones;
     bool m_cullBackFaces = false;
     float m_gridCell = 0.0f;
     float m_voxelSize = 0.0f;

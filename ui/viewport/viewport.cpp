@@ -1,6 +1,7 @@
 #include "ui/viewport/viewport.h"
 
 #include "core/mesh/mesh.h"
+#include "core/rig/fit_template.h"
 #include "core/skeleton/extract.h"
 #include "ui/viewport/picking.h"
 
@@ -58,11 +59,70 @@ void Viewport::setMesh(std::shared_ptr<const Mesh> mesh)
 void Viewport::setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton)
 {
     m_skeleton = std::move(skeleton);
-    m_skeletonDraw = m_skeleton ? makeSkeletonDrawData(m_skeleton->refined, float(1.8 * m_skeleton->solid.voxelSize))
+    m_skeletonDraw = m_skeleton ? makeSkeletonDrawData(m_skeleton->refined, float(1.8 * m_skeleton->solid.voxelSize),
+                                                       m_endColors)
                                 : SkeletonDrawData{};
     m_skeletonDirty = true;
     m_voxelsDirty = true;
     update();
+}
+
+void Viewport::setEndNodeColors(std::vector<glm::vec4> colors)
+{
+    m_endColors = std::move(colors);
+    setCurveSkeleton(m_skeleton); // rebuild the glyphs with the new colours
+}
+
+void Viewport::setRig(std::shared_ptr<const FitResult> rig)
+{
+    m_rig = std::move(rig);
+    if (!m_rig || m_selectedJoint >= m_rig->skeleton.jointCount())
+        m_selectedJoint = -1;
+    rebuildRigDraw();
+}
+
+void Viewport::setSelectedJoint(int joint)
+{
+    m_selectedJoint = joint;
+    rebuildRigDraw();
+}
+
+void Viewport::rebuildRigDraw()
+{
+    const float size = glm::length(m_boundsMax - m_boundsMin);
+    m_rigDraw = m_rig ? makeRigDrawData(m_rig->skeleton, 0.012f * size, m_selectedJoint) : RigDrawData{};
+    m_rigDirty = true;
+    update();
+}
+
+std::optional<int> Viewport::jointAt(const QPoint& pixel) const
+{
+    if (m_rigDraw.centers.empty() || !m_options.rig)
+        return std::nullopt;
+    // Joints are drawn in front: pick by screen distance, nearest first.
+    std::optional<int> best;
+    double bestD = 12.0; // pixels
+    for (size_t j = 0; j < m_rigDraw.centers.size(); ++j) {
+        const QPointF p = project(m_rigDraw.centers[j]);
+        const double d = std::hypot(p.x() - pixel.x(), p.y() - pixel.y());
+        if (d < bestD) {
+            bestD = d;
+            best = static_cast<int>(j);
+        }
+    }
+    return best;
+}
+
+glm::vec3 Viewport::dragPoint(const QPoint& pixel) const
+{
+    // The plane through the joint's start facing the camera.
+    const Ray ray = rayThroughPixel(m_camera, float(pixel.x()), float(pixel.y()), float(width()), float(height()));
+    const glm::vec3 normal = glm::normalize(m_camera.eye() - m_camera.target);
+    const float denom = glm::dot(ray.direction, normal);
+    if (std::abs(denom) < 1e-6f)
+        return m_dragPlanePoint;
+    const float t = glm::dot(m_dragPlanePoint - ray.origin, normal) / denom;
+    return ray.origin + t * ray.direction;
 }
 
 std::optional<int> Viewport::nodeAt(const QPoint& pixel) const
@@ -189,6 +249,7 @@ void Viewport::initializeGL()
     m_meshDirty = true;
     m_skeletonDirty = true;
     m_voxelsDirty = true;
+    m_rigDirty = true;
     m_fpsTimer.start();
 }
 
@@ -202,6 +263,10 @@ void Viewport::paintGL()
         else
             m_renderer.clearMesh();
         m_meshDirty = false;
+    }
+    if (m_rigDirty && m_renderer.initialized()) {
+        m_renderer.setRig(m_rigDraw);
+        m_rigDirty = false;
     }
     if (m_skeletonDirty && m_renderer.initialized()) {
         m_renderer.setSkeleton(m_skeletonDraw);
@@ -236,6 +301,21 @@ void Viewport::paintGL()
 void Viewport::mousePressEvent(QMouseEvent* event)
 {
     m_lastMouse = event->position().toPoint();
+    m_pressPos = m_lastMouse;
+    m_pressNode.reset();
+    m_dragMoved = false;
+    if (event->button() == Qt::LeftButton) {
+        if (const auto joint = jointAt(m_lastMouse)) {
+            m_drag = Drag::Joint;
+            m_dragJoint = *joint;
+            m_dragPlanePoint = m_rigDraw.centers[*joint];
+            m_lastDragPosition = m_dragPlanePoint;
+            setSelectedJoint(*joint);
+            emit jointSelected(*joint);
+            return;
+        }
+        m_pressNode = nodeAt(m_lastMouse);
+    }
     if (event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton)
         m_drag = (event->modifiers() & Qt::ShiftModifier) ? Drag::Pan : Drag::Orbit;
     else if (event->button() == Qt::RightButton)
@@ -247,6 +327,15 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
     const QPoint p = event->position().toPoint();
     const QPoint d = p - m_lastMouse;
     m_lastMouse = p;
+    if ((p - m_pressPos).manhattanLength() > 3)
+        m_dragMoved = true;
+    if (m_drag == Drag::Joint) {
+        if (m_dragMoved) {
+            m_lastDragPosition = dragPoint(p);
+            emit jointDragged(m_dragJoint, m_lastDragPosition, event->modifiers() & Qt::ShiftModifier);
+        }
+        return;
+    }
     if (m_drag == Drag::Orbit) {
         m_camera.orbit(float(d.x()), float(d.y()));
     } else if (m_drag == Drag::Pan) {
@@ -270,7 +359,15 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
     update();
 }
 
-void Viewport::mouseReleaseEvent(QMouseEvent*) { m_drag = Drag::None; }
+void Viewport::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_drag == Drag::Joint && m_dragMoved)
+        emit jointDropped(m_dragJoint, dragPoint(event->position().toPoint()), event->modifiers() & Qt::ShiftModifier);
+    else if (m_drag == Drag::Orbit && !m_dragMoved && m_pressNode)
+        emit nodeClicked(*m_pressNode, event->globalPosition().toPoint());
+    m_drag = Drag::None;
+    m_pressNode.reset();
+}
 
 void Viewport::wheelEvent(QWheelEvent* event)
 {

@@ -17,6 +17,7 @@
 namespace rig {
 struct Mesh;
 struct CurveSkeletonResult;
+struct FitResult;
 }
 
 namespace rig::ui {
@@ -40,6 +41,14 @@ public:
     void setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton);
     /// The node under a pixel (logical coordinates), if any.
     std::optional<int> nodeAt(const QPoint& pixel) const;
+    /// Shows the fitted rig (joints and bones in front); null clears it.
+    void setRig(std::shared_ptr<const FitResult> rig);
+    /// Colours of the end nodes by label (#N, alpha 0 = default colour).
+    void setEndNodeColors(std::vector<glm::vec4> colors);
+    /// The joint under a pixel, if any (joints are in front: they win over nodes).
+    std::optional<int> jointAt(const QPoint& pixel) const;
+    int selectedJoint() const { return m_selectedJoint; }
+    void setSelectedJoint(int joint);
     /// Screen position (logical pixels) of a world point.
     QPointF project(const glm::vec3& world) const;
     /// Texts drawn over the 3D view, beside their world positions.
@@ -69,6 +78,14 @@ public slots:
 
 signals:
     void fpsChanged(double fps);
+    /// A curve-skeleton node was clicked (pressed and released without dragging).
+    void nodeClicked(int node, const QPoint& globalPos);
+    void jointSelected(int joint);
+    /// While dragging a joint: the point under the cursor on the plane through
+    /// the joint facing the camera; `free` when Shift is held (no snapping).
+    void jointDragged(int joint, const glm::vec3& position, bool free);
+    /// The drag ended there.
+    void jointDropped(int joint, const glm::vec3& position, bool free);
 
 protected:
     void initializeGL() override;
@@ -99,7 +116,20 @@ private:
     void updateClipPlane();
     glm::vec3 m_boundsMin{-0.5f, 0.0f, -0.5f}, m_boundsMax{0.5f, 1.8f, 0.5f};
     QPoint m_lastMouse;
-    enum class Drag { None, Orbit, Pan } m_drag = Drag::None;
+    enum class Drag { None, Orbit, Pan, Joint } m_drag = Drag::None;
+    std::shared_ptr<const FitResult> m_rig;
+    RigDrawData m_rigDraw;
+    bool m_rigDirty = false;
+    std::vector<glm::vec4> m_endColors;
+    int m_selectedJoint = -1;
+    int m_dragJoint = -1;
+    glm::vec3 m_dragPlanePoint{0.0f};
+    glm::vec3 m_lastDragPosition{0.0f};
+    bool m_dragMoved = false;
+    std::optional<int> m_pressNode;
+    QPoint m_pressPos;
+    void rebuildRigDraw();
+    glm::vec3 dragPoint(const QPoint& pixel) const;
     bool m_continuous = false;
     QElapsedTimer m_fpsTimer;
     int m_framesSinceTick = 0;

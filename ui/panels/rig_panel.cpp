@@ -1,0 +1,158 @@
+#include "ui/panels/rig_panel.h"
+
+#include "ui/document.h"
+#include "ui/viewport/overlay_data.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace rig::ui {
+
+QString limbTitle(Limb limb)
+{
+    switch (limb) {
+    case Limb::Head: return QObject::tr("Head");
+    case Limb::LeftHand: return QObject::tr("Left hand");
+    case Limb::RightHand: return QObject::tr("Right hand");
+    case Limb::LeftFoot: return QObject::tr("Left foot");
+    case Limb::RightFoot: return QObject::tr("Right foot");
+    }
+    return {};
+}
+
+RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_document(document)
+{
+    setObjectName("rigPanel");
+    auto* layout = new QVBoxLayout(this);
+    auto* labels = new QGroupBox(tr("End nodes"), this);
+    auto* grid = new QGridLayout(labels);
+    for (Limb limb : allLimbs) {
+        const int row = static_cast<int>(limb);
+        const glm::vec3 c = limbColor(row);
+        auto* swatch = new QLabel(labels);
+        swatch->setFixedSize(12, 12);
+        swatch->setStyleSheet(QString("background: rgb(%1,%2,%3); border-radius: 6px;")
+                                  .arg(int(c.r * 255)).arg(int(c.g * 255)).arg(int(c.b * 255)));
+        grid->addWidget(swatch, row, 0);
+        grid->addWidget(new QLabel(limbTitle(limb), labels), row, 1);
+        m_nodeLabels[row] = new QLabel(tr("—"), labels);
+        grid->addWidget(m_nodeLabels[row], row, 2);
+        m_pickButtons[row] = new QPushButton(tr("Pick"), labels);
+        m_pickButtons[row]->setObjectName(QString("pick_%1").arg(QString::fromUtf8(limbKey(limb).data())));
+        m_pickButtons[row]->setCheckable(true);
+        m_pickButtons[row]->setToolTip(tr("Then click the %1's end node (a sphere) in the viewport").arg(limbTitle(limb).toLower()));
+        grid->addWidget(m_pickButtons[row], row, 3);
+        connect(m_pickButtons[row], &QPushButton::clicked, this, [this, limb](bool on) {
+            arm(on ? std::optional<Limb>(limb) : std::nullopt);
+        });
+    }
+    auto* autoButton = new QPushButton(tr("Auto-label"), labels);
+    autoButton->setObjectName("autoLabel");
+    autoButton->setToolTip(tr("Head = highest end node, feet = the two lowest, hands = the others; "
+                              "left and right from the facing direction (+Z)"));
+    grid->addWidget(autoButton, limbCount, 0, 1, 2);
+    auto* walk = new QPushButton(tr("Label all…"), labels);
+    walk->setToolTip(tr("Walk the five slots: click the head, then the left hand, ..."));
+    grid->addWidget(walk, limbCount, 2, 1, 2);
+    m_hint = new QLabel(labels);
+    m_hint->setObjectName("labelHint");
+    m_hint->setStyleSheet("color: #e0b040; font-weight: bold;");
+    grid->addWidget(m_hint, limbCount + 1, 0, 1, 4);
+    layout->addWidget(labels);
+    connect(autoButton, &QPushButton::clicked, m_document, &Document::autoLabel);
+    connect(walk, &QPushButton::clicked, this, [this] { arm(Limb::Head); });
+
+    auto* joint = new QGroupBox(tr("Selected joint"), this);
+    auto* form = new QFormLayout(joint);
+    m_jointName = new QLabel(tr("Click a joint (white sphere) to select it; drag to move it"), joint);
+    m_jointName->setObjectName("jointName");
+    m_jointName->setWordWrap(true);
+    form->addRow(m_jointName);
+    const char* axes[] = {"X", "Y", "Z"};
+    for (int k = 0; k < 3; ++k) {
+        m_coords[k] = new QDoubleSpinBox(joint);
+        m_coords[k]->setObjectName(QString("joint%1").arg(axes[k]));
+        m_coords[k]->setRange(-1e5, 1e5);
+        m_coords[k]->setDecimals(4);
+        m_coords[k]->setSingleStep(0.005);
+        m_coords[k]->setKeyboardTracking(false);
+        m_coords[k]->setEnabled(false);
+        form->addRow(axes[k], m_coords[k]);
+        connect(m_coords[k], &QDoubleSpinBox::editingFinished, this, &RigPanel::applyNumericEdit);
+    }
+    m_mirror = new QCheckBox(tr("Mirror edits to the other side (X)"), joint);
+    m_mirror->setObjectName("mirrorEdits");
+    form->addRow(m_mirror);
+    connect(m_mirror, &QCheckBox::toggled, this, [this](bool on) { m_document->setMirrorEdits(on); });
+    layout->addWidget(joint);
+    layout->addStretch(1);
+
+    connect(m_document, &Document::rigChanged, this, &RigPanel::refresh);
+    refresh();
+}
+
+void RigPanel::arm(std::optional<Limb> limb)
+{
+    m_armed = limb;
+    for (Limb l : allLimbs)
+        m_pickButtons[static_cast<int>(l)]->setChecked(limb && *limb == l);
+    m_hint->setText(limb ? tr("Click the %1 in the viewport (Esc to stop)").arg(limbTitle(*limb).toLower()) : QString());
+}
+
+bool RigPanel::takeNodeClick(int node)
+{
+    if (!m_armed)
+        return false;
+    const Limb limb = *m_armed;
+    m_document->setLabel(limb, node);
+    const int next = static_cast<int>(limb) + 1;
+    arm(next < limbCount ? std::optional<Limb>(static_cast<Limb>(next)) : std::nullopt);
+    return true;
+}
+
+void RigPanel::setSelectedJoint(int joint)
+{
+    m_joint = joint;
+    refresh();
+}
+
+void RigPanel::refresh()
+{
+    const EndNodeLabels& labels = m_document->project().labels();
+    for (Limb limb : allLimbs) {
+        const int node = labels[limb];
+        m_nodeLabels[static_cast<int>(limb)]->setText(node >= 0 ? tr("node %1").arg(node) : tr("—"));
+    }
+    const auto& rig = m_document->project().rig();
+    const bool valid = rig && m_joint >= 0 && m_joint < rig->skeleton.jointCount();
+    for (auto* c : m_coords) {
+        c->setEnabled(valid);
+        c->blockSignals(true);
+    }
+    if (valid) {
+        m_jointName->setText(QString::fromStdString(rig->skeleton.names[static_cast<size_t>(m_joint)]));
+        for (int k = 0; k < 3; ++k)
+            m_coords[k]->setValue(rig->skeleton.bindPositions(m_joint, k));
+    }
+    for (auto* c : m_coords)
+        c->blockSignals(false);
+}
+
+void RigPanel::applyNumericEdit()
+{
+    const auto& rig = m_document->project().rig();
+    if (!rig || m_joint < 0 || m_joint >= rig->skeleton.jointCount())
+        return;
+    const Vec3 p(m_coords[0]->value(), m_coords[1]->value(), m_coords[2]->value());
+    if ((p - Vec3(rig->skeleton.bindPositions.row(m_joint).transpose())).norm() < 1e-9)
+        return; // nothing changed
+    m_document->moveJoint(m_joint, p);
+}
+
+} // namespace rig::ui
