@@ -5,7 +5,12 @@
 #include "ui/render_offscreen.h"
 
 #include "core/skeleton/curve_skeleton.h"
+#include "ui/panels/rig_panel.h"
 #include "ui/viewport/viewport.h"
+
+#include <QAction>
+#include <QPushButton>
+#include <QUndoStack>
 
 #include <gtest/gtest.h>
 
@@ -198,10 +203,12 @@ TEST_F(ViewportTest, HoveringAnEndNodePicksIt)
 
 TEST_F(ViewportTest, SideMarkersAreDrawnBesideTheCharacter)
 {
-    // The main window labels the character's left (+X) and right sides.
-    ASSERT_EQ(viewport->labels().size(), 2u);
+    // The main window labels the character's left (+X) and right sides, and
+    // writes each tagged end node's label beside it.
+    ASSERT_EQ(viewport->labels().size(), 2u + limbCount);
     EXPECT_EQ(viewport->labels()[0].text, "L");
     EXPECT_GT(viewport->labels()[0].world.x, 0.0f);
+    EXPECT_EQ(viewport->labels()[2].text, "Head");
     viewport->setLabels({{glm::vec3(0.0f, 1.0f, 0.0f), "MARKER", QColor(255, 0, 255)}});
     const QImage img = frame();
     int magenta = 0;
@@ -211,6 +218,79 @@ TEST_F(ViewportTest, SideMarkersAreDrawnBesideTheCharacter)
             magenta += p.red() > 200 && p.blue() > 200 && p.green() < 80;
         }
     EXPECT_GT(magenta, 20);
+}
+
+QPoint screenOf(Viewport* v, const MatrixX3d& P, int row)
+{
+    return v->project(glm::vec3(float(P(row, 0)), float(P(row, 1)), float(P(row, 2)))).toPoint();
+}
+
+TEST_F(ViewportTest, ClickingNodesThroughTheLabelSlotsRelabelsAndUndoes)
+{
+    Document* doc = window->document();
+    const EndNodeLabels before = doc->project().labels();
+    const auto& s = doc->project().curveSkeleton()->refined;
+    viewport->setRig(nullptr); // keep joint spheres from covering the end nodes for this test
+    // Walk two slots: the left hand gets the right hand's node, the right hand the left's.
+    auto* pick = window->rigPanel()->findChild<QPushButton*>("pick_lhand");
+    ASSERT_NE(pick, nullptr);
+    QTest::mouseClick(pick, Qt::LeftButton);
+    ASSERT_TRUE(window->rigPanel()->armedLimb().has_value());
+    QTest::mouseClick(viewport, Qt::LeftButton, Qt::NoModifier, screenOf(viewport, s.positions, before[Limb::RightHand]));
+    EXPECT_EQ(doc->project().labels()[Limb::LeftHand], before[Limb::RightHand]);
+    EXPECT_EQ(doc->project().labels()[Limb::RightHand], before[Limb::LeftHand]); // swapped
+    EXPECT_EQ(doc->undoStack()->count(), 1);
+    // The walk moved on to the next slot (right hand).
+    ASSERT_TRUE(window->rigPanel()->armedLimb().has_value());
+    EXPECT_EQ(*window->rigPanel()->armedLimb(), Limb::RightHand);
+    window->rigPanel()->arm(std::nullopt);
+    // Edit > Undo (Ctrl+Z) restores the labels; Redo (Ctrl+Shift+Z) applies them again.
+    auto* undo = window->findChild<QAction*>("actionUndo");
+    auto* redo = window->findChild<QAction*>("actionRedo");
+    ASSERT_TRUE(undo && redo);
+    EXPECT_EQ(undo->shortcut(), QKeySequence::keyBindings(QKeySequence::Undo).value(0));
+    EXPECT_TRUE(redo->shortcuts().contains(QKeySequence("Ctrl+Shift+Z")));
+    undo->trigger();
+    EXPECT_EQ(doc->project().labels(), before);
+    redo->trigger();
+    EXPECT_EQ(doc->project().labels()[Limb::LeftHand], before[Limb::RightHand]);
+}
+
+TEST_F(ViewportTest, DraggingAJointMovesItAndUndoRestoresItExactly)
+{
+    Document* doc = window->document();
+    const Skeleton rest = doc->project().rig()->skeleton;
+    const int elbow = *rest.find("LeftForeArm");
+    const QPoint start = screenOf(viewport, rest.bindPositions, elbow);
+    ASSERT_EQ(viewport->jointAt(start), elbow);
+    // Shift: a free move in the view plane, 30 pixels up.
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, start);
+    for (int i = 1; i <= 6; ++i) {
+        const QPoint p = start + QPoint(0, -5 * i);
+        QMouseEvent move(QEvent::MouseMove, p, viewport->mapToGlobal(p), Qt::NoButton, Qt::LeftButton,
+                         Qt::ShiftModifier);
+        QCoreApplication::sendEvent(viewport, &move);
+    }
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::ShiftModifier, start + QPoint(0, -30));
+    const Skeleton& moved = doc->project().rig()->skeleton;
+    EXPECT_GT(moved.bindPositions(elbow, 1), rest.bindPositions(elbow, 1) + 0.01); // went up
+    EXPECT_EQ(doc->undoStack()->count(), 1);
+    EXPECT_EQ(viewport->selectedJoint(), elbow);
+    doc->undoStack()->undo();
+    EXPECT_EQ(doc->project().rig()->skeleton.bindPositions, rest.bindPositions);
+
+    // Without Shift the joint snaps onto the curve skeleton.
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, start);
+    const QPoint p = start + QPoint(8, -8);
+    QMouseEvent move(QEvent::MouseMove, p, viewport->mapToGlobal(p), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(viewport, &move);
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, p);
+    const auto& cs = doc->project().curveSkeleton()->refined;
+    const Vec3 snapped = doc->project().rig()->skeleton.bindPositions.row(elbow).transpose();
+    double nearest = 1e9;
+    for (int i = 0; i < cs.nodeCount(); ++i)
+        nearest = std::min(nearest, (Vec3(cs.positions.row(i).transpose()) - snapped).norm());
+    EXPECT_LT(nearest, 1e-9);
 }
 
 TEST(RenderOffscreen, RendersTheCharacterToAnImage)
