@@ -5,6 +5,7 @@
 #include "ui/document.h"
 #include "ui/main_window.h"
 
+#include "ui/render_offscreen.h"
 #include "ui/viewport/viewport.h"
 
 #include <QApplication>
@@ -38,10 +39,13 @@ int main(int argc, char** argv)
     format.setVersion(3, 3);
     format.setProfile(QSurfaceFormat::CoreProfile);
     format.setDepthBufferSize(24);
-    format.setSamples(4);
     QSurfaceFormat::setDefaultFormat(format);
 
     QApplication app(argc, argv);
+    // 4x multisampling on GPUs; none on software rasterizers (Mesa llvmpipe),
+    // where it would halve the frame rate.
+    format.setSamples(rig::ui::softwareRenderer() ? 0 : 4);
+    QSurfaceFormat::setDefaultFormat(format);
     QApplication::setOrganizationName("Rigsmith");
     QApplication::setApplicationName("Rigsmith");
     QApplication::setApplicationVersion(RIGSMITH_VERSION);

@@ -150,6 +150,10 @@ void MainWindow::createMenus()
     grid->setShortcut(QKeySequence(tr("G")));
     QAction* fps = view->addAction(tr("Show &FPS"));
     fps->setCheckable(true);
+    QAction* simplify = view->addAction(tr("&Simplify Dense Meshes While Orbiting"));
+    simplify->setCheckable(true);
+    simplify->setChecked(true);
+    simplify->setToolTip(tr("Draw a coarse stand-in of meshes above 60k triangles while the camera moves"));
     view->addSeparator();
     QAction* frame = view->addAction(tr("Frame &All"));
     frame->setShortcuts({QKeySequence(tr("F")), QKeySequence(Qt::Key_Home)});
@@ -173,6 +177,7 @@ void MainWindow::createMenus()
         connect(wire, &QAction::toggled, m_viewport, &Viewport::setWireframe);
         connect(grid, &QAction::toggled, m_viewport, &Viewport::setGridVisible);
         connect(frame, &QAction::triggered, m_viewport, &Viewport::frameAll);
+        connect(simplify, &QAction::toggled, m_viewport, &Viewport::setSimplifyWhileMoving);
         connect(fps, &QAction::toggled, this, [this](bool on) {
             m_fpsLabel->setVisible(on);
             m_viewport->setContinuousRepaint(on);

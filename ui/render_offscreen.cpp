@@ -5,6 +5,7 @@
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLFramebufferObject>
+#include <QOpenGLFunctions>
 
 namespace rig::ui {
 
@@ -19,6 +20,19 @@ std::optional<ViewPreset> parseViewPreset(const QString& name)
     if (name == "three-quarter")
         return ViewPreset::ThreeQuarter;
     return std::nullopt;
+}
+
+bool softwareRenderer()
+{
+    QOpenGLContext context;
+    QOffscreenSurface surface;
+    surface.create();
+    if (!context.create() || !context.makeCurrent(&surface))
+        return true; // no GL at all: the cheapest settings
+    const auto* renderer = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
+    const QByteArray name = QByteArray(renderer ? renderer : "").toLower();
+    context.doneCurrent();
+    return name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swrast");
 }
 
 QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const RenderOptions& options, QString* error,

@@ -29,6 +29,10 @@ struct OffscreenOverlays {
 QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const RenderOptions& options,
                        QString* error, const OffscreenOverlays& overlays = {});
 
+/// True when OpenGL is a software rasterizer (Mesa llvmpipe, softpipe, swrast),
+/// where multisampling costs more than it is worth. Needs a QGuiApplication.
+bool softwareRenderer();
+
 /// Parses "front", "side", "top", "three-quarter".
 std::optional<ViewPreset> parseViewPreset(const QString& name);
 

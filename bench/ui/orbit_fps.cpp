@@ -3,10 +3,13 @@
 //
 //   xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/ui/orbit_fps [--triangles N] [--frames N] [--size WxH]
 //
-// Each frame rotates the camera by 2 degrees, repaints synchronously and waits
-// for the GPU (glFinish), so the time is what an orbiting user sees.
+// It drags the mouse like a user and measures the time between presented
+// frames. RIGSMITH_FULL_DETAIL=1 keeps the full mesh while orbiting (by default
+// the viewport draws a coarse stand-in of meshes above 60k triangles while the
+// camera moves, and the full mesh as soon as it stops).
 
 #include "core/character/humanoid.h"
+#include "ui/render_offscreen.h"
 #include "ui/viewport/viewport.h"
 
 #include <QApplication>
@@ -14,6 +17,7 @@
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QSurfaceFormat>
+#include <QMouseEvent>
 #include <QTest>
 
 #include <algorithm>
@@ -38,9 +42,12 @@ int main(int argc, char** argv)
     format.setVersion(3, 3);
     format.setProfile(QSurfaceFormat::CoreProfile);
     format.setDepthBufferSize(24);
-    format.setSamples(std::getenv("RIGSMITH_SAMPLES") ? std::atoi(std::getenv("RIGSMITH_SAMPLES")) : 4);
     QSurfaceFormat::setDefaultFormat(format);
     QApplication app(argc, argv);
+    // As the app does: no multisampling on software rasterizers (RIGSMITH_SAMPLES overrides).
+    format.setSamples(std::getenv("RIGSMITH_SAMPLES") ? std::atoi(std::getenv("RIGSMITH_SAMPLES"))
+                                                      : (rig::ui::softwareRenderer() ? 0 : 4));
+    QSurfaceFormat::setDefaultFormat(format);
 
     // The humanoid's triangle count grows as 1 / cellSize^2 (about 44.5k at the default cell).
     rig::HumanoidOptions options;
@@ -63,12 +70,19 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "orbit_fps: no OpenGL context\n");
         return 1;
     }
-    // Let the event loop drive painting, as for a user dragging the mouse:
-    // every frame rotates by 2 degrees and schedules the next one. The frame
-    // time is measured from one paintGL to the next (frameSwapped).
+    // Drive the viewport as a user does: press the left button and drag, one
+    // mouse move of 4 pixels (about 2.3 degrees) per frame; each move schedules
+    // the next paint. The frame time is measured from one frameSwapped to the next.
+    const bool fullDetail = std::getenv("RIGSMITH_FULL_DETAIL") != nullptr;
+    viewport.setSimplifyWhileMoving(!fullDetail);
     std::vector<double> ms, composeMs;
     QElapsedTimer timer, composeTimer;
     int frame = 0;
+    QPoint mouse(w / 2, h / 2);
+    auto send = [&](QEvent::Type type, Qt::MouseButton button, Qt::MouseButtons buttons) {
+        QMouseEvent e(type, mouse, viewport.mapToGlobal(mouse), button, buttons, Qt::NoModifier);
+        QCoreApplication::sendEvent(&viewport, &e);
+    };
     QObject::connect(&viewport, &QOpenGLWidget::aboutToCompose, &viewport, [&] { composeTimer.start(); });
     QObject::connect(&viewport, &QOpenGLWidget::frameSwapped, &viewport, [&] {
         viewport.makeCurrent();
@@ -79,12 +93,14 @@ int main(int argc, char** argv)
         }
         timer.start();
         if (++frame > frames + 10) {
+            send(QEvent::MouseButtonRelease, Qt::LeftButton, Qt::NoButton);
             QApplication::quit();
             return;
         }
-        viewport.camera().orbit(2.0f / 0.01f * 3.14159265f / 180.0f, 0.0f);
-        viewport.update();
+        mouse.rx() += (frame / 60) % 2 ? -4 : 4; // back and forth
+        send(QEvent::MouseMove, Qt::NoButton, Qt::LeftButton);
     });
+    send(QEvent::MouseButtonPress, Qt::LeftButton, Qt::LeftButton);
     timer.start();
     viewport.update();
     QApplication::exec();
@@ -96,8 +112,9 @@ int main(int argc, char** argv)
     std::sort(composeMs.begin(), composeMs.end());
     std::printf("composition (aboutToCompose to frameSwapped) median %.2f ms\n", composeMs[composeMs.size() / 2]);
     const double median = ms[ms.size() / 2], p90 = ms[ms.size() * 9 / 10];
-    std::printf("mesh: %d triangles, %d vertices; viewport %dx%d; %zu frames\n", mesh->triangleCount(),
-                mesh->vertexCount(), w, h, ms.size());
+    std::printf("mesh: %d triangles, %d vertices; viewport %dx%d; %zu frames; %s\n", mesh->triangleCount(),
+                mesh->vertexCount(), w, h, ms.size(),
+                fullDetail ? "full detail while orbiting" : "coarse stand-in while orbiting (the default)");
     viewport.makeCurrent();
     std::printf("GL: %s, %d samples\n", reinterpret_cast<const char*>(ctx->functions()->glGetString(GL_RENDERER)),
                 ctx->format().samples());

@@ -116,9 +116,11 @@ TEST_F(ViewportTest, OrbitingChangesTheImage)
         QMouseEvent move(QEvent::MouseMove, p, viewport->mapToGlobal(p), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(viewport, &move);
     }
+    EXPECT_TRUE(viewport->renderOptions().interactive); // the camera is moving
     QMouseEvent release(QEvent::MouseButtonRelease, start, viewport->mapToGlobal(start), Qt::LeftButton, Qt::NoButton,
                         Qt::NoModifier);
     QCoreApplication::sendEvent(viewport, &release);
+    EXPECT_FALSE(viewport->renderOptions().interactive); // full detail once it stops
     const QImage after = frame();
     EXPECT_GT(difference(before, after), 0.02);
     EXPECT_GT(coverage(after), 0.05); // still framed after orbiting

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace rig::ui {
 
@@ -41,6 +42,64 @@ MeshDrawData makeMeshDrawData(const Mesh& mesh)
         }
     }
     return d;
+}
+
+MeshDrawData simplifyForInteraction(const MeshDrawData& data, int targetTriangles)
+{
+    const size_t tris = data.indices.size() / 3;
+    if (tris <= size_t(std::max(targetTriangles, 1)) || data.vertices.empty())
+        return data;
+    // A surface of T triangles on an n^3 grid keeps about c * n^2 cells; scale
+    // the cell from the current density so the result lands near the target.
+    const glm::vec3 size = glm::max(data.boundsMax - data.boundsMin, glm::vec3(1e-9f));
+    const float area = 2.0f * (size.x * size.y + size.y * size.z + size.z * size.x);
+    float cell = std::sqrt(area / float(targetTriangles)) * 0.9f;
+    MeshDrawData out;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const glm::ivec3 dims = glm::max(glm::ivec3(size / cell) + 1, glm::ivec3(1));
+        std::unordered_map<long long, unsigned> cellVertex;
+        std::vector<glm::vec3> sumP, sumN, sumC;
+        std::vector<float> count;
+        std::vector<unsigned> remap(data.vertices.size());
+        for (size_t v = 0; v < data.vertices.size(); ++v) {
+            const glm::ivec3 c = glm::clamp(glm::ivec3((data.vertices[v].position - data.boundsMin) / cell),
+                                            glm::ivec3(0), dims - 1);
+            const long long key = (static_cast<long long>(c.z) * dims.y + c.y) * dims.x + c.x;
+            auto [it, inserted] = cellVertex.try_emplace(key, unsigned(sumP.size()));
+            if (inserted) {
+                sumP.emplace_back(0.0f);
+                sumN.emplace_back(0.0f);
+                sumC.emplace_back(0.0f);
+                count.push_back(0.0f);
+            }
+            const unsigned i = it->second;
+            sumP[i] += data.vertices[v].position;
+            sumN[i] += data.vertices[v].normal;
+            sumC[i] += data.vertices[v].color;
+            count[i] += 1.0f;
+            remap[v] = i;
+        }
+        out.vertices.resize(sumP.size());
+        for (size_t i = 0; i < sumP.size(); ++i) {
+            const float len = glm::length(sumN[i]);
+            out.vertices[i] = {sumP[i] / count[i], len > 0 ? sumN[i] / len : glm::vec3(0, 1, 0), sumC[i] / count[i]};
+        }
+        out.indices.clear();
+        for (size_t t = 0; t < tris; ++t) {
+            const unsigned a = remap[data.indices[3 * t]], b = remap[data.indices[3 * t + 1]],
+                           c = remap[data.indices[3 * t + 2]];
+            if (a != b && b != c && a != c)
+                out.indices.insert(out.indices.end(), {a, b, c});
+        }
+        const float ratio = float(out.indices.size() / 3) / float(targetTriangles);
+        if (ratio < 1.15f)
+            break;
+        cell *= std::sqrt(ratio); // still too many: coarser
+    }
+    out.boundsMin = data.boundsMin;
+    out.boundsMax = data.boundsMax;
+    out.closedOutward = false; // clustering can open or fold the surface: draw two-sided
+    return out;
 }
 
 float niceGridCell(float modelSize)

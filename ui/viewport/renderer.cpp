@@ -49,7 +49,7 @@ bool Renderer::initialize(QString* error)
     m_pointProgram = buildProgram("points", error);
     if (!m_meshProgram || !m_lineProgram || !m_pointProgram)
         return false;
-    for (GpuArray* a : {&m_mesh, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones})
+    for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones})
         a->vao.create();
     m_initialized = true;
     return true;
@@ -99,6 +99,10 @@ void Renderer::setMesh(const MeshDrawData& data)
         return;
     uploadMesh(m_mesh, data);
     m_cullBackFaces = data.closedOutward;
+    if (int(data.indices.size() / 3) > interactiveTriangles)
+        uploadMesh(m_meshLod, simplifyForInteraction(data, interactiveTriangles));
+    else
+        m_meshLod.count = 0;
     uploadGrid(niceGridCell(glm::length(data.boundsMax - data.boundsMin)));
 }
 
@@ -184,8 +188,12 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
 
     // Opaque mesh first. Closed outward meshes cull back faces (never visible
     // from outside; half the rasterizer work) unless clipped open.
+    // While the camera moves, a dense mesh is drawn from its coarse stand-in.
+    const bool lod = o.interactive && m_meshLod.count > 0;
+    GpuArray& mesh = lod ? m_meshLod : m_mesh;
+    const bool cull = !lod && m_cullBackFaces && !o.clip;
     if (m_mesh.count > 0 && !translucent)
-        drawMesh(m_mesh, view, proj, 1.0f, m_cullBackFaces && !o.clip);
+        drawMesh(mesh, view, proj, 1.0f, cull);
 
     if (o.voxels && m_voxels.count > 0) {
         glEnable(GL_PROGRAM_POINT_SIZE);
@@ -231,10 +239,10 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
     if (m_mesh.count > 0 && translucent) {
         // X-ray: front faces only, no depth writes, so the overlays show through.
         glDepthMask(GL_FALSE);
-        drawMesh(m_mesh, view, proj, o.meshOpacity, m_cullBackFaces && !o.clip);
+        drawMesh(mesh, view, proj, o.meshOpacity, cull);
         glDepthMask(GL_TRUE);
     }
-    if (m_mesh.count > 0 && o.wireframe) {
+    if (m_mesh.count > 0 && o.wireframe && !lod) {
         m_meshProgram->bind();
         m_meshProgram->setUniformValue("uFlat", true);
         m_meshProgram->setUniformValue("uFlatColor", QVector4D(0.1f, 0.1f, 0.12f, 0.45f));
@@ -277,7 +285,7 @@ void Renderer::destroy(GpuArray& a)
 
 void Renderer::release()
 {
-    for (GpuArray* a : {&m_mesh, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones})
+    for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones})
         destroy(*a);
     m_meshProgram.reset();
     m_lineProgram.reset();

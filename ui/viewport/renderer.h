@@ -31,6 +31,8 @@ struct RenderOptions {
     float meshOpacity = 1.0f;  ///< < 1: translucent mesh drawn over the overlays.
     bool clip = false;         ///< Cut the mesh and voxels by `clipPlane`.
     glm::vec4 clipPlane{0.0f, 0.0f, -1.0f, 0.0f}; ///< Keeps points p with dot(plane, (p, 1)) >= 0.
+    /// The camera is moving: draw the coarse stand-in of a dense mesh, if any.
+    bool interactive = false;
 };
 
 class Renderer : protected QOpenGLFunctions_3_3_Core {
@@ -45,7 +47,11 @@ public:
     bool initialize(QString* error);
     bool initialized() const { return m_initialized; }
     /// Uploads a mesh (replacing the previous one). Needs a current context.
+    /// Meshes above `interactiveTriangles` also get a coarse stand-in drawn
+    /// while the camera moves (`RenderOptions::interactive`).
     void setMesh(const MeshDrawData& data);
+    static constexpr int interactiveTriangles = 60000;
+    bool hasInteractiveMesh() const { return m_meshLod.count > 0; }
     void clearMesh();
     int meshTriangles() const { return m_mesh.count / 3; }
     /// Uploads the skeleton glyphs and links (empty data clears them).
@@ -75,7 +81,7 @@ private:
 
     bool m_initialized = false;
     std::unique_ptr<QOpenGLShaderProgram> m_meshProgram, m_lineProgram, m_pointProgram;
-    GpuArray m_mesh, m_grid, m_glyphs, m_links, m_voxels, m_rigJoints, m_rigBones;
+    GpuArray m_mesh, m_meshLod, m_grid, m_glyphs, m_links, m_voxels, m_rigJoints, m_rigBones;
     bool m_cullBackFaces = false;
     float m_gridCell = 0.0f;
     float m_voxelSize = 0.0f;

@@ -29,6 +29,10 @@ Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent)
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(320, 240);
     setMouseTracking(true); // hover tooltips on skeleton nodes
+    m_settleTimer = new QTimer(this);
+    m_settleTimer->setSingleShot(true);
+    m_settleTimer->setInterval(250);
+    connect(m_settleTimer, &QTimer::timeout, this, [this] { setInteracting(false); });
     m_camera.setPreset(ViewPreset::ThreeQuarter);
 }
 
@@ -209,6 +213,22 @@ void Viewport::updateClipPlane()
     m_options.clipPlane = glm::vec4(0.0f, 0.0f, -1.0f, c);
 }
 
+void Viewport::setSimplifyWhileMoving(bool on)
+{
+    m_simplifyWhileMoving = on;
+    if (!on)
+        setInteracting(false);
+}
+
+void Viewport::setInteracting(bool on)
+{
+    on = on && m_simplifyWhileMoving;
+    if (m_options.interactive == on)
+        return;
+    m_options.interactive = on;
+    update();
+}
+
 void Viewport::setWireframe(bool on)
 {
     m_options.wireframe = on;
@@ -336,6 +356,8 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
         }
         return;
     }
+    if (m_drag == Drag::Orbit || m_drag == Drag::Pan)
+        setInteracting(true);
     if (m_drag == Drag::Orbit) {
         m_camera.orbit(float(d.x()), float(d.y()));
     } else if (m_drag == Drag::Pan) {
@@ -367,6 +389,7 @@ void Viewport::mouseReleaseEvent(QMouseEvent* event)
         emit nodeClicked(*m_pressNode, event->globalPosition().toPoint());
     m_drag = Drag::None;
     m_pressNode.reset();
+    setInteracting(false); // full detail as soon as the camera stops
 }
 
 void Viewport::wheelEvent(QWheelEvent* event)
@@ -378,6 +401,8 @@ void Viewport::wheelEvent(QWheelEvent* event)
     const float ndcX = float(2.0 * p.x() / std::max(1, width()) - 1.0);
     const float ndcY = float(1.0 - 2.0 * p.y() / std::max(1, height()));
     m_camera.zoomTowards(std::pow(0.85f, steps), ndcX, ndcY, aspect());
+    setInteracting(true);
+    m_settleTimer->start();
     update();
 }
 

@@ -7,6 +7,7 @@
 #include "ui/viewport/renderer.h"
 
 #include <QElapsedTimer>
+#include <QTimer>
 #include <QColor>
 #include <QOpenGLWidget>
 
@@ -75,6 +76,8 @@ public slots:
     void setClipEnabled(bool on);
     /// Position of the clipping plane through the model, 0 (front) .. 1 (back).
     void setClipPosition(double t);
+    /// Draw dense meshes from a coarse stand-in while the camera moves (on by default).
+    void setSimplifyWhileMoving(bool on);
 
 signals:
     void fpsChanged(double fps);
@@ -131,6 +134,9 @@ private:
     void rebuildRigDraw();
     glm::vec3 dragPoint(const QPoint& pixel) const;
     bool m_continuous = false;
+    bool m_simplifyWhileMoving = true;
+    QTimer* m_settleTimer = nullptr; ///< Ends the interactive state shortly after the last wheel step.
+    void setInteracting(bool on);
     QElapsedTimer m_fpsTimer;
     int m_framesSinceTick = 0;
     double m_fps = 0.0;
