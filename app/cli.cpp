@@ -248,22 +248,6 @@ int cmdSkeleton(const std::vector<std::string>& raw)
     return 0;
 }
 
-/// humanoid21 (or another bundled name), a template JSON file, or a BVH file
-/// whose hierarchy becomes the template ("fit this skeleton").
-RigTemplate resolveTemplate(const std::string& spec)
-{
-    const auto ends = [&](const char* ext) {
-        std::string lower = spec;
-        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-        return lower.size() > std::strlen(ext) && lower.compare(lower.size() - std::strlen(ext), std::string::npos, ext) == 0;
-    };
-    if (ends(".bvh"))
-        return templateFromSkeleton(motionSkeleton(readBvh(spec)), std::filesystem::path(spec).filename().string());
-    if (ends(".json"))
-        return loadTemplate(spec);
-    return builtinTemplate(spec);
-}
-
 int cmdFit(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--out"}, {}, "fit");

@@ -174,6 +174,31 @@ bool Document::setLabel(Limb limb, int node)
     return setLabels(labels, tr("Label node %1 as %2").arg(node).arg(tr(names[int(limb)])));
 }
 
+bool Document::setRigTemplate(const QString& spec)
+{
+    if (m_busy) {
+        emit stageFailed("rig", tr("Wait for the running stage to finish before changing the template."));
+        return false;
+    }
+    try {
+        auto t = std::make_shared<const RigTemplate>(resolveTemplate(spec.toStdString()));
+        RigProject candidate = m_project;
+        candidate.setRigTemplate(t);
+        std::shared_ptr<const FitResult> fitted;
+        if (candidate.curveSkeleton() && candidate.rig())
+            fitted = std::make_shared<const FitResult>(fitRig(candidate, candidate.labels()));
+        m_project.setRigTemplate(t);
+        m_undo.clear(); // joint edits referred to the previous template's joints
+        if (fitted)
+            applyRig(m_project.labels(), fitted);
+        emit rigTemplateChanged(QString::fromStdString(t->name));
+        return true;
+    } catch (const std::exception& e) {
+        emit stageFailed("rig", QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
 bool Document::autoLabel()
 {
     if (!m_project.curveSkeleton())

@@ -50,6 +50,10 @@ public:
     bool setLabels(const EndNodeLabels& labels, const QString& description);
     /// Moves a joint of the fitted rig (undoable; mirrored when `mirrorEdits()`).
     bool moveJoint(int joint, const Vec3& position);
+    /// Fits another template: "humanoid21", a template JSON or a BVH file whose
+    /// hierarchy is used ("fit this skeleton"). Refits at once; on failure the
+    /// current template and rig stay and `stageFailed("rig", ...)` says why.
+    bool setRigTemplate(const QString& spec);
     /// Suggests labels for the current skeleton (undoable: "Auto-label").
     bool autoLabel();
     /// The nearest node of the labelled curve skeleton to `p` (the `ajM` snap,
@@ -80,6 +84,7 @@ signals:
     void curveSkeletonChanged();
     /// Labels or the fitted rig changed (fit, edit, undo, redo).
     void rigChanged();
+    void rigTemplateChanged(const QString& name);
     void busyChanged(bool busy);
 
 private:

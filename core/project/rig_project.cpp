@@ -1,6 +1,10 @@
 #include "core/project/rig_project.h"
 
 #include "core/common/error.h"
+#include "core/motion/bvh_file.h"
+
+#include <algorithm>
+#include <filesystem>
 
 namespace rig {
 
@@ -21,6 +25,17 @@ void RigProject::setRig(const EndNodeLabels& labels, std::shared_ptr<const FitRe
 {
     m_labels = labels;
     m_rig = std::move(rig);
+}
+
+RigTemplate resolveTemplate(const std::string& spec)
+{
+    std::string ext = std::filesystem::path(spec).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (ext == ".bvh")
+        return templateFromSkeleton(motionSkeleton(readBvh(spec)), std::filesystem::path(spec).filename().string());
+    if (ext == ".json")
+        return loadTemplate(spec);
+    return builtinTemplate(spec);
 }
 
 FitResult fitRig(const RigProject& project, const EndNodeLabels& labels)

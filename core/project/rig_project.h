@@ -58,6 +58,11 @@ private:
     std::shared_ptr<const CurveSkeletonResult> m_curveSkeleton;
 };
 
+/// A template from a spec: a bundled name ("humanoid21"), a template JSON file,
+/// or a BVH file whose hierarchy becomes the template ("fit this skeleton").
+/// @throws rig::InvalidInput / rig::IoError naming the template or file.
+RigTemplate resolveTemplate(const std::string& spec);
+
 /// Fits the project's template (humanoid21 when none is set) to its curve
 /// skeleton with `labels` (thesis §2.5): fast, run on the GUI thread.
 /// @throws rig::InvalidInput when there is no curve skeleton or the labels are invalid.

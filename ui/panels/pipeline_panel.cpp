@@ -136,6 +136,8 @@ void PipelinePanel::onStarted(const QString& stage)
 
 void PipelinePanel::onProgress(const QString&, const QString& step, double fraction)
 {
+    if (!m_document->busy())
+        return; // a report queued before the stage ended
     m_progress->setValue(int(fraction * 1000));
     m_step->setText(step);
 }

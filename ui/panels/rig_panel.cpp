@@ -5,6 +5,8 @@
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -30,6 +32,30 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
 {
     setObjectName("rigPanel");
     auto* layout = new QVBoxLayout(this);
+    auto* templ = new QGroupBox(tr("Template"), this);
+    auto* templRow = new QHBoxLayout(templ);
+    m_templateName = new QLabel(tr("humanoid21 (21 joints, BVH names)"), templ);
+    m_templateName->setObjectName("templateName");
+    auto* templButton = new QPushButton(tr("Fit Skeleton From…"), templ);
+    templButton->setToolTip(tr("Use a BVH file's hierarchy (or a template .json) as the skeleton to fit"));
+    auto* templReset = new QPushButton(tr("Default"), templ);
+    templReset->setToolTip(tr("Back to the 21-joint humanoid template"));
+    templRow->addWidget(m_templateName, 1);
+    templRow->addWidget(templButton);
+    templRow->addWidget(templReset);
+    layout->addWidget(templ);
+    connect(templButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Fit This Skeleton"), QString(),
+                                                          tr("Skeletons (*.bvh *.json);;All files (*)"));
+        if (!path.isEmpty())
+            m_document->setRigTemplate(path);
+    });
+    connect(templReset, &QPushButton::clicked, this, [this] { m_document->setRigTemplate("humanoid21"); });
+    connect(m_document, &Document::rigTemplateChanged, this, [this](const QString& name) {
+        const auto& rig = m_document->project().rig();
+        m_templateName->setText(rig ? tr("%1 (%2 joints)").arg(name).arg(rig->skeleton.jointCount()) : name);
+    });
+
     auto* labels = new QGroupBox(tr("End nodes"), this);
     auto* grid = new QGridLayout(labels);
     for (Limb limb : allLimbs) {

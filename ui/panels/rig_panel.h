@@ -49,6 +49,7 @@ private:
     QLabel* m_jointName;
     std::array<QDoubleSpinBox*, 3> m_coords{};
     QCheckBox* m_mirror;
+    QLabel* m_templateName;
     int m_joint = -1;
 };
 

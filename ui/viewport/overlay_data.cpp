@@ -70,7 +70,7 @@ glm::vec3 limbColor(int limb)
     return colors[std::clamp(limb, 0, 4)];
 }
 
-RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint)
+RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint, int hoveredJoint)
 {
     RigDrawData out;
     out.pickRadius = scale * 1.4f;
@@ -79,7 +79,9 @@ RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJ
         const glm::vec3 c(float(skeleton.bindPositions(j, 0)), float(skeleton.bindPositions(j, 1)),
                           float(skeleton.bindPositions(j, 2)));
         out.centers.push_back(c);
-        addSphere(out.joints, c, j == selectedJoint ? 1.3f * scale : scale, j == selectedJoint ? selectedColor : jointColor);
+        const bool hot = j == selectedJoint || j == hoveredJoint;
+        addSphere(out.joints, c, hot ? 1.3f * scale : scale,
+                  j == selectedJoint ? selectedColor : (j == hoveredJoint ? glm::vec3(0.6f, 1.0f, 1.0f) : jointColor));
         if (skeleton.parents[j] >= 0) {
             out.bones.push_back({out.centers[skeleton.parents[j]], boneColor});
             out.bones.push_back({c, boneColor});
@@ -88,7 +90,8 @@ RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJ
     return out;
 }
 
-SkeletonDrawData makeSkeletonDrawData(const CurveSkeleton& s, float scale, const std::vector<glm::vec4>& endColors)
+SkeletonDrawData makeSkeletonDrawData(const CurveSkeleton& s, float scale, const std::vector<glm::vec4>& endColors,
+                                      int highlight)
 {
     SkeletonDrawData out;
     out.pickRadius = scale * 1.2f;
@@ -99,10 +102,13 @@ SkeletonDrawData makeSkeletonDrawData(const CurveSkeleton& s, float scale, const
         const bool relabelled = i < int(endColors.size()) && endColors[i].a >= 0.5f;
         if (relabelled)
             color = glm::vec3(endColors[i]);
+        const float grow = i == highlight ? 1.5f : 1.0f;
+        if (i == highlight)
+            color = glm::mix(color, glm::vec3(1.0f), 0.5f);
         switch (s.types[i]) {
-        case NodeType::End: addSphere(out.glyphs, c, relabelled ? 1.25f * scale : scale, color); break;
-        case NodeType::Connection: addCube(out.glyphs, c, 0.8f * scale, color); break;
-        case NodeType::Flow: addCube(out.glyphs, c, 0.35f * scale, color); break;
+        case NodeType::End: addSphere(out.glyphs, c, grow * (relabelled ? 1.25f * scale : scale), color); break;
+        case NodeType::Connection: addCube(out.glyphs, c, grow * 0.8f * scale, color); break;
+        case NodeType::Flow: addCube(out.glyphs, c, grow * 0.35f * scale, color); break;
         }
     }
     const glm::vec3 linkColor(0.95f, 0.9f, 0.55f);

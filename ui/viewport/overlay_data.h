@@ -30,8 +30,9 @@ struct SkeletonDrawData {
 /// flow cubes of half-size 0.35·scale.
 /// `endColors`, when not empty (#N), overrides the colour of end nodes (one
 /// colour per label; alpha < 0.5 keeps the default).
+/// `highlight` (a node index, or -1) is drawn larger and brighter (hover).
 SkeletonDrawData makeSkeletonDrawData(const CurveSkeleton& skeleton, float scale,
-                                      const std::vector<glm::vec4>& endColors = {});
+                                      const std::vector<glm::vec4>& endColors = {}, int highlight = -1);
 
 /// The fitted animation skeleton: a sphere per joint (the selected one larger
 /// and brighter) and a line per bone, drawn in front of everything.
@@ -41,7 +42,7 @@ struct RigDrawData {
     std::vector<glm::vec3> centers; ///< #J joint positions (for picking).
     float pickRadius = 0.0f;
 };
-RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint = -1);
+RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint = -1, int hoveredJoint = -1);
 
 /// One colour per limb label (Head, LeftHand, RightHand, LeftFoot, RightFoot).
 glm::vec3 limbColor(int limb);

@@ -62,12 +62,19 @@ void Viewport::setMesh(std::shared_ptr<const Mesh> mesh)
 
 void Viewport::setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton)
 {
+    if (skeleton != m_skeleton)
+        m_voxelsDirty = true;
     m_skeleton = std::move(skeleton);
+    m_hoverNode = -1;
+    rebuildSkeletonDraw();
+}
+
+void Viewport::rebuildSkeletonDraw()
+{
     m_skeletonDraw = m_skeleton ? makeSkeletonDrawData(m_skeleton->refined, float(1.8 * m_skeleton->solid.voxelSize),
-                                                       m_endColors)
+                                                       m_endColors, m_hoverNode)
                                 : SkeletonDrawData{};
     m_skeletonDirty = true;
-    m_voxelsDirty = true;
     update();
 }
 
@@ -82,6 +89,8 @@ void Viewport::setRig(std::shared_ptr<const FitResult> rig)
     m_rig = std::move(rig);
     if (!m_rig || m_selectedJoint >= m_rig->skeleton.jointCount())
         m_selectedJoint = -1;
+    if (!m_rig || m_hoverJoint >= m_rig->skeleton.jointCount())
+        m_hoverJoint = -1;
     rebuildRigDraw();
 }
 
@@ -94,7 +103,7 @@ void Viewport::setSelectedJoint(int joint)
 void Viewport::rebuildRigDraw()
 {
     const float size = glm::length(m_boundsMax - m_boundsMin);
-    m_rigDraw = m_rig ? makeRigDrawData(m_rig->skeleton, 0.012f * size, m_selectedJoint) : RigDrawData{};
+    m_rigDraw = m_rig ? makeRigDrawData(m_rig->skeleton, 0.012f * size, m_selectedJoint, m_hoverJoint) : RigDrawData{};
     m_rigDirty = true;
     update();
 }
@@ -363,8 +372,23 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
     } else if (m_drag == Drag::Pan) {
         m_camera.pan(float(d.x()), float(d.y()), float(height()));
     } else {
-        // Hover: name the skeleton node under the cursor.
-        if (const auto node = nodeAt(p); node && m_skeleton) {
+        // Hover: highlight the joint or node under the cursor and name the node.
+        const int joint = jointAt(p).value_or(-1);
+        if (joint != m_hoverJoint) {
+            m_hoverJoint = joint;
+            rebuildRigDraw();
+        }
+        const int hoverNode = joint < 0 ? nodeAt(p).value_or(-1) : -1;
+        if (hoverNode != m_hoverNode) {
+            m_hoverNode = hoverNode;
+            rebuildSkeletonDraw();
+        }
+        if (joint >= 0 && m_rig) {
+            QToolTip::showText(event->globalPosition().toPoint(),
+                               tr("Joint %1\ndrag to move (snaps to the skeleton; Shift: free)")
+                                   .arg(QString::fromStdString(m_rig->skeleton.names[static_cast<size_t>(joint)])),
+                               this);
+        } else if (const auto node = nodeAt(p); node && m_skeleton) {
             const auto& s = m_skeleton->refined;
             static const char* names[] = {"", "End node", "Flow node", "Connection node"};
             QToolTip::showText(event->globalPosition().toPoint(),

@@ -125,6 +125,9 @@ private:
     bool m_rigDirty = false;
     std::vector<glm::vec4> m_endColors;
     int m_selectedJoint = -1;
+    int m_hoverJoint = -1;
+    int m_hoverNode = -1;
+    void rebuildSkeletonDraw();
     int m_dragJoint = -1;
     glm::vec3 m_dragPlanePoint{0.0f};
     glm::vec3 m_lastDragPosition{0.0f};
