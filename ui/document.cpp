@@ -131,9 +131,9 @@ void Document::autoRig()
         applyRig(labels, std::make_shared<const FitResult>(fitRig(m_project, labels)));
     } catch (const std::exception& e) {
         applyRig({}, nullptr);
-        emit stageFailed("rig", tr("Could not label the end nodes automatically: %1\n"
-                                   "Label them by clicking the spheres, or rebuild the skeleton at another resolution.")
-                                    .arg(QString::fromUtf8(e.what())));
+        emit rigNotice(tr("No rig yet: %1 Label the end nodes by clicking the spheres, or rebuild the skeleton "
+                          "at another resolution.")
+                           .arg(QString::fromUtf8(e.what())));
     }
 }
 

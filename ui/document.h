@@ -85,6 +85,9 @@ signals:
     /// Labels or the fitted rig changed (fit, edit, undo, redo).
     void rigChanged();
     void rigTemplateChanged(const QString& name);
+    /// The automatic labelling after a skeleton could not make a rig (not an
+    /// error of the artist's: shown as a notice, e.g. for a non-humanoid mesh).
+    void rigNotice(const QString& message);
     void busyChanged(bool busy);
 
 private:

@@ -78,6 +78,7 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     connect(m_document, &Document::characterChanged, this, &MainWindow::onCharacterChanged);
     connect(m_document, &Document::curveSkeletonChanged, this, &MainWindow::onCurveSkeletonChanged);
     connect(m_document, &Document::rigChanged, this, &MainWindow::onRigChanged);
+    connect(m_document, &Document::rigNotice, this, [this](const QString& m) { statusBar()->showMessage(m, 20000); });
     if (m_viewport) {
         connect(m_viewport, &Viewport::nodeClicked, this, &MainWindow::onNodeClicked);
         connect(m_viewport, &Viewport::jointSelected, m_rigPanel, &RigPanel::setSelectedJoint);
