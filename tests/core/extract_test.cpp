@@ -5,6 +5,8 @@
 #include "core/voxel/thinning.h"
 #include "tests/support/meshes.h"
 
+#include "tests/support/inside_mesh.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -19,32 +21,6 @@ CurveSkeletonOptions atResolution(int n)
     CurveSkeletonOptions o;
     o.voxelize.resolution = n;
     return o;
-}
-
-// Parity of the crossings of a ray from p with the mesh (Möller-Trumbore); the
-// odd direction avoids hitting edges and vertices of the fixtures.
-bool insideMesh(const Mesh& m, const Vec3& p)
-{
-    const Vec3 d = Vec3(0.1234, 0.8761, 0.3312).normalized();
-    int hits = 0;
-    for (int f = 0; f < m.triangleCount(); ++f) {
-        const Vec3 a = m.V.row(m.F(f, 0)).transpose(), b = m.V.row(m.F(f, 1)).transpose(),
-                   c = m.V.row(m.F(f, 2)).transpose();
-        const Vec3 e1 = b - a, e2 = c - a, q = d.cross(e2);
-        const double det = e1.dot(q);
-        if (std::abs(det) < 1e-14)
-            continue;
-        const Vec3 s = p - a;
-        const double u = s.dot(q) / det;
-        if (u < 0 || u > 1)
-            continue;
-        const Vec3 r = s.cross(e1);
-        const double v = d.dot(r) / det;
-        if (v < 0 || u + v > 1)
-            continue;
-        hits += e2.dot(r) / det > 0;
-    }
-    return hits % 2 == 1;
 }
 
 Mesh punchHole(const Mesh& m, const Vec3& p, double radius)
@@ -144,7 +120,7 @@ TEST_P(HumanoidSkeleton, HasFiveEndNodesAndEveryNodeInside)
     EXPECT_EQ(s.loopCount, 0);
     EXPECT_EQ(s.types[static_cast<size_t>(s.root)], NodeType::Connection);
     for (int i = 0; i < s.nodeCount(); ++i)
-        EXPECT_TRUE(insideMesh(h.mesh, s.positions.row(i).transpose())) << "node " << i << " at " << s.positions.row(i);
+        EXPECT_TRUE(test::insideMesh(h.mesh, s.positions.row(i).transpose())) << "node " << i << " at " << s.positions.row(i);
     // Each end node is near one of the five end effectors, each effector has one.
     for (int e = 0; e < static_cast<int>(h.endEffectorNames.size()); ++e) {
         double nearest = 1e9;
@@ -218,7 +194,7 @@ TEST(ExtractCurveSkeleton, HumanoidWithHolesAndSeparateEyeballsStaysFilled)
     EXPECT_EQ(r.refined.count(NodeType::End), 5);
     EXPECT_EQ(r.refined.componentCount, 1);
     for (int i = 0; i < r.refined.nodeCount(); ++i)
-        EXPECT_TRUE(insideMesh(body, r.refined.positions.row(i).transpose())) << "node " << i;
+        EXPECT_TRUE(test::insideMesh(body, r.refined.positions.row(i).transpose())) << "node " << i;
 }
 
 } // namespace

@@ -4,6 +4,8 @@
 #include "core/common/error.h"
 #include "core/skeleton/extract.h"
 
+#include "tests/support/inside_mesh.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,31 +15,6 @@
 
 namespace rig {
 namespace {
-
-// Parity of the crossings of a ray from p with the mesh (Möller-Trumbore).
-bool insideMesh(const Mesh& m, const Vec3& p)
-{
-    const Vec3 d = Vec3(0.1234, 0.8761, 0.3312).normalized();
-    int hits = 0;
-    for (int f = 0; f < m.triangleCount(); ++f) {
-        const Vec3 a = m.V.row(m.F(f, 0)).transpose(), b = m.V.row(m.F(f, 1)).transpose(),
-                   c = m.V.row(m.F(f, 2)).transpose();
-        const Vec3 e1 = b - a, e2 = c - a, q = d.cross(e2);
-        const double det = e1.dot(q);
-        if (std::abs(det) < 1e-14)
-            continue;
-        const Vec3 s = p - a;
-        const double u = s.dot(q) / det;
-        if (u < 0 || u > 1)
-            continue;
-        const Vec3 r = s.cross(e1);
-        const double v = d.dot(r) / det;
-        if (v < 0 || u + v > 1)
-            continue;
-        hits += e2.dot(r) / det > 0;
-    }
-    return hits % 2 == 1;
-}
 
 struct Character {
     Humanoid humanoid;
@@ -144,7 +121,7 @@ TEST_P(FitHumanoid, JointsNearTheGroundTruthAndInside)
             worst = e;
             worstName = k.names[static_cast<size_t>(j)];
         }
-        EXPECT_TRUE(insideMesh(h.mesh, row(k.bindPositions, j))) << k.names[static_cast<size_t>(j)] << " is outside";
+        EXPECT_TRUE(test::insideMesh(h.mesh, row(k.bindPositions, j))) << k.names[static_cast<size_t>(j)] << " is outside";
         EXPECT_GE(fit.jointNode[static_cast<size_t>(j)], 0);
     }
     const double mean = sum / k.jointCount() / h.height;

@@ -2,6 +2,8 @@
 #include "core/common/error.h"
 #include "core/mesh/mesh_queries.h"
 
+#include "tests/support/inside_mesh.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,43 +44,6 @@ double signedVolume(const Mesh& m)
         v += a.dot(b.cross(c)) / 6.0;
     }
     return v;
-}
-
-// Number of triangles a ray from `origin` along `dir` crosses (Möller-Trumbore).
-int rayCrossings(const Mesh& m, const Vec3& origin, const Vec3& dir)
-{
-    int hits = 0;
-    for (Eigen::Index f = 0; f < m.F.rows(); ++f) {
-        const Vec3 a = m.V.row(m.F(f, 0)), b = m.V.row(m.F(f, 1)), c = m.V.row(m.F(f, 2));
-        const Vec3 e1 = b - a, e2 = c - a;
-        const Vec3 p = dir.cross(e2);
-        const double det = e1.dot(p);
-        if (std::abs(det) < 1e-18)
-            continue;
-        const Vec3 s = origin - a;
-        const double u = s.dot(p) / det;
-        if (u < 0.0 || u > 1.0)
-            continue;
-        const Vec3 q = s.cross(e1);
-        const double v = dir.dot(q) / det;
-        if (v < 0.0 || u + v > 1.0)
-            continue;
-        if (e2.dot(q) / det > 0.0)
-            ++hits;
-    }
-    return hits;
-}
-
-// Inside by ray parity, agreed on by three skew directions.
-bool inside(const Mesh& m, const Vec3& p)
-{
-    const std::array<Vec3, 3> dirs = {Vec3(0.3127, 0.8411, 0.4414).normalized(),
-                                      Vec3(-0.6211, -0.2378, 0.7468).normalized(),
-                                      Vec3(0.1597, -0.9012, -0.4028).normalized()};
-    int votes = 0;
-    for (const Vec3& d : dirs)
-        votes += rayCrossings(m, p, d) % 2;
-    return votes >= 2;
 }
 
 // Parts that may share a mesh edge: neighbours across a joint, and the trunk
@@ -376,13 +341,13 @@ TEST_P(HumanoidPoses, JointsAreInsideTheSurface)
 {
     const Humanoid& h = humanoid(GetParam());
     for (int j = 0; j < humanoidJointCount; ++j)
-        EXPECT_TRUE(inside(h.mesh, h.joints.row(j).transpose())) << h.jointNames[size_t(j)];
+        EXPECT_TRUE(test::insideMesh(h.mesh, h.joints.row(j).transpose())) << h.jointNames[size_t(j)];
     // Controls for the parity test: above the head, in front of the chest, and
     // between the knees are outside.
     const Vec3 head = joint(h, HumanoidJoint::Head), chest = joint(h, HumanoidJoint::Spine1);
-    EXPECT_FALSE(inside(h.mesh, head + Vec3(0.0, 0.3, 0.0)));
-    EXPECT_FALSE(inside(h.mesh, chest + Vec3(0.0, 0.0, 0.15)));
-    EXPECT_FALSE(inside(h.mesh, 0.5 * (joint(h, HumanoidJoint::LeftLeg) + joint(h, HumanoidJoint::RightLeg))));
+    EXPECT_FALSE(test::insideMesh(h.mesh, head + Vec3(0.0, 0.3, 0.0)));
+    EXPECT_FALSE(test::insideMesh(h.mesh, chest + Vec3(0.0, 0.0, 0.15)));
+    EXPECT_FALSE(test::insideMesh(h.mesh, 0.5 * (joint(h, HumanoidJoint::LeftLeg) + joint(h, HumanoidJoint::RightLeg))));
 }
 
 TEST_P(HumanoidPoses, EndEffectorsAreOnTheSurface)
