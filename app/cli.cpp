@@ -250,7 +250,7 @@ int cmdSkeleton(const std::vector<std::string>& raw)
 
 int cmdFit(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--out"}, {}, "fit");
+    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing"}, {}, "fit");
     const std::string file = needFile(a, "fit");
     const auto out = a.value("--out");
     if (!out)
@@ -259,9 +259,10 @@ int cmdFit(const std::vector<std::string>& raw)
     auto [project, stages] = runSkeletonStage(file, parseResolution(a, "fit"));
     StageClock clock(stages);
     project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(templateSpec)));
+    project.setFront(parseFacing(a.value("--facing").value_or("+z")));
     const CurveSkeleton& s = project.curveSkeleton()->refined;
     const std::string endsSpec = a.value("--ends").value_or("auto");
-    const EndNodeLabels labels = endsSpec == "auto" ? suggestEndNodeLabels(s) : parseEndNodeLabels(endsSpec);
+    const EndNodeLabels labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
     clock.lap("label");
     const FitResult rig = fitRig(project, labels);
     clock.lap("fit");
@@ -401,9 +402,9 @@ Usage:
                                   voxelize, thin and build the geometric skeleton (default n = 155):
                                   node counts by type, segments, loops, bridged gaps, stage timings
   rigsmith fit FILE --out rig.json [--ends auto | --ends head=ID,lhand=ID,rhand=ID,lfoot=ID,rfoot=ID]
-               [--template humanoid21|FILE.bvh|FILE.json] [--resolution N]
-                                  label the end nodes (auto: head highest, feet lowest, left = +X when
-                                  facing +Z), fit the template skeleton and write the rig file
+               [--template humanoid21|FILE.bvh|FILE.json] [--resolution N] [--facing +z|-z|+x|-x]
+                                  label the end nodes (auto: head highest, feet lowest, left = up x facing,
+                                  +X for the default +Z), fit the template skeleton and write the rig file
   rigsmith --help | --version
 
 FILE is a path to any format Assimp reads (FBX, OBJ, glTF, Collada, ...), or

@@ -127,7 +127,7 @@ void Document::autoRig()
     if (!skeleton)
         return;
     try {
-        const EndNodeLabels labels = suggestEndNodeLabels(skeleton->refined);
+        const EndNodeLabels labels = suggestLabels(m_project);
         applyRig(labels, std::make_shared<const FitResult>(fitRig(m_project, labels)));
     } catch (const std::exception& e) {
         applyRig({}, nullptr);
@@ -199,12 +199,22 @@ bool Document::setRigTemplate(const QString& spec)
     }
 }
 
+void Document::setFront(const Vec3& front)
+{
+    if (front.isApprox(m_project.front()))
+        return;
+    m_project.setFront(front);
+    if (m_project.curveSkeleton())
+        autoLabel();
+    emit rigChanged();
+}
+
 bool Document::autoLabel()
 {
     if (!m_project.curveSkeleton())
         return false;
     try {
-        return setLabels(suggestEndNodeLabels(m_project.curveSkeleton()->refined), tr("Auto-label end nodes"));
+        return setLabels(suggestLabels(m_project), tr("Auto-label end nodes"));
     } catch (const std::exception& e) {
         emit stageFailed("rig", QString::fromUtf8(e.what()));
         return false;

@@ -54,6 +54,9 @@ public:
     /// hierarchy is used ("fit this skeleton"). Refits at once; on failure the
     /// current template and rig stay and `stageFailed("rig", ...)` says why.
     bool setRigTemplate(const QString& spec);
+    /// Sets the direction the character faces (+Z by default) and re-labels and
+    /// refits the rig for it (the relabelling is undoable).
+    void setFront(const Vec3& front);
     /// Suggests labels for the current skeleton (undoable: "Auto-label").
     bool autoLabel();
     /// The nearest node of the labelled curve skeleton to `p` (the `ajM` snap,

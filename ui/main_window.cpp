@@ -245,12 +245,15 @@ void MainWindow::updateViewportLabels()
         return;
     std::vector<ViewportLabel> labels;
     if (const auto& c = m_document->project().character()) {
-        // The character faces +Z, so its left is +X: mark both sides at hip height.
+        // The character's left is up x front (+X when it faces +Z): mark both
+        // sides at hip height, just outside the bounding box.
         const Box3& b = c->stats.bounds;
-        const float y = float(b.min.y() + 0.55 * (b.max.y() - b.min.y()));
-        const float margin = float(0.06 * b.size().maxCoeff());
-        labels.push_back({glm::vec3(float(b.max.x()) + margin, y, float(b.center().z())), tr("L"), QColor(120, 200, 255)});
-        labels.push_back({glm::vec3(float(b.min.x()) - 2 * margin, y, float(b.center().z())), tr("R"), QColor(255, 150, 150)});
+        const Vec3 left = Vec3::UnitY().cross(m_document->project().front()).normalized();
+        const Vec3 centre(b.center().x(), b.min.y() + 0.55 * (b.max.y() - b.min.y()), b.center().z());
+        const double reach = 0.5 * std::abs(left.dot(b.size())) + 0.08 * b.size().maxCoeff();
+        const Vec3 l = centre + reach * left, r = centre - reach * left;
+        labels.push_back({glm::vec3(float(l.x()), float(l.y()), float(l.z())), tr("L"), QColor(120, 200, 255)});
+        labels.push_back({glm::vec3(float(r.x()), float(r.y()), float(r.z())), tr("R"), QColor(255, 150, 150)});
     }
     // The label of each tagged end node, in its colour.
     const RigProject& p = m_document->project();

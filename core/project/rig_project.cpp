@@ -43,7 +43,33 @@ FitResult fitRig(const RigProject& project, const EndNodeLabels& labels)
     if (!project.curveSkeleton())
         throw InvalidInput("rig::fitRig(): no curve skeleton yet; build it first");
     const RigTemplate t = project.rigTemplate() ? *project.rigTemplate() : builtinTemplate("humanoid21");
-    return fitTemplate(project.curveSkeleton()->refined, labels, t);
+    FitOptions options;
+    options.front = project.front();
+    return fitTemplate(project.curveSkeleton()->refined, labels, t, options);
+}
+
+EndNodeLabels suggestLabels(const RigProject& project)
+{
+    if (!project.curveSkeleton())
+        throw InvalidInput("rig::suggestLabels(): no curve skeleton yet; build it first");
+    LabelOptions options;
+    options.front = project.front();
+    return suggestEndNodeLabels(project.curveSkeleton()->refined, options);
+}
+
+Vec3 parseFacing(const std::string& text)
+{
+    std::string t = text;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (t == "+z" || t == "z")
+        return Vec3::UnitZ();
+    if (t == "-z")
+        return -Vec3::UnitZ();
+    if (t == "+x" || t == "x")
+        return Vec3::UnitX();
+    if (t == "-x")
+        return -Vec3::UnitX();
+    throw InvalidInput("facing direction '" + text + "' not understood; use +z, -z, +x or -x");
 }
 
 std::optional<int> mirrorJoint(const Skeleton& skeleton, int joint)
@@ -77,7 +103,7 @@ FitResult moveJoint(const FitResult& rig, int joint, const Vec3& position, bool 
             out.jointNode[static_cast<size_t>(*other)] = -1;
         }
     }
-    orientBones(out.skeleton);
+    orientBones(out.skeleton, {.up = Vec3::UnitY(), .front = rig.front});
     return out;
 }
 

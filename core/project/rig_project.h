@@ -41,6 +41,10 @@ public:
     /// The template the rig is fitted to ("humanoid21" or a file path).
     const std::shared_ptr<const RigTemplate>& rigTemplate() const { return m_template; }
     void setRigTemplate(std::shared_ptr<const RigTemplate> t) { m_template = std::move(t); }
+    /// The direction the character faces (default +Z): decides left and right
+    /// for the suggested labels and the roll of the bind orientations.
+    const Vec3& front() const { return m_front; }
+    void setFront(const Vec3& front) { m_front = front; }
     /// The fitted rig (after the artist's joint edits), or null.
     const std::shared_ptr<const FitResult>& rig() const { return m_rig; }
     /// Sets labels and the rig fitted for them (see `fitRig()`).
@@ -50,6 +54,7 @@ private:
     EndNodeLabels m_labels;
     std::shared_ptr<const RigTemplate> m_template;
     std::shared_ptr<const FitResult> m_rig;
+    Vec3 m_front = Vec3::UnitZ();
 
 public:
 private:
@@ -76,6 +81,14 @@ FitResult moveJoint(const FitResult& rig, int joint, const Vec3& position, bool 
 
 /// Index of the joint mirroring `joint` (LeftArm <-> RightArm), if any.
 std::optional<int> mirrorJoint(const Skeleton& skeleton, int joint);
+
+/// Suggests end-node labels for the project's curve skeleton, with the
+/// project's facing direction. @throws rig::InvalidInput as suggestEndNodeLabels().
+EndNodeLabels suggestLabels(const RigProject& project);
+
+/// Parses a facing direction: "+z", "-z", "+x", "-x" (case-insensitive).
+/// @throws rig::InvalidInput for anything else.
+Vec3 parseFacing(const std::string& text);
 
 /// Runs the curve-skeleton stage on the project's character with its options.
 /// @throws rig::InvalidInput when no character is loaded, and whatever

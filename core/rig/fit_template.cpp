@@ -127,6 +127,7 @@ FitResult fitTemplate(const CurveSkeleton& s, const EndNodeLabels& labels, const
         k.bindPositions.row(j) = k.bindPositions.row(p) + (scale * (turn * t.offsets.row(j).transpose())).transpose();
     }
     orientBones(k, {.up = options.up, .front = options.front});
+    result.front = options.front;
     return result;
 }
 

@@ -64,6 +64,9 @@ struct FitResult {
     /// Per chain (indexed by `Limb`), the geometric length (tip extension
     /// included) over the template's rest length.
     std::array<double, limbCount> chainScales = {1.0, 1.0, 1.0, 1.0, 1.0};
+    /// The facing direction the bind orientations were computed with (re-used
+    /// when a joint is moved by hand).
+    Vec3 front = Vec3::UnitZ();
 };
 
 /// Fits `rigTemplate` onto `skeleton` labelled by `labels` (see the file comment).

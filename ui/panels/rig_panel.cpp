@@ -4,6 +4,7 @@
 #include "ui/viewport/overlay_data.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -55,6 +56,17 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
         const auto& rig = m_document->project().rig();
         m_templateName->setText(rig ? tr("%1 (%2 joints)").arg(name).arg(rig->skeleton.jointCount()) : name);
     });
+
+    auto* facingRow = new QHBoxLayout;
+    facingRow->addWidget(new QLabel(tr("Character faces"), this));
+    auto* facing = new QComboBox(this);
+    facing->setObjectName("facing");
+    facing->addItems({"+Z", "-Z", "+X", "-X"});
+    facing->setToolTip(tr("The direction the character looks: decides its left and right, and the bone roll"));
+    facingRow->addWidget(facing, 1);
+    layout->addLayout(facingRow);
+    connect(facing, &QComboBox::currentTextChanged, this,
+            [this](const QString& t) { m_document->setFront(parseFacing(t.toStdString())); });
 
     auto* labels = new QGroupBox(tr("End nodes"), this);
     auto* grid = new QGridLayout(labels);
