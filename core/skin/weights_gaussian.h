@@ -1,0 +1,82 @@
+#pragma once
+/// @file weights_gaussian.h
+/// Segmentation-based skinning weights (thesis 001, §4.2–4.3, Alg. 4.2.1).
+///
+/// Each vertex's main influence joint m comes from the segmentation: the base
+/// of its link (parents[c] for a vertex on link c; the leaf c itself beyond
+/// the end of an end segment). The joints within `hierarchyLevel` levels of m
+/// along the vertex's chain get weights too (thesis: h = 1, "the direct child
+/// and parent nodes", usually three influences): ancestors of m up to h
+/// levels, and the link's child c with its descendants down to h levels
+/// below m. Children of m other than c are not used: their links lead away
+/// from the vertex (using them would bleed weight between limbs, e.g. from the
+/// right thigh into the left hip).
+///
+/// Distance function (thesis §4.3: δ): the vertex's δ on its link, eq. 3.1,
+/// clamped to [0, 1] (unclamped above 1 beyond a leaf's end), carried along
+/// the chain in link units: x = δ for m, x = δ + d for the ancestor d levels
+/// up, x = δ − d for the joint d levels below m. So each joint's weight
+/// peaks in the middle of its own link, and two joints meeting at a joint
+/// agree from both sides of it.
+///
+/// Distribution function: the Gaussian of eq. 4.1, f(x) = a·exp(−(x − b)²/(2c²))
+/// (thesis a = 1.3, b = 0.5, c = 0.25), or a linear or smoothstep tent of
+/// half-width 4c around b; normalized per vertex (eq. 4.2); at most
+/// `maxInfluences` kept, the smallest dropped and the rest renormalized
+/// (`skinWeightsFromSparse()`).
+///
+/// Smoothing (our addition, not in the thesis): where two regions meet
+/// away from a joint (the links of the hips and the chest fan out), the
+/// chain coordinates of the two sides differ and the weights would jump.
+/// `smoothingIterations` rounds of averaging over the mesh's edges remove
+/// the jump; a joint's weight is only ever averaged into vertices whose
+/// influence set already holds it (as 0 elsewhere), so smoothing never adds
+/// an influence and cannot bleed between limbs.
+
+#include "core/mesh/mesh.h"
+#include "core/rig/skeleton.h"
+#include "core/skin/segmentation_data.h"
+#include "core/skin/skin_weights.h"
+
+namespace rig {
+
+/// The distribution function (thesis §4.3, "DtbF").
+enum class WeightFunction {
+    Gaussian,   ///< Thesis eq. 4.1: a·exp(−(x − b)²/(2c²)).
+    Linear,     ///< Tent: a·max(0, 1 − |x − b|/(4c)).
+    Smoothstep, ///< The tent through smoothstep t²(3 − 2t): flat at its peak and its feet.
+};
+
+struct GaussianWeightOptions {
+    int hierarchyLevel = 1;                             ///< h of Alg. 4.2.1 (thesis: 1); 0 = rigid (main joint only).
+    WeightFunction function = WeightFunction::Gaussian; ///< Thesis eq. 4.1.
+    double a = 1.3;                                     ///< Peak height (thesis 1.3; cancels in eq. 4.2), > 0.
+    double b = 0.5;                                     ///< Peak position along the link in δ units (thesis 0.5).
+    double c = 0.25;                                    ///< Width (thesis 0.25), > 0.
+    int maxInfluences = 4;                              ///< Kept per vertex (smallest dropped, renormalized), >= 1.
+    /// Rounds of the set-preserving smoothing over mesh edges (see the file
+    /// comment); 0 = the thesis's weights as they are. Default 8.
+    int smoothingIterations = 8;
+    /// Weights below this fraction of the vertex's largest are dropped before
+    /// the top-k limit (a Gaussian is never exactly 0). Default 1e-3.
+    double minRelativeWeight = 1e-3;
+};
+
+/// Weights of thesis Alg. 4.2.1 for `mesh` bound to `skeleton` with the
+/// segmentation `seg` (see the file comment).
+///
+/// @param mesh #V vertices; F (for the smoothing) may be empty.
+/// @param skeleton the rig the segmentation was made for (>= 2 joints).
+/// @param seg #V links and δ (from `segmentMesh()`); -1 entries are not allowed
+///   (run a segmentation that covers every vertex); bone 0 (the root's own
+///   region) gives the root weight 1.
+/// @returns #V rows of at most `maxInfluences` influences, non-negative,
+///   summing to 1.
+/// @throws rig::InvalidInput for an empty mesh, non-finite vertices, an invalid
+///   skeleton, a segmentation of the wrong size or with -1 / out-of-range
+///   entries, or bad options (a, c not positive and finite, hierarchyLevel or
+///   smoothingIterations negative, maxInfluences < 1).
+SkinWeights segmentationWeights(const Mesh& mesh, const Skeleton& skeleton, const Segmentation& seg,
+                                const GaussianWeightOptions& options = {});
+
+} // namespace rig
