@@ -1,0 +1,228 @@
+#pragma once
+/// @file retarget.h
+/// Retargeting a motion clip (a BVH file's skeleton and frames) onto another
+/// skeleton, such as the rig fitted to a character: thesis 001 Ch. 5, "Adjust
+/// between two logic skeletons" (Figs. 5.6-5.9), plus what production tools add.
+///
+/// Mapping (`mapSkeletons()`), thesis Fig. 5.6-5.7:
+///  - Each skeleton is cut into segments: a segment runs from a branch joint
+///    (the root, or a joint with two or more children) through joints with one
+///    child to the next branch joint or leaf. Segments starting at the root have
+///    hierarchy level 1; a segment starting where a level-k segment ends has
+///    level k + 1.
+///  - Segments correspond level by level, among the children of segments that
+///    already correspond (the thesis compares all segments of a level; keeping
+///    to matched parents stops left fingers from pairing with right ones). The
+///    pair chosen is the one whose main orientations (unit vector from the
+///    segment's start to its end, in the rest pose) are closest (legs down,
+///    arms left and right, spine up); names win over orientation where both
+///    skeletons name the segments' body parts with the same side (see below).
+///    Both skeletons must be upright (+Y) and face the same way (thesis).
+///  - Within a pair of segments, bones are matched by normalized arc length:
+///    a bone is identified by the normalized length at its end, and bones are
+///    paired in order so that the sum of |difference| is least (dynamic
+///    programming; the thesis's "closest relative length"). Where the source
+///    segment has more bones, the unpaired source bones before a paired one are
+///    blended into it, each weighted by its share of the group's length (the
+///    0.6 / 0.4 example of Fig. 5.7). Where it has fewer, the target bones
+///    without a partner get the identity (the thesis's "zero rotation"), or,
+///    with `RetargetOptions::coverUnpaired` (the default), follow the source
+///    bone whose span covers them, so that a spine of four joints driven by a
+///    spine of two bends like it instead of only at two joints.
+///  - Names, beyond the thesis: joint names are reduced to a side (left, right,
+///    none) and a body part (hips, thigh, shin, foot, toe, clavicle, upper arm,
+///    forearm, hand, neck, head) across the usual conventions: CMU /
+///    MotionBuilder ("LeftUpLeg", "LHipJoint"), Mixamo ("mixamorig:LeftArm",
+///    "mixamorig1:..."), Biovision ("LeftCollar", "LeftShoulder" = upper arm
+///    when a collar exists, "LeftElbow", "LeftWrist", "LeftHip", "LeftKnee"),
+///    Unreal ("upperarm_l", "calf_r"), 3ds Max ("Bip01 L UpperArm") and our
+///    templates; case-insensitive. Joints of a segment pair with the same part
+///    and side are paired first, and arc length pairs the rest between them.
+///  - Joints on no matched segment (a tail, fingers the source does not have)
+///    are unmapped: identity local rotation, they follow their parent.
+/// The result is a table, one row per target joint, that a user may edit and
+/// pass to the `retargetClip()` overload that takes a mapping.
+///
+/// Transfer (per frame). With W_s the world rotation of source joint s in the
+/// frame and W_s⁰ in the source rest pose (frame 0, or the BVH zero pose: see
+/// `RetargetRest`), the source's world rotation relative to its rest is
+///   D_s = W_s · (W_s⁰)⁻¹,
+/// blended over a target joint's sources by normalized weighted quaternion
+/// averaging: D_i = normalize(Σ w_k D_{s_k}) (signs aligned to the heaviest).
+/// The rest offset A_i (thesis: "a set of rotations from the initial pose of
+/// our target skeleton to the source skeleton's initial pose") turns target
+/// bone i from its bind direction to the direction of its source bones in the
+/// source rest pose: the shortest rotation for a joint with one child; for a
+/// branch joint (hips, chest) the rotation that best aligns all its child bones
+/// (Kabsch); a leaf, or a joint whose children have no source, takes its
+/// parent's offset. Then the posed world orientation of target joint i is
+///   O_i = D_i · A_i · B_i   (B_i its bind orientation),
+/// so each target bone's world direction follows its source bones' world
+/// direction, and twist about the bone follows the source's twist. Unmapped
+/// joints keep their bind orientation relative to their parent. Local
+/// rotations in the bind frame, as `rig::Pose` expects (pose.h), are
+///   R_i = B_i⁻¹ · (O_p · B_p⁻¹)⁻¹ · O_i   (R_root = B_root⁻¹ · O_root).
+///
+/// Root translation: the target root moves by the source root's displacement
+/// from its rest position, scaled by the leg-length ratio s = target hip height
+/// / source hip height (hip height: the root's height above the lowest foot
+/// joint in the rest / bind pose). Feet on the ground (on by default): the
+/// root is then moved vertically so that the lowest target foot joint stands
+/// s times as high above the target's ground (its bind pose, assumed standing)
+/// as the lowest source foot joint stands above the clip's ground (a low
+/// percentile over the clip of the lowest source foot joint's height).
+///
+/// A clip retargeted onto its own skeleton (`motionSkeleton()`) with
+/// `RetargetRest::Zero` and the feet correction off reproduces its joint world
+/// positions exactly.
+
+#include "core/common/progress.h"
+#include "core/deform/pose.h"
+#include "core/motion/motion.h"
+#include "core/rig/skeleton.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rig {
+
+/// The source pose the rest offsets start from.
+enum class RetargetRest : std::uint8_t {
+    FirstFrame, ///< Frame 0 of the clip (CMU clips: a synthetic T-pose added by the converter).
+    Zero,       ///< The BVH zero pose: every rotation the identity, joints at their OFFSETs.
+};
+
+/// Parses "frame0" or "zero". @throws rig::InvalidInput naming the accepted values.
+RetargetRest parseRetargetRest(std::string_view name);
+/// "frame0" or "zero".
+std::string_view retargetRestName(RetargetRest rest);
+
+struct RetargetOptions {
+    /// The source rest pose the offsets are measured from.
+    RetargetRest rest = RetargetRest::FirstFrame;
+    /// Pair segments and joints by body-part names where both skeletons have
+    /// them (see the file comment); false: geometry only (the thesis).
+    bool useNames = true;
+    /// Target bones of a matched segment without a partner of their own follow
+    /// the source bone that covers them; false: identity (the thesis).
+    bool coverUnpaired = true;
+    /// Scale the root translation by the leg-length ratio; false: copy it (scale 1).
+    bool scaleTranslation = true;
+    /// Move the root vertically to keep the feet at their scaled ground height.
+    bool keepFeetOnGround = true;
+    /// Percentile (0-100) over the clip of the lowest source foot joint's
+    /// height that is taken as the clip's ground (robust to a few frames of
+    /// foot sliding below it).
+    double groundPercentile = 5.0;
+    /// A frame counts as a ground contact, for `RetargetedClip` figures, when
+    /// the source's lowest foot joint is within this fraction of the source
+    /// height above the clip's ground.
+    double contactTolerance = 0.02;
+    /// Retarget every frameStep-th frame (>= 1); the output frame time is
+    /// multiplied accordingly.
+    int frameStep = 1;
+};
+
+/// How a target joint got its sources.
+enum class RetargetMatch : std::uint8_t {
+    Unmapped, ///< No source: identity local rotation.
+    Name,     ///< Paired by body-part name.
+    Length,   ///< Paired by normalized arc length (thesis), possibly with blended extra source joints.
+    Covered,  ///< No partner of its own: follows the source bone covering it (`coverUnpaired`).
+    Branch,   ///< A branch joint (root, hips, chest): the source joint where the matched segments start.
+    User,     ///< Set by hand.
+};
+
+/// "unmapped", "name", "length", "covered", "branch", "user".
+std::string_view retargetMatchName(RetargetMatch match);
+
+/// One source joint feeding a target joint.
+struct RetargetSource {
+    int joint = -1;      ///< Source joint index.
+    double weight = 1.0; ///< Blend weight (>= 0; a joint's weights sum to 1).
+};
+
+/// The mapping of one target joint.
+struct JointRetarget {
+    std::vector<RetargetSource> sources; ///< Empty: unmapped (identity).
+    RetargetMatch match = RetargetMatch::Unmapped;
+    /// A_i of the file comment (world rotation from the target bind direction
+    /// to the source rest direction). An output: `retargetClip()` recomputes it
+    /// from the sources, so editing `sources` is enough.
+    Eigen::Quaterniond restOffset = Eigen::Quaterniond::Identity();
+};
+
+/// The correspondence between a source clip and a target skeleton.
+struct RetargetMapping {
+    std::vector<std::string> sourceNames; ///< #S source joint names.
+    std::vector<std::string> targetNames; ///< #T target joint names.
+    std::vector<JointRetarget> joints;    ///< #T, one per target joint.
+    /// Per target joint, its segment's hierarchy level (thesis Fig. 5.6; 0 for the root).
+    std::vector<int> targetLevels;
+    std::vector<int> sourceFeet; ///< Source foot joints (last two of each leg segment) for the ground.
+    std::vector<int> targetFeet; ///< Target foot joints.
+    double translationScale = 1.0; ///< s, the leg-length ratio (1 when disabled).
+
+    int mappedCount() const;
+};
+
+/// The mapping as a human-readable table: one line per target joint with its
+/// level, how it was matched, and its sources with weights
+/// ("LeftUpLeg  1  length  LeftUpLeg 1.00"), then the unused source joints.
+std::string formatMappingTable(const RetargetMapping& mapping);
+
+/// Sets target joint `target`'s sources by name, as a user edit (match User);
+/// an empty `sources` list unmaps it. Weights are normalized to sum to 1.
+/// @throws rig::InvalidInput naming an unknown joint or a negative / all-zero weight.
+void setRetargetSources(RetargetMapping& mapping, const std::string& target,
+                        const std::vector<std::pair<std::string, double>>& sources);
+
+/// A clip on the target skeleton.
+struct RetargetedClip {
+    std::string name;                ///< The clip's name (the caller's; `retargetClip()` leaves it empty).
+    double frameTime = 1.0 / 30.0;   ///< Seconds per frame.
+    std::vector<Pose> frames;        ///< Poses of the target skeleton (pose.h).
+    RetargetMapping mapping;         ///< The mapping used, with its rest offsets.
+    /// Ground contact figures over the frames where the source touches the
+    /// ground: |target lowest foot height − s · source lowest foot height|
+    /// over the target height, before and after the feet correction.
+    double footErrorBefore = 0.0;    ///< Max over contact frames, fraction of target height.
+    double footErrorAfter = 0.0;     ///< Max over contact frames, fraction of target height.
+    int contactFrames = 0;           ///< Frames where the source touches the ground.
+    double sourceHeight = 0.0;       ///< Vertical extent of the source rest pose (joints and End Sites).
+    double targetHeight = 0.0;       ///< Vertical extent of the target bind pose (joints).
+};
+
+/// Builds the mapping (see the file comment).
+/// @throws rig::InvalidInput when the motion fails `validateMotion()`, the
+///         skeleton fails `validateSkeleton()`, or the source rest pose is
+///         frame 0 of a clip without frames.
+RetargetMapping mapSkeletons(const Motion& source, const Skeleton& target, const RetargetOptions& options = {});
+
+/// Retargets every frame (every frameStep-th) with `mapSkeletons()`'s mapping.
+/// Reports progress ("retarget", fraction of frames) and honours cancellation.
+/// @throws rig::InvalidInput as `mapSkeletons()`, or for a clip without frames
+///         or frameStep < 1; rig::Cancelled when cancelled.
+RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const RetargetOptions& options = {},
+                            const Progress& progress = {});
+
+/// Retargets with an explicit (possibly edited) mapping; its rest offsets and
+/// feet are recomputed, its sources are kept.
+/// @throws rig::InvalidInput as above, and when the mapping does not fit the
+///         two skeletons (names, sizes, joint indices, negative weights).
+RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const RetargetMapping& mapping,
+                            const RetargetOptions& options = {}, const Progress& progress = {});
+
+/// The retargeted clip as a BVH motion of the target skeleton, for `writeBvh()`:
+/// the target's joints and names, OFFSETs from the bind positions, 6 channels
+/// (Xposition Yposition Zposition Zrotation Yrotation Xrotation) on the root and
+/// 3 (Zrotation Yrotation Xrotation) on the others, an End Site on each leaf
+/// continuing its bone. BVH rotations are relative to a rest pose with identity
+/// frames, so the local rotation of joint i is W_p⁻¹ · W_i with W_i = O_i · B_i⁻¹.
+/// Angles are unwrapped from frame to frame (no 360-degree jumps).
+/// @throws rig::InvalidInput when a frame does not fit the skeleton.
+Motion retargetedMotion(const RetargetedClip& clip, const Skeleton& target);
+
+} // namespace rig
