@@ -1,0 +1,101 @@
+#pragma once
+/// @file skinning.h
+/// The skinning stage as one call (the facade the project, the UI and the CLI
+/// use): segmentation (thesis Ch. 3; always computed, since the twist-corrected
+/// deformer of thesis §4.4 needs it whatever the weights), then the weights of
+/// the chosen method (thesis Alg. 4.2.1, or bone heat, Baran & Popović 2007),
+/// then diagnostics that report problems instead of hiding them: vertices no
+/// bone reached, parts bound rigidly, and weight bleeding between limbs.
+///
+/// Weight bleeding. The skeleton is split into a trunk and limbs
+/// (`jointLimbs()`): the trunk starts at the root and continues into the child
+/// whose subtree has the most leaves (end joints) as long as it has more than
+/// all the joint's other child subtrees together; every other
+/// child of a trunk joint heads a limb (its whole subtree). For a humanoid the
+/// trunk is hips-spine-chest and the limbs are the legs, the arms and the
+/// neck/head, fingers included in their arm. A vertex bleeds when it carries a
+/// weight >= `WeightDiagnostics::bleedThreshold` (0.05) on joints of two
+/// different limbs (left leg and right leg, arm and thigh): such a vertex is
+/// dragged by a limb it does not belong to. Joints of different limbs are never
+/// parent and child, so trunk-to-limb blending at a hip or shoulder is allowed.
+
+#include "core/common/progress.h"
+#include "core/mesh/mesh.h"
+#include "core/rig/skeleton.h"
+#include "core/skin/segmentation.h"
+#include "core/skin/segmentation_data.h"
+#include "core/skin/skin_weights.h"
+#include "core/skin/weights_gaussian.h"
+#include "core/skin/weights_heat.h"
+#include "core/voxel/voxel_grid.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rig {
+
+/// How the skinning weights are computed.
+enum class WeightMethod {
+    Segmentation, ///< thesis Alg. 4.2.1 (segmentation + Gaussian eq. 4.1), the default.
+    Heat,         ///< bone heat, Baran & Popović 2007 (weights_heat.h).
+};
+
+struct WeightOptions {
+    WeightMethod method = WeightMethod::Segmentation; ///< The weight method.
+    SegmentationOptions segmentation;                 ///< Always used (segmentation + twist).
+    GaussianWeightOptions gaussian;                   ///< Used by WeightMethod::Segmentation.
+    HeatWeightOptions heat;                           ///< Used by WeightMethod::Heat.
+};
+
+/// What went wrong, or might have: shown to the artist, written to reports.
+struct WeightDiagnostics {
+    /// The weight at and above which a joint counts as influencing a vertex for the bleeding test.
+    static constexpr double bleedThreshold = 0.05;
+    int unreachedVertices = 0;          ///< Vertices no bone reached (bound to their nearest bone).
+    std::vector<RigidPart> rigidParts;  ///< Parts bound rigidly to one bone.
+    int bleedingVertices = 0;           ///< Vertices weighted by two non-adjacent limbs (see file comment).
+    std::vector<std::string> messages;  ///< Human-readable lines, one per finding ("ok" lines omitted).
+};
+
+struct SkinningResult {
+    Segmentation segmentation; ///< Per vertex: bone (child joint of its link) and δ.
+    SkinWeights weights;       ///< The weights of the chosen method.
+    WeightDiagnostics diagnostics;
+};
+
+/// Segments `mesh`, computes the weights with `options.method` and the
+/// diagnostics.
+/// @param solid the filled voxel solid (`CurveSkeletonResult::solid`): needed by
+///        SegmentationMethod::LineOfSight, used by heat for visibility; may be null.
+/// @throws rig::InvalidInput from the segmentation or the weights (empty mesh,
+///         invalid skeleton, LineOfSight without a solid, options out of range).
+/// @throws rig::Cancelled when `progress` asks to stop.
+/// Progress: the steps of `segmentMesh()` and of the weight method.
+SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
+                               const WeightOptions& options = {}, const Progress& progress = {});
+
+/// Counts the bleeding vertices of `weights` (see the file comment).
+/// Expects weights valid for the skeleton.
+int countBleedingVertices(const SkinWeights& weights, const Skeleton& skeleton,
+                          double threshold = WeightDiagnostics::bleedThreshold);
+
+/// The limb of every joint (see the file comment): the index of the joint
+/// heading its limb, or -1 for trunk joints. For humanoid21: Hips, Spine and
+/// Spine1 are the trunk; LeftUpLeg, RightUpLeg, Neck, LeftShoulder and
+/// RightShoulder head the five limbs.
+/// @throws rig::InvalidInput for an invalid skeleton.
+std::vector<int> jointLimbs(const Skeleton& skeleton);
+
+/// "gaussian" → Segmentation, "heat" → Heat (case-sensitive).
+/// @throws rig::InvalidInput listing the valid names.
+WeightMethod parseWeightMethod(std::string_view name);
+/// "gaussian" or "heat".
+std::string_view weightMethodName(WeightMethod method);
+/// "3.2.1" → NearestLink, "3.2.2" → LineOfSight, "3.2.4" → RegionGrow.
+/// @throws rig::InvalidInput listing the valid names.
+SegmentationMethod parseSegmentationMethod(std::string_view name);
+/// "3.2.1", "3.2.2" or "3.2.4".
+std::string_view segmentationMethodName(SegmentationMethod method);
+
+} // namespace rig
