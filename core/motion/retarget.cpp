@@ -1,0 +1,942 @@
+#include "core/motion/retarget.h"
+
+#include "core/common/error.h"
+
+#include <Eigen/SVD>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <numbers>
+#include <sstream>
+
+namespace rig {
+namespace {
+
+using Quat = Eigen::Quaterniond;
+
+// ------------------------------------------------------------------ names
+
+enum class Part : std::int8_t { None, Hips, Thigh, Shin, Foot, Toe, Clavicle, UpperArm, ForeArm, Hand, Neck, Head };
+enum class Side : std::int8_t { None, Left, Right };
+
+struct NameRole {
+    Part part = Part::None;
+    Side side = Side::None;
+    std::string key; // what remains of the name without side, prefix and digits ("shoulder")
+};
+
+// Splits "mixamorig:LeftUpLeg" / "Bip01 L UpperArm" / "upperarm_l" / "LHipJoint"
+// into lower-case words: after the last ':', at non-alphanumerics, at lower->upper
+// case changes and before the last capital of a capital run followed by lower case.
+std::vector<std::string> words(const std::string& name)
+{
+    const auto colon = name.find_last_of(':');
+    const std::string s = name.substr(colon == std::string::npos ? 0 : colon + 1);
+    std::vector<std::string> out;
+    std::string cur;
+    auto flush = [&] {
+        if (!cur.empty())
+            out.push_back(cur);
+        cur.clear();
+    };
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (!std::isalnum(c)) {
+            flush();
+            continue;
+        }
+        if (!cur.empty()) {
+            const auto prev = static_cast<unsigned char>(s[i - 1]);
+            const bool next = i + 1 < s.size() && std::islower(static_cast<unsigned char>(s[i + 1]));
+            if (std::isupper(c) && (std::islower(prev) || std::isdigit(prev) || (std::isupper(prev) && next)))
+                flush();
+            else if (std::isdigit(c) != std::isdigit(prev))
+                flush();
+        }
+        cur += static_cast<char>(std::tolower(c));
+    }
+    flush();
+    return out;
+}
+
+NameRole nameRole(const std::string& name)
+{
+    NameRole r;
+    for (std::string w : words(name)) {
+        if (std::isdigit(static_cast<unsigned char>(w[0])) || w == "mixamorig" || w == "bip" || w == "def")
+            continue;
+        if (w == "l" || w == "left") {
+            r.side = Side::Left;
+            continue;
+        }
+        if (w == "r" || w == "right") {
+            r.side = Side::Right;
+            continue;
+        }
+        // All-lower-case compounds: "leftupleg", "rightarm".
+        for (auto [prefix, side] : {std::pair{"left", Side::Left}, std::pair{"right", Side::Right}})
+            if (w.size() > std::string_view(prefix).size() && w.rfind(prefix, 0) == 0) {
+                r.side = side;
+                w = w.substr(std::string_view(prefix).size());
+            }
+        r.key += w;
+    }
+    static const std::vector<std::pair<std::string, Part>> table = {
+        {"hips", Part::Hips},       {"pelvis", Part::Hips},       {"upleg", Part::Thigh},
+        {"upperleg", Part::Thigh},  {"thigh", Part::Thigh},       {"femur", Part::Thigh},
+        {"leg", Part::Shin},        {"lowerleg", Part::Shin},     {"knee", Part::Shin},
+        {"calf", Part::Shin},       {"shin", Part::Shin},         {"foot", Part::Foot},
+        {"ankle", Part::Foot},      {"toebase", Part::Toe},       {"toe", Part::Toe},
+        {"toes", Part::Toe},        {"ball", Part::Toe},          {"collar", Part::Clavicle},
+        {"clavicle", Part::Clavicle}, {"shoulder", Part::Clavicle}, {"arm", Part::UpperArm},
+        {"upperarm", Part::UpperArm}, {"humerus", Part::UpperArm}, {"forearm", Part::ForeArm},
+        {"lowerarm", Part::ForeArm}, {"elbow", Part::ForeArm},    {"hand", Part::Hand},
+        {"wrist", Part::Hand},      {"neck", Part::Neck},         {"head", Part::Head},
+    };
+    if (r.key == "hip")
+        r.part = r.side == Side::None ? Part::Hips : Part::Thigh; // Biovision "LeftHip" is the thigh
+    for (const auto& [k, p] : table)
+        if (r.key == k)
+            r.part = p;
+    return r;
+}
+
+// Roles of all joints of a skeleton; "Shoulder" is the upper arm on a side that
+// also has a "Collar" / "Clavicle" (Biovision naming).
+std::vector<NameRole> nameRoles(const std::vector<std::string>& names)
+{
+    std::vector<NameRole> roles;
+    roles.reserve(names.size());
+    for (const auto& n : names)
+        roles.push_back(nameRole(n));
+    for (Side side : {Side::Left, Side::Right}) {
+        const bool collar = std::any_of(roles.begin(), roles.end(), [&](const NameRole& r) {
+            return r.side == side && (r.key == "collar" || r.key == "clavicle");
+        });
+        if (collar)
+            for (auto& r : roles)
+                if (r.side == side && r.key == "shoulder")
+                    r.part = Part::UpperArm;
+    }
+    return roles;
+}
+
+bool sameRole(const NameRole& a, const NameRole& b) { return a.part != Part::None && a.part == b.part && a.side == b.side; }
+
+// ------------------------------------------------------------------ skeleton geometry
+
+// Rest geometry of one side: positions, world orientations, hierarchy.
+struct Rest {
+    std::vector<int> parents;
+    std::vector<std::vector<int>> children;
+    MatrixX3d positions;
+    std::vector<Quat> orientations;
+    std::vector<NameRole> roles;
+
+    int count() const { return static_cast<int>(parents.size()); }
+    Vec3 at(int j) const { return positions.row(j).transpose(); }
+};
+
+void fillChildren(Rest& r)
+{
+    r.children.assign(r.parents.size(), {});
+    for (int j = 1; j < r.count(); ++j)
+        r.children[static_cast<size_t>(r.parents[static_cast<size_t>(j)])].push_back(j);
+}
+
+MotionPose sourceRestPose(const Motion& m, RetargetRest rest)
+{
+    if (rest == RetargetRest::Zero)
+        return restPose(m);
+    if (m.frameCount() < 1)
+        throw InvalidInput("rig::mapSkeletons(): the clip has no frames, so frame 0 cannot be the rest pose; "
+                           "use the zero pose (--rest zero)");
+    return evaluateFrame(m, 0);
+}
+
+Rest sourceRest(const Motion& m, RetargetRest rest, MotionWorld* world = nullptr)
+{
+    const MotionWorld w = worldTransforms(m, sourceRestPose(m, rest));
+    Rest r;
+    r.parents = m.parents;
+    r.positions = w.positions;
+    r.orientations = w.orientations;
+    r.roles = nameRoles(m.names);
+    fillChildren(r);
+    if (world)
+        *world = w;
+    return r;
+}
+
+Rest targetRest(const Skeleton& s)
+{
+    Rest r;
+    r.parents = s.parents;
+    r.positions = s.bindPositions;
+    r.orientations = s.bindOrientations;
+    r.roles = nameRoles(s.names);
+    fillChildren(r);
+    return r;
+}
+
+// A segment (thesis Fig. 5.6): joints[0] is the root or a branch joint, the
+// inner joints have one child, the last has none or several. Bone k (1-based)
+// runs from joints[k-1] to joints[k]; ends[k-1] is its normalized end.
+struct Segment {
+    std::vector<int> joints;
+    std::vector<double> ends;
+    std::vector<double> lengths; // bone lengths
+    Vec3 direction = Vec3::Zero();
+    int level = 0;
+    std::vector<int> childSegments;
+    int bones() const { return static_cast<int>(joints.size()) - 1; }
+    int last() const { return joints.back(); }
+};
+
+// Level 0 is the trunk from the root to the first joint without exactly one child.
+std::vector<Segment> segmentsOf(const Rest& r)
+{
+    std::vector<Segment> out;
+    auto grow = [&](int start, int first, int level) {
+        Segment s;
+        s.level = level;
+        s.joints.push_back(start);
+        int j = first;
+        while (j >= 0) {
+            s.joints.push_back(j);
+            const auto& ch = r.children[static_cast<size_t>(j)];
+            j = ch.size() == 1 ? ch[0] : -1;
+        }
+        double total = 0.0;
+        for (int k = 1; k < static_cast<int>(s.joints.size()); ++k) {
+            const double len = (r.at(s.joints[k]) - r.at(s.joints[k - 1])).norm();
+            s.lengths.push_back(len);
+            total += len;
+        }
+        double acc = 0.0;
+        for (size_t k = 0; k < s.lengths.size(); ++k) {
+            acc += s.lengths[k];
+            // Zero-length segments: spread the ends evenly.
+            s.ends.push_back(total > 0.0 ? acc / total : static_cast<double>(k + 1) / static_cast<double>(s.lengths.size()));
+        }
+        const Vec3 d = r.at(s.last()) - r.at(s.joints[0]);
+        if (d.norm() > 0.0)
+            s.direction = d.normalized();
+        return s;
+    };
+    // The trunk: joints[0] = root, then down while there is exactly one child.
+    Segment trunk;
+    {
+        int j = 0;
+        trunk.joints.push_back(0);
+        while (r.children[static_cast<size_t>(j)].size() == 1) {
+            j = r.children[static_cast<size_t>(j)][0];
+            trunk.joints.push_back(j);
+        }
+        trunk = trunk.joints.size() > 1 ? grow(0, trunk.joints[1], 0) : trunk;
+    }
+    out.push_back(trunk);
+    for (size_t i = 0; i < out.size(); ++i) {
+        const int end = out[i].last();
+        const auto& ch = r.children[static_cast<size_t>(end)];
+        if (ch.size() < 2)
+            continue;
+        for (int c : ch) {
+            out[i].childSegments.push_back(static_cast<int>(out.size()));
+            out.push_back(grow(end, c, out[i].level + 1));
+        }
+    }
+    return out;
+}
+
+constexpr double big = 1e6;
+
+// Order-preserving pairing of p <= q items: each a[i] gets a distinct b[pick[i]],
+// pick increasing, the last a with the last b, minimizing the sum of cost(i, j).
+template <typename Cost>
+std::vector<int> pairInOrder(int p, int q, const Cost& cost)
+{
+    std::vector<int> pick(static_cast<size_t>(p), -1);
+    if (p == 0)
+        return pick;
+    const double inf = std::numeric_limits<double>::infinity();
+    // best[i][j]: least cost of pairing a[0..i] with a[i] -> b[j].
+    std::vector<std::vector<double>> best(static_cast<size_t>(p), std::vector<double>(static_cast<size_t>(q), inf));
+    std::vector<std::vector<int>> from(static_cast<size_t>(p), std::vector<int>(static_cast<size_t>(q), -1));
+    for (int j = 0; j < q; ++j)
+        best[0][static_cast<size_t>(j)] = cost(0, j);
+    for (int i = 1; i < p; ++i) {
+        double runBest = inf;
+        int runArg = -1;
+        for (int j = 1; j < q; ++j) {
+            if (best[static_cast<size_t>(i - 1)][static_cast<size_t>(j - 1)] < runBest) {
+                runBest = best[static_cast<size_t>(i - 1)][static_cast<size_t>(j - 1)];
+                runArg = j - 1;
+            }
+            if (runArg >= 0) {
+                best[static_cast<size_t>(i)][static_cast<size_t>(j)] = runBest + cost(i, j);
+                from[static_cast<size_t>(i)][static_cast<size_t>(j)] = runArg;
+            }
+        }
+    }
+    int j = q - 1; // the last with the last
+    for (int i = p - 1; i >= 0; --i) {
+        pick[static_cast<size_t>(i)] = j;
+        j = from[static_cast<size_t>(i)][static_cast<size_t>(j)];
+    }
+    return pick;
+}
+
+// Number of (part, side) roles two segments share, and whether their sides conflict.
+std::pair<int, bool> nameAgreement(const Segment& t, const Rest& tr, const Segment& s, const Rest& sr)
+{
+    int shared = 0;
+    bool tl = false, trr = false, sl = false, srr = false;
+    for (size_t a = 1; a < t.joints.size(); ++a) {
+        const NameRole& x = tr.roles[static_cast<size_t>(t.joints[a])];
+        tl |= x.side == Side::Left;
+        trr |= x.side == Side::Right;
+        for (size_t b = 1; b < s.joints.size(); ++b)
+            if (sameRole(x, sr.roles[static_cast<size_t>(s.joints[b])])) {
+                ++shared;
+                break;
+            }
+    }
+    for (size_t b = 1; b < s.joints.size(); ++b) {
+        const NameRole& y = sr.roles[static_cast<size_t>(s.joints[b])];
+        sl |= y.side == Side::Left;
+        srr |= y.side == Side::Right;
+    }
+    const bool conflict = (tl && !trr && srr && !sl) || (trr && !tl && sl && !srr);
+    return {shared, conflict};
+}
+
+void setSources(JointRetarget& j, std::vector<RetargetSource> sources, RetargetMatch match)
+{
+    j.sources = std::move(sources);
+    j.match = j.sources.empty() ? RetargetMatch::Unmapped : match;
+}
+
+// Pairs the bones of matched segments t (target) and s (source) and fills the
+// target joints they own (all but t.joints[0], which the branch rule sets).
+void mapSegmentPair(const Segment& t, const Rest& tr, const Segment& s, const Rest& sr, const RetargetOptions& o,
+                    RetargetMapping& m)
+{
+    const int nt = t.bones(), ns = s.bones();
+    auto owner = [](const Segment& g, int bone) { return g.joints[static_cast<size_t>(bone)]; }; // bone 0-based: from joints[bone]
+    // Bone 0 belongs to the branch joint (hips, chest), which the branch rule maps.
+    auto anchored = [&](int bt, int bs) {
+        return o.useNames && bt > 0 && bs > 0 && sameRole(tr.roles[static_cast<size_t>(owner(t, bt))], sr.roles[static_cast<size_t>(owner(s, bs))]);
+    };
+    // A bone with a name partner on the other side must pair with it.
+    auto hasPartner = [&](bool target, int bone) {
+        const int n = target ? ns : nt;
+        for (int k = 0; k < n; ++k)
+            if (target ? anchored(bone, k) : anchored(k, bone))
+                return true;
+        return false;
+    };
+    auto cost = [&](int bt, int bs) {
+        double c = std::abs(t.ends[static_cast<size_t>(bt)] - s.ends[static_cast<size_t>(bs)]);
+        if (anchored(bt, bs))
+            c -= big;
+        else if (hasPartner(true, bt) || hasPartner(false, bs))
+            c += big;
+        return c;
+    };
+    const int leafT = t.last();
+    const bool targetEndIsBranch = tr.children[static_cast<size_t>(leafT)].size() >= 2;
+    if (nt > 0 && ns > 0) {
+        if (ns >= nt) {
+            const std::vector<int> pick = pairInOrder(nt, ns, cost);
+            int prev = -1;
+            for (int bt = 0; bt < nt; ++bt) {
+                const int bs = pick[static_cast<size_t>(bt)];
+                // Source bones prev+1 .. bs blend into target bone bt (thesis Fig. 5.7).
+                double total = 0.0;
+                for (int k = prev + 1; k <= bs; ++k)
+                    total += s.lengths[static_cast<size_t>(k)];
+                std::vector<RetargetSource> src;
+                for (int k = prev + 1; k <= bs; ++k) {
+                    const double w = total > 0.0 ? s.lengths[static_cast<size_t>(k)] / total : (k == bs ? 1.0 : 0.0);
+                    if (w > 0.0)
+                        src.push_back({owner(s, k), w});
+                }
+                prev = bs;
+                if (bt == 0)
+                    continue; // owned by the branch joint
+                setSources(m.joints[static_cast<size_t>(owner(t, bt))], std::move(src),
+                           anchored(bt, bs) ? RetargetMatch::Name : RetargetMatch::Length);
+            }
+        } else {
+            auto flipped = [&](int bs, int bt) { return cost(bt, bs); };
+            const std::vector<int> pick = pairInOrder(ns, nt, flipped);
+            std::vector<int> partner(static_cast<size_t>(nt), -1);
+            for (int bs = 0; bs < ns; ++bs)
+                partner[static_cast<size_t>(pick[static_cast<size_t>(bs)])] = bs;
+            for (int bt = 1; bt < nt; ++bt) {
+                JointRetarget& j = m.joints[static_cast<size_t>(owner(t, bt))];
+                const int bs = partner[static_cast<size_t>(bt)];
+                if (bs >= 0) {
+                    setSources(j, {{owner(s, bs), 1.0}}, anchored(bt, bs) ? RetargetMatch::Name : RetargetMatch::Length);
+                } else if (o.coverUnpaired) {
+                    // The source bone whose span holds this bone's middle.
+                    const double mid = 0.5 * ((bt > 0 ? t.ends[static_cast<size_t>(bt - 1)] : 0.0) + t.ends[static_cast<size_t>(bt)]);
+                    int k = 0;
+                    while (k + 1 < ns && s.ends[static_cast<size_t>(k)] < mid)
+                        ++k;
+                    setSources(j, {{owner(s, k), 1.0}}, RetargetMatch::Covered);
+                }
+            }
+        }
+    }
+    // The segment's last joint follows the source segment's last joint (a leaf's
+    // own rotation: the head, a hand, a toe; a branch: the chest, a palm).
+    {
+        const bool named = o.useNames && sameRole(tr.roles[static_cast<size_t>(leafT)], sr.roles[static_cast<size_t>(s.last())]);
+        setSources(m.joints[static_cast<size_t>(leafT)], {{s.last(), 1.0}},
+                   targetEndIsBranch ? RetargetMatch::Branch : named ? RetargetMatch::Name : RetargetMatch::Length);
+    }
+}
+
+// Matches the child segments of two matched segments, recursively.
+void mapChildren(const std::vector<Segment>& ts, const Rest& tr, int ti, const std::vector<Segment>& ss,
+                 const Rest& sr, int si, const RetargetOptions& o, RetargetMapping& m)
+{
+    const auto& tc = ts[static_cast<size_t>(ti)].childSegments;
+    const auto& sc = ss[static_cast<size_t>(si)].childSegments;
+    struct Candidate {
+        int t, s, names;
+        double dot;
+    };
+    std::vector<Candidate> cands;
+    for (int a : tc)
+        for (int b : sc) {
+            const Segment& x = ts[static_cast<size_t>(a)];
+            const Segment& y = ss[static_cast<size_t>(b)];
+            int names = 0;
+            if (o.useNames) {
+                const auto [shared, conflict] = nameAgreement(x, tr, y, sr);
+                if (conflict)
+                    continue;
+                names = shared;
+            }
+            const double dot = x.direction.dot(y.direction);
+            if (names == 0 && dot <= 0.0)
+                continue; // opposite main orientations never correspond
+            cands.push_back({a, b, names, dot});
+        }
+    std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
+        return a.names != b.names ? a.names > b.names : a.dot > b.dot;
+    });
+    std::vector<int> usedT, usedS;
+    for (const Candidate& c : cands) {
+        if (std::find(usedT.begin(), usedT.end(), c.t) != usedT.end() ||
+            std::find(usedS.begin(), usedS.end(), c.s) != usedS.end())
+            continue;
+        usedT.push_back(c.t);
+        usedS.push_back(c.s);
+        mapSegmentPair(ts[static_cast<size_t>(c.t)], tr, ss[static_cast<size_t>(c.s)], sr, o, m);
+        mapChildren(ts, tr, c.t, ss, sr, c.s, o, m);
+    }
+}
+
+// The last two joints of each level-1 segment pointing down (the legs).
+std::vector<int> feetOf(const std::vector<Segment>& segs)
+{
+    std::vector<int> feet;
+    for (const Segment& s : segs)
+        if (s.level == 1 && s.direction.y() < -0.5 && s.joints.size() >= 2) {
+            feet.push_back(s.joints[s.joints.size() - 2]);
+            feet.push_back(s.joints.back());
+        }
+    return feet;
+}
+
+double lowest(const MatrixX3d& p, const std::vector<int>& joints)
+{
+    double y = std::numeric_limits<double>::infinity();
+    for (int j : joints)
+        y = std::min(y, p(j, 1));
+    if (joints.empty())
+        y = p.col(1).minCoeff();
+    return y;
+}
+
+double hipHeight(const Rest& r, const std::vector<int>& feet) { return r.positions(0, 1) - lowest(r.positions, feet); }
+
+// ------------------------------------------------------------------ rest offsets
+
+Quat kabsch(const std::vector<Vec3>& from, const std::vector<Vec3>& to)
+{
+    Eigen::Matrix3d h = Eigen::Matrix3d::Zero();
+    for (size_t k = 0; k < from.size(); ++k)
+        h += from[k] * to[k].transpose();
+    const Eigen::JacobiSVD<Eigen::Matrix3d> svd(h, Eigen::ComputeFullU | Eigen::ComputeFullV);
+    Eigen::Matrix3d d = Eigen::Matrix3d::Identity();
+    d(2, 2) = (svd.matrixV() * svd.matrixU().transpose()).determinant() < 0.0 ? -1.0 : 1.0;
+    return Quat(svd.matrixV() * d * svd.matrixU().transpose()).normalized();
+}
+
+int firstSource(const JointRetarget& j)
+{
+    int f = std::numeric_limits<int>::max();
+    for (const auto& s : j.sources)
+        f = std::min(f, s.joint);
+    return f;
+}
+
+int lastSource(const JointRetarget& j)
+{
+    int f = -1;
+    for (const auto& s : j.sources)
+        f = std::max(f, s.joint);
+    return f;
+}
+
+void computeRestOffsets(RetargetMapping& m, const Rest& tr, const Rest& sr)
+{
+    constexpr double eps = 1e-9;
+    for (int i = 0; i < tr.count(); ++i) {
+        JointRetarget& j = m.joints[static_cast<size_t>(i)];
+        const int p = tr.parents[static_cast<size_t>(i)];
+        // Inherit from the nearest ancestor by default (a leaf continues its parent).
+        j.restOffset = p >= 0 ? m.joints[static_cast<size_t>(p)].restOffset : Quat::Identity();
+        if (j.sources.empty())
+            continue;
+        const int first = firstSource(j);
+        std::vector<Vec3> from, to;
+        for (int c : tr.children[static_cast<size_t>(i)]) {
+            const JointRetarget& jc = m.joints[static_cast<size_t>(c)];
+            if (jc.sources.empty())
+                continue;
+            const int e = firstSource(jc);
+            const Vec3 vt = tr.at(c) - tr.at(i), vs = sr.at(e) - sr.at(first);
+            if (e != first && vt.norm() > eps && vs.norm() > eps) {
+                from.push_back(vt.normalized());
+                to.push_back(vs.normalized());
+            }
+        }
+        if (from.empty() && tr.children[static_cast<size_t>(i)].size() == 1) {
+            // Children without their own source: the source joint's own bone.
+            const auto& sc = sr.children[static_cast<size_t>(lastSource(j))];
+            const int c = tr.children[static_cast<size_t>(i)][0];
+            if (sc.size() == 1) {
+                const Vec3 vt = tr.at(c) - tr.at(i), vs = sr.at(sc[0]) - sr.at(first);
+                if (vt.norm() > eps && vs.norm() > eps) {
+                    from.push_back(vt.normalized());
+                    to.push_back(vs.normalized());
+                }
+            }
+        }
+        if (from.size() == 1)
+            j.restOffset = Quat::FromTwoVectors(from[0], to[0]).normalized();
+        else if (from.size() >= 2)
+            j.restOffset = kabsch(from, to);
+    }
+}
+
+// ------------------------------------------------------------------ checks
+
+void checkMapping(const RetargetMapping& m, const Motion& source, const Skeleton& target)
+{
+    const std::string fn = "rig::retargetClip(): ";
+    if (m.sourceNames != source.names)
+        throw InvalidInput(fn + "the mapping was made for another source skeleton (joint names differ); "
+                                "rebuild it with rig::mapSkeletons()");
+    if (m.targetNames != target.names || m.joints.size() != target.names.size())
+        throw InvalidInput(fn + "the mapping was made for another target skeleton (joint names differ); "
+                                "rebuild it with rig::mapSkeletons()");
+    for (size_t i = 0; i < m.joints.size(); ++i) {
+        double sum = 0.0;
+        for (const auto& s : m.joints[i].sources) {
+            if (s.joint < 0 || s.joint >= source.jointCount())
+                throw InvalidInput(fn + "target joint '" + target.names[i] + "' has source joint index " +
+                                   std::to_string(s.joint) + ", outside 0.." + std::to_string(source.jointCount() - 1));
+            if (!std::isfinite(s.weight) || s.weight < 0.0)
+                throw InvalidInput(fn + "target joint '" + target.names[i] + "' has a negative or non-finite weight");
+            sum += s.weight;
+        }
+        if (!m.joints[i].sources.empty() && !(sum > 0.0))
+            throw InvalidInput(fn + "the weights of target joint '" + target.names[i] + "' are all zero");
+    }
+}
+
+void checkInputs(const Motion& source, const Skeleton& target, const char* fn)
+{
+    try {
+        validateMotion(source);
+    } catch (const InvalidInput& e) {
+        throw InvalidInput(std::string(fn) + ": the source clip is invalid: " + e.what());
+    }
+    try {
+        validateSkeleton(target);
+    } catch (const InvalidInput& e) {
+        throw InvalidInput(std::string(fn) + ": the target skeleton is invalid: " + e.what());
+    }
+}
+
+// Everything mapSkeletons() computes, with the rests for the transfer.
+struct Prepared {
+    RetargetMapping mapping;
+    Rest source, target;
+};
+
+void finishMapping(RetargetMapping& m, const Rest& tr, const Rest& sr, const RetargetOptions& o)
+{
+    const std::vector<Segment> ts = segmentsOf(tr), ss = segmentsOf(sr);
+    m.sourceFeet = feetOf(ss);
+    m.targetFeet = feetOf(ts);
+    m.translationScale = 1.0;
+    if (o.scaleTranslation) {
+        const double hs = hipHeight(sr, m.sourceFeet), ht = hipHeight(tr, m.targetFeet);
+        if (hs > 1e-12 && ht > 1e-12)
+            m.translationScale = ht / hs;
+    }
+    m.targetLevels.assign(static_cast<size_t>(tr.count()), 0);
+    for (const Segment& s : ts)
+        for (size_t k = 1; k < s.joints.size(); ++k)
+            m.targetLevels[static_cast<size_t>(s.joints[k])] = s.level;
+    computeRestOffsets(m, tr, sr);
+}
+
+Quat blend(const std::vector<RetargetSource>& sources, const std::vector<Quat>& delta)
+{
+    if (sources.size() == 1)
+        return delta[static_cast<size_t>(sources[0].joint)];
+    const RetargetSource* heaviest = &sources[0];
+    for (const auto& s : sources)
+        if (s.weight > heaviest->weight)
+            heaviest = &s;
+    const Eigen::Vector4d ref = delta[static_cast<size_t>(heaviest->joint)].coeffs();
+    Eigen::Vector4d acc = Eigen::Vector4d::Zero();
+    for (const auto& s : sources) {
+        const Eigen::Vector4d q = delta[static_cast<size_t>(s.joint)].coeffs();
+        acc += (q.dot(ref) < 0.0 ? -s.weight : s.weight) * q;
+    }
+    Quat out;
+    out.coeffs() = acc.normalized();
+    return out;
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0.0;
+    std::sort(v.begin(), v.end());
+    const double x = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(v.size() - 1);
+    return v[static_cast<size_t>(std::floor(x))];
+}
+
+double verticalExtent(const MatrixX3d& p) { return p.rows() ? p.col(1).maxCoeff() - p.col(1).minCoeff() : 0.0; }
+
+} // namespace
+
+// ------------------------------------------------------------------ public
+
+RetargetRest parseRetargetRest(std::string_view name)
+{
+    if (name == "frame0")
+        return RetargetRest::FirstFrame;
+    if (name == "zero")
+        return RetargetRest::Zero;
+    throw InvalidInput("rig::parseRetargetRest(): unknown rest pose '" + std::string(name) +
+                       "': use 'frame0' (the clip's first frame) or 'zero' (the BVH zero pose)");
+}
+
+std::string_view retargetRestName(RetargetRest rest) { return rest == RetargetRest::Zero ? "zero" : "frame0"; }
+
+std::string_view retargetMatchName(RetargetMatch match)
+{
+    switch (match) {
+    case RetargetMatch::Unmapped: return "unmapped";
+    case RetargetMatch::Name: return "name";
+    case RetargetMatch::Length: return "length";
+    case RetargetMatch::Covered: return "covered";
+    case RetargetMatch::Branch: return "branch";
+    case RetargetMatch::User: return "user";
+    }
+    return "unmapped";
+}
+
+int RetargetMapping::mappedCount() const
+{
+    return static_cast<int>(std::count_if(joints.begin(), joints.end(), [](const JointRetarget& j) { return !j.sources.empty(); }));
+}
+
+std::string formatMappingTable(const RetargetMapping& m)
+{
+    size_t width = 6;
+    for (const auto& n : m.targetNames)
+        width = std::max(width, n.size());
+    std::ostringstream out;
+    out << std::left << std::setw(static_cast<int>(width)) << "target" << "  level  match     sources\n";
+    std::vector<bool> used(m.sourceNames.size(), false);
+    for (size_t i = 0; i < m.joints.size(); ++i) {
+        const JointRetarget& j = m.joints[i];
+        out << std::left << std::setw(static_cast<int>(width)) << (i < m.targetNames.size() ? m.targetNames[i] : "?") << "  "
+            << std::setw(5) << (i < m.targetLevels.size() ? m.targetLevels[i] : 0) << "  " << std::setw(8)
+            << retargetMatchName(j.match) << "  ";
+        if (j.sources.empty())
+            out << "(identity)";
+        for (size_t k = 0; k < j.sources.size(); ++k) {
+            const int s = j.sources[k].joint;
+            if (s >= 0 && static_cast<size_t>(s) < used.size())
+                used[static_cast<size_t>(s)] = true;
+            out << (k ? ", " : "")
+                << (s >= 0 && static_cast<size_t>(s) < m.sourceNames.size() ? m.sourceNames[static_cast<size_t>(s)] : "?")
+                << ' ' << std::fixed << std::setprecision(2) << j.sources[k].weight;
+        }
+        out << '\n';
+    }
+    std::string unused;
+    for (size_t s = 0; s < used.size(); ++s)
+        if (!used[s])
+            unused += (unused.empty() ? "" : ", ") + m.sourceNames[s];
+    out << "unused source joints: " << (unused.empty() ? "none" : unused) << '\n';
+    return out.str();
+}
+
+void setRetargetSources(RetargetMapping& m, const std::string& target,
+                        const std::vector<std::pair<std::string, double>>& sources)
+{
+    const std::string fn = "rig::setRetargetSources(): ";
+    const auto t = std::find(m.targetNames.begin(), m.targetNames.end(), target);
+    if (t == m.targetNames.end() || static_cast<size_t>(t - m.targetNames.begin()) >= m.joints.size())
+        throw InvalidInput(fn + "no target joint named '" + target + "'");
+    std::vector<RetargetSource> out;
+    double sum = 0.0;
+    for (const auto& [name, weight] : sources) {
+        const auto s = std::find(m.sourceNames.begin(), m.sourceNames.end(), name);
+        if (s == m.sourceNames.end())
+            throw InvalidInput(fn + "no source joint named '" + name + "'");
+        if (!std::isfinite(weight) || weight < 0.0)
+            throw InvalidInput(fn + "the weight of '" + name + "' must be a non-negative number");
+        out.push_back({static_cast<int>(s - m.sourceNames.begin()), weight});
+        sum += weight;
+    }
+    if (!out.empty() && !(sum > 0.0))
+        throw InvalidInput(fn + "the weights of '" + target + "' are all zero");
+    for (auto& s : out)
+        s.weight /= sum;
+    JointRetarget& j = m.joints[static_cast<size_t>(t - m.targetNames.begin())];
+    j.sources = std::move(out);
+    j.match = j.sources.empty() ? RetargetMatch::Unmapped : RetargetMatch::User;
+}
+
+RetargetMapping mapSkeletons(const Motion& source, const Skeleton& target, const RetargetOptions& options)
+{
+    checkInputs(source, target, "rig::mapSkeletons()");
+    const Rest sr = sourceRest(source, options.rest);
+    const Rest tr = targetRest(target);
+    RetargetMapping m;
+    m.sourceNames = source.names;
+    m.targetNames = target.names;
+    m.joints.assign(static_cast<size_t>(target.jointCount()), {});
+    const std::vector<Segment> ts = segmentsOf(tr), ss = segmentsOf(sr);
+    // The trunks (root to first branch) correspond; the root follows the source root.
+    setSources(m.joints[0], {{0, 1.0}}, RetargetMatch::Branch);
+    mapSegmentPair(ts[0], tr, ss[0], sr, options, m);
+    if (ts[0].bones() > 0 || ss[0].bones() > 0)
+        m.joints[static_cast<size_t>(ts[0].last())].match = RetargetMatch::Branch;
+    mapChildren(ts, tr, 0, ss, sr, 0, options, m);
+    finishMapping(m, tr, sr, options);
+    return m;
+}
+
+RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const RetargetOptions& options,
+                            const Progress& progress)
+{
+    return retargetClip(source, target, mapSkeletons(source, target, options), options, progress);
+}
+
+RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const RetargetMapping& mapping,
+                            const RetargetOptions& options, const Progress& progress)
+{
+    checkInputs(source, target, "rig::retargetClip()");
+    checkMapping(mapping, source, target);
+    if (source.frameCount() < 1)
+        throw InvalidInput("rig::retargetClip(): the clip has no frames");
+    if (options.frameStep < 1)
+        throw InvalidInput("rig::retargetClip(): frameStep must be 1 or more, got " + std::to_string(options.frameStep));
+    MotionWorld restWorld;
+    const Rest sr = sourceRest(source, options.rest, &restWorld);
+    const Rest tr = targetRest(target);
+
+    RetargetedClip clip;
+    clip.mapping = mapping;
+    RetargetMapping& m = clip.mapping;
+    for (auto& j : m.joints) {
+        double sum = 0.0;
+        for (const auto& s : j.sources)
+            sum += s.weight;
+        for (auto& s : j.sources)
+            s.weight /= sum;
+    }
+    finishMapping(m, tr, sr, options);
+    clip.frameTime = source.frameTime * options.frameStep;
+    {
+        MatrixX3d all(restWorld.positions.rows() + restWorld.endSitePositions.rows(), 3);
+        all << restWorld.positions, restWorld.endSitePositions;
+        clip.sourceHeight = verticalExtent(all);
+    }
+    clip.targetHeight = verticalExtent(target.bindPositions);
+
+    const int nt = target.jointCount(), ns = source.jointCount();
+    const int frames = (source.frameCount() - 1) / options.frameStep + 1;
+    const double s = m.translationScale;
+    const Vec3 rootRest = sr.at(0);
+    std::vector<Quat> delta(static_cast<size_t>(ns));
+    std::vector<Quat> posed(static_cast<size_t>(nt));
+    std::vector<double> sourceFoot(static_cast<size_t>(frames));
+    clip.frames.resize(static_cast<size_t>(frames));
+    for (int f = 0; f < frames; ++f) {
+        if ((f & 255) == 0)
+            progress.update("retarget", static_cast<double>(f) / frames);
+        const MotionWorld w = worldTransforms(source, evaluateFrame(source, f * options.frameStep));
+        for (int k = 0; k < ns; ++k)
+            delta[static_cast<size_t>(k)] = w.orientations[static_cast<size_t>(k)] * sr.orientations[static_cast<size_t>(k)].conjugate();
+        Pose& pose = clip.frames[static_cast<size_t>(f)];
+        pose.localRotations.resize(static_cast<size_t>(nt));
+        for (int i = 0; i < nt; ++i) {
+            const JointRetarget& j = m.joints[static_cast<size_t>(i)];
+            const Quat& B = target.bindOrientations[static_cast<size_t>(i)];
+            const int p = target.parents[static_cast<size_t>(i)];
+            // parentDelta maps bind-space directions to posed space at the parent (pose.h).
+            const Quat parentDelta = p < 0 ? Quat::Identity()
+                                           : Quat(posed[static_cast<size_t>(p)] * target.bindOrientations[static_cast<size_t>(p)].conjugate());
+            Quat O = j.sources.empty() ? Quat(parentDelta * B) : Quat(blend(j.sources, delta) * j.restOffset * B);
+            O.normalize();
+            posed[static_cast<size_t>(i)] = O;
+            pose.localRotations[static_cast<size_t>(i)] = (B.conjugate() * parentDelta.conjugate() * O).normalized();
+        }
+        pose.rootTranslation = s * (w.positions.row(0).transpose() - rootRest);
+        sourceFoot[static_cast<size_t>(f)] = lowest(w.positions, m.sourceFeet);
+    }
+
+    // Feet on the ground: the clip's ground is a low percentile of the lowest
+    // source foot joint; the target's is its bind pose.
+    const double sourceGround = percentile(sourceFoot, options.groundPercentile);
+    const double targetGround = lowest(target.bindPositions, m.targetFeet);
+    const double contact = options.contactTolerance * clip.sourceHeight;
+    const double norm = clip.targetHeight > 0.0 ? clip.targetHeight : 1.0;
+    for (int f = 0; f < frames; ++f) {
+        Pose& pose = clip.frames[static_cast<size_t>(f)];
+        const double hs = sourceFoot[static_cast<size_t>(f)] - sourceGround;
+        const double ht = lowest(forwardKinematics(target, pose).positions, m.targetFeet) - targetGround;
+        const double dy = s * hs - ht;
+        if (options.keepFeetOnGround)
+            pose.rootTranslation.y() += dy;
+        if (hs <= contact) {
+            ++clip.contactFrames;
+            clip.footErrorBefore = std::max(clip.footErrorBefore, std::abs(dy) / norm);
+            const double after = lowest(forwardKinematics(target, pose).positions, m.targetFeet) - targetGround;
+            clip.footErrorAfter = std::max(clip.footErrorAfter, std::abs(after - s * hs) / norm);
+        }
+    }
+    progress.update("retarget", 1.0);
+    return clip;
+}
+
+namespace {
+
+// R = Rz(a) · Ry(b) · Rx(c), angles in degrees, b in [-90, 90].
+Vec3 eulerZYX(const Eigen::Matrix3d& r)
+{
+    const double b = std::asin(std::clamp(-r(2, 0), -1.0, 1.0));
+    double a, c;
+    if (std::abs(r(2, 0)) < 1.0 - 1e-12) {
+        a = std::atan2(r(1, 0), r(0, 0));
+        c = std::atan2(r(2, 1), r(2, 2));
+    } else { // gimbal lock: put everything in a
+        a = std::atan2(-r(0, 1), r(1, 1));
+        c = 0.0;
+    }
+    return Vec3(a, b, c) * (180.0 / std::numbers::pi);
+}
+
+double unwrap(double angle, double previous)
+{
+    return angle + 360.0 * std::round((previous - angle) / 360.0);
+}
+
+// Of the two ZYX triples of a rotation, (a, b, c) and (a + 180, 180 - b, c + 180),
+// each shifted by whole turns, the one closest to the previous frame's.
+Vec3 continuousEuler(const Vec3& e, const Vec3& previous)
+{
+    Vec3 best = e;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (Vec3 c : {e, Vec3(e[0] + 180.0, 180.0 - e[1], e[2] + 180.0)}) {
+        for (int k = 0; k < 3; ++k)
+            c[k] = unwrap(c[k], previous[k]);
+        const double d = (c - previous).cwiseAbs().sum();
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+Motion retargetedMotion(const RetargetedClip& clip, const Skeleton& target)
+{
+    try {
+        validateSkeleton(target);
+    } catch (const InvalidInput& e) {
+        throw InvalidInput(std::string("rig::retargetedMotion(): the target skeleton is invalid: ") + e.what());
+    }
+    const int n = target.jointCount();
+    Motion m;
+    m.names = target.names;
+    m.parents = target.parents;
+    m.offsets.resize(n, 3);
+    m.channelStarts.push_back(0);
+    const auto children = childrenOf(target);
+    for (int i = 0; i < n; ++i) {
+        const int p = target.parents[static_cast<size_t>(i)];
+        m.offsets.row(i) = p < 0 ? Vec3(target.bindPositions.row(i)) : Vec3(target.bindPositions.row(i) - target.bindPositions.row(p));
+        if (p < 0)
+            for (Channel c : {Channel::Xposition, Channel::Yposition, Channel::Zposition})
+                m.channels.push_back(c);
+        for (Channel c : {Channel::Zrotation, Channel::Yrotation, Channel::Xrotation})
+            m.channels.push_back(c);
+        m.channelStarts.push_back(static_cast<int>(m.channels.size()));
+        if (children[static_cast<size_t>(i)].empty()) {
+            const Vec3 bone = p < 0 ? Vec3(0.0, 0.1, 0.0) : Vec3(m.offsets.row(i).transpose());
+            m.endSiteParents.push_back(i);
+            m.endSiteOffsets.conservativeResize(m.endSiteOffsets.rows() + 1, 3);
+            m.endSiteOffsets.row(m.endSiteOffsets.rows() - 1) = (bone.norm() > 0.0 ? Vec3(0.5 * bone) : Vec3(0.0, 0.05, 0.0)).transpose();
+        }
+    }
+    m.frameTime = clip.frameTime;
+    m.frames.resize(static_cast<Eigen::Index>(clip.frames.size()), m.channelCount());
+    std::vector<Quat> world(static_cast<size_t>(n));
+    for (size_t f = 0; f < clip.frames.size(); ++f) {
+        const PosedSkeleton posed = forwardKinematics(target, clip.frames[f]);
+        int col = 0;
+        for (int i = 0; i < n; ++i) {
+            world[static_cast<size_t>(i)] = posed.orientations[static_cast<size_t>(i)] * target.bindOrientations[static_cast<size_t>(i)].conjugate();
+            const int p = target.parents[static_cast<size_t>(i)];
+            const Quat local = p < 0 ? world[static_cast<size_t>(i)] : Quat(world[static_cast<size_t>(p)].conjugate() * world[static_cast<size_t>(i)]);
+            if (p < 0)
+                for (int a = 0; a < 3; ++a)
+                    m.frames(static_cast<Eigen::Index>(f), col++) = clip.frames[f].rootTranslation[a];
+            Vec3 e = eulerZYX(local.normalized().toRotationMatrix());
+            if (f > 0) {
+                const auto prev = static_cast<Eigen::Index>(f - 1);
+                e = continuousEuler(e, Vec3(m.frames(prev, col), m.frames(prev, col + 1), m.frames(prev, col + 2)));
+            }
+            for (int a = 0; a < 3; ++a)
+                m.frames(static_cast<Eigen::Index>(f), col++) = e[a];
+        }
+    }
+    validateMotion(m);
+    return m;
+}
+
+} // namespace rig
