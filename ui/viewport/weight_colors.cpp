@@ -1,0 +1,86 @@
+#include "ui/viewport/weight_colors.h"
+
+#include <glm/common.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace rig::ui {
+namespace {
+
+const glm::vec3 unsegmented(1.0f, 0.0f, 1.0f);
+
+glm::vec3 hsv(float h, float s, float v)
+{
+    const float c = v * s;
+    const float hp = std::fmod(h, 1.0f) * 6.0f;
+    const float x = c * (1.0f - std::abs(std::fmod(hp, 2.0f) - 1.0f));
+    glm::vec3 rgb;
+    switch (int(hp)) {
+    case 0: rgb = {c, x, 0}; break;
+    case 1: rgb = {x, c, 0}; break;
+    case 2: rgb = {0, c, x}; break;
+    case 3: rgb = {0, x, c}; break;
+    case 4: rgb = {x, 0, c}; break;
+    default: rgb = {c, 0, x}; break;
+    }
+    return rgb + glm::vec3(v - c);
+}
+
+} // namespace
+
+glm::vec3 segmentColor(int bone)
+{
+    if (bone < 0)
+        return unsegmented;
+    // Golden-angle hues; alternate saturation/value so the 21 bones of the
+    // humanoid stay distinguishable, and skip the magenta band kept for errors.
+    float h = std::fmod(0.07f + 0.61803398875f * float(bone), 1.0f);
+    if (h > 0.78f && h < 0.92f)
+        h -= 0.14f;
+    const float s = bone % 2 ? 0.55f : 0.75f;
+    const float v = bone % 3 == 0 ? 0.95f : 0.8f;
+    return hsv(h, s, v);
+}
+
+glm::vec3 heatColor(float weight)
+{
+    static const std::array<glm::vec3, 5> stops = {glm::vec3(0.05f, 0.08f, 0.45f), glm::vec3(0.0f, 0.75f, 0.9f),
+                                                   glm::vec3(0.15f, 0.85f, 0.2f), glm::vec3(1.0f, 0.9f, 0.1f),
+                                                   glm::vec3(0.95f, 0.1f, 0.05f)};
+    const float w = std::isfinite(weight) ? std::clamp(weight, 0.0f, 1.0f) : 0.0f;
+    const float t = w * float(stops.size() - 1);
+    const int i = std::min(int(t), int(stops.size()) - 2);
+    return glm::mix(stops[size_t(i)], stops[size_t(i) + 1], t - float(i));
+}
+
+std::vector<glm::vec3> segmentColors(const Segmentation& segmentation)
+{
+    std::vector<glm::vec3> out(size_t(segmentation.vertexCount()));
+    for (int v = 0; v < segmentation.vertexCount(); ++v) {
+        const int bone = segmentation.bone[size_t(v)];
+        const float delta = v < int(segmentation.delta.size()) ? float(segmentation.delta[size_t(v)]) : 1.0f;
+        out[size_t(v)] = bone < 0 ? unsegmented : segmentColor(bone) * (0.7f + 0.3f * std::clamp(delta, 0.0f, 1.0f));
+    }
+    return out;
+}
+
+std::vector<glm::vec3> weightColors(const SkinWeights& weights, const Segmentation& segmentation, int joint)
+{
+    std::vector<glm::vec3> out(size_t(weights.vertexCount()));
+    for (int v = 0; v < weights.vertexCount(); ++v) {
+        if (v < segmentation.vertexCount() && segmentation.bone[size_t(v)] < 0) {
+            out[size_t(v)] = unsegmented;
+            continue;
+        }
+        float w = 0.0f;
+        for (int k = 0; k < weights.maxInfluences; ++k)
+            if (weights.joints(v, k) == joint)
+                w += weights.weights(v, k);
+        out[size_t(v)] = heatColor(w);
+    }
+    return out;
+}
+
+} // namespace rig::ui
