@@ -425,8 +425,10 @@ void mapChildren(const std::vector<Segment>& ts, const Rest& tr, int ti, const s
                 names = shared;
             }
             const double dot = x.direction.dot(y.direction);
-            if (names == 0 && dot <= 0.0)
-                continue; // opposite main orientations never correspond
+            // Opposite main orientations never correspond (a zero-length
+            // segment, such as a thumb at the palm's joint, has none).
+            if (names == 0 && dot <= 0.0 && x.direction.squaredNorm() > 0.0 && y.direction.squaredNorm() > 0.0)
+                continue;
             cands.push_back({a, b, names, dot});
         }
     std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
