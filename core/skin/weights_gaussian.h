@@ -3,8 +3,8 @@
 /// Segmentation-based skinning weights (thesis 001, §4.2–4.3, Alg. 4.2.1).
 ///
 /// Each vertex's main influence joint m comes from the segmentation: the base
-/// of its link (parents[c] for a vertex on link c; the leaf c itself beyond
-/// the end of an end segment). The joints within `hierarchyLevel` levels of m
+/// of its link, parents[c] for a vertex on link c (beyond the end of a leaf's
+/// link the leaf c takes over through the distribution, see below). The joints within `hierarchyLevel` levels of m
 /// along the vertex's chain get weights too (thesis: h = 1, "the direct child
 /// and parent nodes", usually three influences): ancestors of m up to h
 /// levels, and the link's child c with its descendants down to h levels
@@ -25,13 +25,18 @@
 /// `maxInfluences` kept, the smallest dropped and the rest renormalized
 /// (`skinWeightsFromSparse()`).
 ///
-/// Smoothing (our addition, not in the thesis): where two regions meet
-/// away from a joint (the links of the hips and the chest fan out), the
-/// chain coordinates of the two sides differ and the weights would jump.
-/// `smoothingIterations` rounds of averaging over the mesh's edges remove
-/// the jump; a joint's weight is only ever averaged into vertices whose
-/// influence set already holds it (as 0 elsewhere), so smoothing never adds
-/// an influence and cannot bleed between limbs.
+/// Smoothing (our addition, not in the thesis): where two regions meet away
+/// from a joint (the links that fan out of the chest and the hips), the two
+/// sides' influence sets share only their common ancestor and the weights
+/// would jump (up to 1 between neighbouring vertices on the fitted humanoid).
+/// `smoothingIterations` over-relaxed Gauss-Seidel sweeps average each vertex
+/// with its 1-ring, in the zone within smoothingIterations/2 rings of an edge
+/// whose ends differ by more than 0.05 in some weight; a joint a vertex may
+/// not take (neither an ancestor nor a descendant of its main joint) hands its
+/// weight to its nearest ancestor the vertex may take (the chest between the
+/// neck and a shoulder, the hips between the thighs). So the rows keep summing
+/// to 1, the jump becomes a ramp, and no weight crosses from one limb to
+/// another (a left-thigh vertex never takes a right-leg joint).
 
 #include "core/mesh/mesh.h"
 #include "core/rig/skeleton.h"
@@ -54,12 +59,14 @@ struct GaussianWeightOptions {
     double b = 0.5;                                     ///< Peak position along the link in δ units (thesis 0.5).
     double c = 0.25;                                    ///< Width (thesis 0.25), > 0.
     int maxInfluences = 4;                              ///< Kept per vertex (smallest dropped, renormalized), >= 1.
-    /// Rounds of the set-preserving smoothing over mesh edges (see the file
-    /// comment); 0 = the thesis's weights as they are. Default 8.
-    int smoothingIterations = 8;
+    /// Sweeps of the smoothing across region borders (see the file comment);
+    /// 0 = the thesis's weights as they are. Ignored for hierarchyLevel 0
+    /// (rigid). Default 16.
+    int smoothingIterations = 16;
     /// Weights below this fraction of the vertex's largest are dropped before
-    /// the top-k limit (a Gaussian is never exactly 0). Default 1e-3.
-    double minRelativeWeight = 1e-3;
+    /// the top-k limit (a Gaussian is never exactly 0; 1% is the usual prune
+    /// threshold of animation packages). Default 0.01.
+    double minRelativeWeight = 0.01;
 };
 
 /// Weights of thesis Alg. 4.2.1 for `mesh` bound to `skeleton` with the

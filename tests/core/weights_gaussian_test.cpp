@@ -1,0 +1,284 @@
+#include "core/skin/weights_gaussian.h"
+
+#include "core/character/humanoid.h"
+#include "core/common/error.h"
+#include "core/deform/lbs.h"
+#include "core/rig/fit_template.h"
+#include "core/rig/template.h"
+#include "core/skeleton/end_nodes.h"
+#include "core/skeleton/extract.h"
+#include "core/skin/segmentation.h"
+
+#include "tests/support/meshes.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace rig {
+namespace {
+
+Skeleton chain(std::vector<Vec3> points)
+{
+    Skeleton k;
+    for (size_t i = 0; i < points.size(); ++i) {
+        k.names.push_back("j" + std::to_string(i));
+        k.parents.push_back(static_cast<int>(i) - 1);
+        k.bindOrientations.push_back(Eigen::Quaterniond::Identity());
+    }
+    k.bindPositions.resize(static_cast<Eigen::Index>(points.size()), 3);
+    for (size_t i = 0; i < points.size(); ++i)
+        k.bindPositions.row(static_cast<Eigen::Index>(i)) = points[i].transpose();
+    return k;
+}
+
+double gaussian(double x) { return 1.3 * std::exp(-(x - 0.5) * (x - 0.5) / (2 * 0.25 * 0.25)); } // thesis eq. 4.1
+
+/// Max over the mesh's edges of the largest change of one joint's weight.
+double maxEdgeJump(const Mesh& mesh, const SkinWeights& w, int joints)
+{
+    const Eigen::MatrixXd D = denseWeights(w, joints);
+    double worst = 0.0;
+    for (Eigen::Index f = 0; f < mesh.F.rows(); ++f)
+        for (int k = 0; k < 3; ++k)
+            worst = std::max(worst, (D.row(mesh.F(f, k)) - D.row(mesh.F(f, (k + 1) % 3))).cwiseAbs().maxCoeff());
+    return worst;
+}
+
+// A capsule along x around the chain j0 (0) - j1 (0.5) - j2 (1.0), j2 a leaf.
+struct Tube {
+    Mesh mesh = test::capsuleMesh(Vec3(0, 0, 0), Vec3(1.2, 0, 0), 0.08, 16, 6, 48);
+    Skeleton skeleton = chain({Vec3(0, 0, 0), Vec3(0.5, 0, 0), Vec3(1.0, 0, 0)});
+    Segmentation seg = segmentMesh(mesh, skeleton, nullptr);
+};
+
+const Tube& tube()
+{
+    static const Tube t;
+    return t;
+}
+
+TEST(SegmentationWeights, InvalidInputsThrow)
+{
+    const Tube& t = tube();
+    EXPECT_THROW(segmentationWeights(Mesh{}, t.skeleton, Segmentation{}), InvalidInput);
+    EXPECT_THROW(segmentationWeights(t.mesh, chain({Vec3::Zero()}), t.seg), InvalidInput);
+    Mesh nan = t.mesh;
+    nan.V(0, 0) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_THROW(segmentationWeights(nan, t.skeleton, t.seg), InvalidInput);
+    Segmentation shortSeg = t.seg;
+    shortSeg.bone.pop_back();
+    shortSeg.delta.pop_back();
+    EXPECT_THROW(segmentationWeights(t.mesh, t.skeleton, shortSeg), InvalidInput);
+    Segmentation unset = t.seg;
+    unset.bone[5] = -1;
+    try {
+        segmentationWeights(t.mesh, t.skeleton, unset);
+        FAIL() << "expected rig::InvalidInput";
+    } catch (const InvalidInput& e) {
+        EXPECT_NE(std::string(e.what()).find("rig::segmentationWeights(): vertex 5"), std::string::npos) << e.what();
+    }
+    Segmentation outOfRange = t.seg;
+    outOfRange.bone[2] = 7;
+    EXPECT_THROW(segmentationWeights(t.mesh, t.skeleton, outOfRange), InvalidInput);
+    EXPECT_THROW(segmentationWeights(t.mesh, t.skeleton, t.seg, {.c = 0.0}), InvalidInput);
+    EXPECT_THROW(segmentationWeights(t.mesh, t.skeleton, t.seg, {.a = -1.0}), InvalidInput);
+    EXPECT_THROW(segmentationWeights(t.mesh, t.skeleton, t.seg, {.hierarchyLevel = -1}), InvalidInput);
+    EXPECT_THROW(segmentationWeights(t.mesh, t.skeleton, t.seg, {.maxInfluences = 0}), InvalidInput);
+}
+
+// Without smoothing the weights are exactly eq. 4.1 normalized by eq. 4.2,
+// with the parent one link up (x = δ + 1) and the child one link down (x = δ - 1).
+TEST(SegmentationWeights, ThesisGaussianOnAChain)
+{
+    const Tube& t = tube();
+    const SkinWeights w =
+        segmentationWeights(t.mesh, t.skeleton, t.seg, {.smoothingIterations = 0, .minRelativeWeight = 1e-3});
+    ASSERT_NO_THROW(validateSkinWeights(w, t.mesh.vertexCount(), 3));
+    const Eigen::MatrixXd D = denseWeights(w, 3);
+    int checked = 0;
+    for (int i = 0; i < t.mesh.vertexCount(); ++i) {
+        const double x = t.mesh.V(i, 0);
+        double e0 = 0.0, e1 = 0.0, e2 = 0.0;
+        if (x > 0.0 && x < 0.49) { // link j0 -> j1: main j0, child j1
+            const double d = x / 0.5;
+            e0 = gaussian(d);
+            e1 = gaussian(d - 1.0);
+        } else if (x > 0.51 && x < 0.99) { // link j1 -> j2: parent j0, main j1, child j2 (leaf)
+            const double d = (x - 0.5) / 0.5;
+            e0 = gaussian(d + 1.0);
+            e1 = gaussian(d);
+            e2 = gaussian(std::min(d - 1.0, 0.5));
+        } else {
+            continue;
+        }
+        double sum = e0 + e1 + e2;
+        // Entries below 1e-3 of the largest are dropped (minRelativeWeight).
+        const double top = std::max({e0, e1, e2});
+        for (double* e : {&e0, &e1, &e2})
+            if (*e < 1e-3 * top) {
+                sum -= *e;
+                *e = 0.0;
+            }
+        EXPECT_NEAR(D(i, 0), e0 / sum, 1e-6) << "x = " << x;
+        EXPECT_NEAR(D(i, 1), e1 / sum, 1e-6) << "x = " << x;
+        EXPECT_NEAR(D(i, 2), e2 / sum, 1e-6) << "x = " << x;
+        ++checked;
+    }
+    EXPECT_GT(checked, t.mesh.vertexCount() / 2);
+    // At the middle joint both sides agree: half and half.
+    for (int i = 0; i < t.mesh.vertexCount(); ++i)
+        if (std::abs(t.mesh.V(i, 0) - 0.5) < 1e-9) {
+            EXPECT_NEAR(D(i, 0), 0.5, 1e-6);
+            EXPECT_NEAR(D(i, 1), 0.5, 1e-6);
+        }
+    // Beyond the leaf j2 its weight takes over.
+    for (int i = 0; i < t.mesh.vertexCount(); ++i)
+        if (t.mesh.V(i, 0) > 1.15) {
+            EXPECT_GT(D(i, 2), 0.99);
+        }
+}
+
+TEST(SegmentationWeights, HierarchyLevelAndFunctions)
+{
+    const Tube& t = tube();
+    const SkinWeights rigid = segmentationWeights(t.mesh, t.skeleton, t.seg, {.hierarchyLevel = 0, .smoothingIterations = 0});
+    ASSERT_NO_THROW(validateSkinWeights(rigid, t.mesh.vertexCount(), 3));
+    for (int i = 0; i < t.mesh.vertexCount(); ++i)
+        EXPECT_EQ(rigid.weights(i, 0), 1.0f);
+    for (WeightFunction f : {WeightFunction::Gaussian, WeightFunction::Linear, WeightFunction::Smoothstep}) {
+        const SkinWeights w = segmentationWeights(t.mesh, t.skeleton, t.seg, {.function = f, .maxInfluences = 2});
+        ASSERT_NO_THROW(validateSkinWeights(w, t.mesh.vertexCount(), 3));
+        EXPECT_EQ(w.maxInfluences, 2);
+        // The middle joint's weight rises monotonically towards it along the tube.
+        const Eigen::MatrixXd D = denseWeights(w, 3);
+        std::vector<std::pair<double, double>> profile;
+        for (int i = 0; i < t.mesh.vertexCount(); ++i)
+            if (t.mesh.V(i, 0) > 0.3 && t.mesh.V(i, 0) < 0.75)
+                profile.emplace_back(t.mesh.V(i, 0), D(i, 1));
+        std::sort(profile.begin(), profile.end());
+        for (size_t k = 1; k < profile.size(); ++k)
+            EXPECT_GE(profile[k].second, profile[k - 1].second - 1e-3) << "x = " << profile[k].first;
+        EXPECT_LT(maxEdgeJump(t.mesh, w, 3), 0.2);
+    }
+}
+
+// ---- The bundled character with its fitted rig ------------------------------
+
+struct Rigged {
+    Humanoid humanoid;
+    Skeleton rig;
+    Segmentation seg;
+};
+
+const Rigged& rigged(HumanoidPose pose)
+{
+    static std::mutex mutex;
+    static std::map<HumanoidPose, Rigged> cache;
+    const std::lock_guard lock(mutex);
+    auto it = cache.find(pose);
+    if (it == cache.end()) {
+        Rigged r;
+        r.humanoid = generateHumanoid({.pose = pose});
+        const CurveSkeletonResult cs = extractCurveSkeleton(r.humanoid.mesh);
+        r.rig = fitTemplate(cs.refined, suggestEndNodeLabels(cs.refined), builtinTemplate("humanoid21")).skeleton;
+        r.seg = segmentMesh(r.humanoid.mesh, r.rig, &cs.solid);
+        it = cache.emplace(pose, std::move(r)).first;
+    }
+    return it->second;
+}
+
+/// Joints of each limb, by name.
+const std::map<std::string, std::set<std::string>>& limbJoints()
+{
+    static const std::map<std::string, std::set<std::string>> m = {
+        {"LeftArm", {"LeftArm", "LeftForeArm", "LeftHand"}},
+        {"RightArm", {"RightArm", "RightForeArm", "RightHand"}},
+        {"LeftLeg", {"LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase"}},
+        {"RightLeg", {"RightUpLeg", "RightLeg", "RightFoot", "RightToeBase"}},
+        {"Head", {"Head"}},
+    };
+    return m;
+}
+
+std::string partLimb(BodyPart p)
+{
+    switch (p) {
+    case BodyPart::LeftUpperArm: case BodyPart::LeftForearm: case BodyPart::LeftHand: return "LeftArm";
+    case BodyPart::RightUpperArm: case BodyPart::RightForearm: case BodyPart::RightHand: return "RightArm";
+    case BodyPart::LeftThigh: case BodyPart::LeftShin: case BodyPart::LeftFoot: return "LeftLeg";
+    case BodyPart::RightThigh: case BodyPart::RightShin: case BodyPart::RightFoot: return "RightLeg";
+    case BodyPart::Head: return "Head";
+    default: return "Trunk";
+    }
+}
+
+class WeightsHumanoid : public ::testing::TestWithParam<HumanoidPose> {};
+
+TEST_P(WeightsHumanoid, ValidNoBleedAndContinuous)
+{
+    const Rigged& r = rigged(GetParam());
+    const Mesh& mesh = r.humanoid.mesh;
+    const int J = r.rig.jointCount();
+    const SkinWeights w = segmentationWeights(mesh, r.rig, r.seg);
+    ASSERT_NO_THROW(validateSkinWeights(w, mesh.vertexCount(), J));
+    EXPECT_EQ(w.maxInfluences, 4);
+    const Eigen::MatrixXd D = denseWeights(w, J);
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        EXPECT_NEAR(D.row(i).sum(), 1.0, 1e-6);
+        EXPECT_GE(D.row(i).minCoeff(), 0.0);
+    }
+    // No vertex of one limb carries weight from a bone of another limb
+    // (left arm, right arm, left leg, right leg, head).
+    int bleeding = 0;
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        const std::string limb = partLimb(static_cast<BodyPart>(r.humanoid.vertexPart[static_cast<size_t>(i)]));
+        if (limb == "Trunk")
+            continue;
+        for (const auto& [other, joints] : limbJoints()) {
+            if (other == limb)
+                continue;
+            for (const std::string& j : joints)
+                if (D(i, *r.rig.find(j)) > 0.0) {
+                    if (++bleeding < 5)
+                        ADD_FAILURE() << limb << " vertex " << i << " has weight " << D(i, *r.rig.find(j)) << " from " << j;
+                }
+        }
+    }
+    EXPECT_EQ(bleeding, 0);
+    // Nor does an arm reach the far side of the torso.
+    const double midX = r.rig.bindPositions(0, 0);
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        if (partLimb(static_cast<BodyPart>(r.humanoid.vertexPart[static_cast<size_t>(i)])) != "Trunk")
+            continue;
+        const double x = mesh.V(i, 0) - midX;
+        for (const std::string& j : limbJoints().at(x < 0.0 ? "LeftArm" : "RightArm")) {
+            if (std::abs(x) > 0.06) {
+                EXPECT_EQ(D(i, *r.rig.find(j)), 0.0) << "vertex " << i;
+            }
+        }
+    }
+    // Continuity: no crease between neighbouring vertices.
+    const double jump = maxEdgeJump(mesh, w, J);
+    const double raw = maxEdgeJump(mesh, segmentationWeights(mesh, r.rig, r.seg, {.smoothingIterations = 0}), J);
+    std::cout << "[ weights  ] " << humanoidPoseName(GetParam()) << ": max weight jump along an edge " << jump
+              << " (without smoothing " << raw << ")\n";
+    EXPECT_LT(jump, 0.25);
+    // The rest pose deforms to itself.
+    const std::vector<Eigen::Isometry3d> identity(static_cast<size_t>(J), Eigen::Isometry3d::Identity());
+    const DeformedMesh rest = lbs(mesh.V, MatrixX3d(), w, identity);
+    EXPECT_LT((rest.V - mesh.V).cwiseAbs().maxCoeff(), 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(TAndA, WeightsHumanoid, ::testing::Values(HumanoidPose::T, HumanoidPose::A),
+                         [](const ::testing::TestParamInfo<HumanoidPose>& info) {
+                             return std::string(humanoidPoseName(info.param));
+                         });
+
+} // namespace
+} // namespace rig
