@@ -11,60 +11,34 @@
 namespace rig {
 namespace {
 
+using skinning::DualQuatf;
+using skinning::DualQuatTable;
 using skinning::F4;
-
-/// A unit dual quaternion in float: r = real part (w, x, y, z), d = dual part.
-struct alignas(32) DualQuatf {
-    F4 r, d;
-};
 
 constexpr std::ptrdiff_t kMinChunk = 4096;
 
 template <int K, bool HasN>
-void dqsRange(const double* V, const double* N, const int* J, const float* W, int k, const DualQuatf* D,
+void dqsRange(const double* V, const double* N, const int* J, const float* W, int k, const DualQuatTable& D,
               double* outV, double* outN, std::ptrdiff_t begin, std::ptrdiff_t end)
 {
     const int kk = K > 0 ? K : k;
+    float wsBuf[K > 0 ? K : 16];
+    std::vector<float> wsHeap(K > 0 || kk <= 16 ? 0 : static_cast<size_t>(kk));
+    float* ws = wsHeap.empty() ? wsBuf : wsHeap.data();
     for (std::ptrdiff_t i = begin; i < end; ++i) {
         const int* ji = J + i * kk;
-        const float* wi = W + i * kk;
-        // Hemisphere pivot: the most-weighted influence (slot 0 after the
-        // builders' sort; searched anyway so hand-made weights work too).
-        int pivot = 0;
-        for (int s = 1; s < kk; ++s)
-            if (wi[s] > wi[pivot])
-                pivot = s;
-        const F4 p = D[ji[pivot]].r;
+        skinning::alignedWeights(D, ji, W + i * kk, kk, ws);
         F4 br = skinning::splat(0.0f), bd = br;
         for (int s = 0; s < kk; ++s) {
-            const DualQuatf& q = D[ji[s]];
-            const F4 pr = q.r * p;
-            const float dot = (pr[0] + pr[1]) + (pr[2] + pr[3]);
-            const F4 w = skinning::splat(dot < 0.0f ? -wi[s] : wi[s]);
+            const DualQuatf& q = D.q[static_cast<size_t>(ji[s])];
+            const F4 w = skinning::splat(ws[s]);
             br += w * q.r;
             bd += w * q.d;
         }
-        const F4 sq = br * br;
-        const float inv = skinning::inverseLength((sq[0] + sq[1]) + (sq[2] + sq[3]));
-        br *= skinning::splat(inv);
-        bd *= skinning::splat(inv);
-        const float w0 = br[0], x0 = br[1], y0 = br[2], z0 = br[3];
-        const float we = bd[0], xe = bd[1], ye = bd[2], ze = bd[3];
-        // Translation t = 2 (w0 ve − we v0 + v0 × ve) (Kavan et al. 2008, Alg. 1).
-        const float tx = 2.0f * (w0 * xe - we * x0 + (y0 * ze - z0 * ye));
-        const float ty = 2.0f * (w0 * ye - we * y0 + (z0 * xe - x0 * ze));
-        const float tz = 2.0f * (w0 * ze - we * z0 + (x0 * ye - y0 * xe));
         // Rotation as a column-major matrix: cheaper than two quaternion
         // sandwiches when both the position and the normal are rotated.
-        const float xx = x0 * x0, yy = y0 * y0, zz = z0 * z0;
-        const float xy = x0 * y0, xz = x0 * z0, yz = y0 * z0;
-        const float wx = w0 * x0, wy = w0 * y0, wz = w0 * z0;
-        const F4 A[4] = {
-            F4{1.0f - 2.0f * (yy + zz), 2.0f * (xy + wz), 2.0f * (xz - wy), 0.0f},
-            F4{2.0f * (xy - wz), 1.0f - 2.0f * (xx + zz), 2.0f * (yz + wx), 0.0f},
-            F4{2.0f * (xz + wy), 2.0f * (yz - wx), 1.0f - 2.0f * (xx + yy), 0.0f},
-            F4{tx, ty, tz, 0.0f},
-        };
+        F4 A[4];
+        skinning::dualQuatMatrix(br, bd, A);
         skinning::applyPoint(A, static_cast<float>(V[3 * i]), static_cast<float>(V[3 * i + 1]),
                              static_cast<float>(V[3 * i + 2]), outV + 3 * i);
         if constexpr (HasN)
@@ -73,10 +47,61 @@ void dqsRange(const double* V, const double* N, const int* J, const float* W, in
     }
 }
 
+#if RIG_SKINNING_AVX2
+/// The same with AVX2 + FMA: one 256-bit FMA per influence blends the whole
+/// dual quaternion; the blend is applied to position and normal together as
+/// v + 2 v₀ × (v₀ × v + w₀ v) (no matrix).
+template <int K, bool HasN, bool Fast>
+RIG_TARGET_AVX2 inline void dqsVertexAvx2(const double* V, const double* N, const int* J, const float* W, int kk,
+                                          const DualQuatTable& D, float* ws, double* outV, double* outN,
+                                          std::ptrdiff_t i)
+{
+    const int* ji = J + i * kk;
+    skinning::alignedWeights(D, ji, W + i * kk, kk, ws);
+    const __m128 p = Fast ? skinning::loadVec3Fast(V + 3 * i) : skinning::loadVec3(V + 3 * i, 1.0);
+    const __m128 n = !HasN ? _mm_setzero_ps()
+                           : (Fast ? skinning::loadVec3Fast(N + 3 * i) : skinning::loadVec3(N + 3 * i, 0.0));
+    const __m256 r = skinning::dualQuatApply(D.q.data(), ji, ws, kk, _mm256_set_m128(n, p));
+    if constexpr (Fast) {
+        skinning::storeVec3Fast(outV + 3 * i, _mm256_castps256_ps128(r));
+        if constexpr (HasN)
+            skinning::storeVec3Fast(outN + 3 * i, _mm256_extractf128_ps(r, 1));
+    } else {
+        skinning::storeVec3(outV + 3 * i, _mm256_castps256_ps128(r));
+        if constexpr (HasN)
+            skinning::storeVec3(outN + 3 * i, _mm256_extractf128_ps(r, 1));
+    }
+}
+
+template <int K, bool HasN>
+RIG_TARGET_AVX2 void dqsRangeAvx2(const double* V, const double* N, const int* J, const float* W, int k,
+                                  const DualQuatTable& D, double* outV, double* outN, std::ptrdiff_t begin,
+                                  std::ptrdiff_t end)
+{
+    const int kk = K > 0 ? K : k;
+    float wsBuf[K > 0 ? K : 16];
+    std::vector<float> wsHeap(K > 0 || kk <= 16 ? 0 : static_cast<size_t>(kk));
+    float* ws = wsHeap.empty() ? wsBuf : wsHeap.data();
+    for (std::ptrdiff_t i = begin; i + 1 < end; ++i)
+        dqsVertexAvx2<K, HasN, true>(V, N, J, W, kk, D, ws, outV, outN, i);
+    if (end > begin)
+        dqsVertexAvx2<K, HasN, false>(V, N, J, W, kk, D, ws, outV, outN, end - 1);
+}
+#endif
+
 template <int K>
 void dqsDispatchN(bool hasN, const double* V, const double* N, const int* J, const float* W, int k,
-                  const DualQuatf* D, double* outV, double* outN, std::ptrdiff_t b, std::ptrdiff_t e)
+                  const DualQuatTable& D, double* outV, double* outN, std::ptrdiff_t b, std::ptrdiff_t e)
 {
+#if RIG_SKINNING_AVX2
+    if (skinning::useAvx2()) {
+        if (hasN)
+            dqsRangeAvx2<K, true>(V, N, J, W, k, D, outV, outN, b, e);
+        else
+            dqsRangeAvx2<K, false>(V, N, J, W, k, D, outV, outN, b, e);
+        return;
+    }
+#endif
     if (hasN)
         dqsRange<K, true>(V, N, J, W, k, D, outV, outN, b, e);
     else
@@ -110,12 +135,17 @@ void dqs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span
          DeformedMesh& out, const SkinningOptions& options)
 {
     validateSkinningInput("rig::dqs()", V, N, W, static_cast<int>(M.size()));
-    std::vector<DualQuatf> D(M.size());
-    for (size_t j = 0; j < M.size(); ++j) {
-        const Eigen::Matrix<double, 8, 1> d = dualQuaternion(M[j]);
-        D[j].r = F4{static_cast<float>(d[0]), static_cast<float>(d[1]), static_cast<float>(d[2]), static_cast<float>(d[3])};
-        D[j].d = F4{static_cast<float>(d[4]), static_cast<float>(d[5]), static_cast<float>(d[6]), static_cast<float>(d[7])};
+    if (&out.V == &V || &out.N == &N || &out.V == &N || &out.N == &V) {
+        DeformedMesh fresh; // in place: the kernels write ahead of what they read
+        dqs(V, N, W, M, fresh, options);
+        out = std::move(fresh);
+        return;
     }
+    DualQuatTable D;
+    D.q.resize(M.size());
+    for (size_t j = 0; j < M.size(); ++j)
+        D.q[j] = skinning::toDualQuatf(dualQuaternion(M[j]));
+    skinning::buildFlipTable(D);
     const bool hasN = N.size() != 0;
     out.V.resize(V.rows(), 3);
     out.N.resize(hasN ? V.rows() : 0, 3);
@@ -124,15 +154,14 @@ void dqs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span
     const double* pN = N.data();
     const int* pJ = W.joints.data();
     const float* pW = W.weights.data();
-    const DualQuatf* pD = D.data();
     double* oV = out.V.data();
     double* oN = out.N.data();
-    parallelFor(V.rows(), options.threads, kMinChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
+    skinning::parallelVertices(V.rows(), options.threads, kMinChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
         switch (k) {
-        case 4: dqsDispatchN<4>(hasN, pV, pN, pJ, pW, k, pD, oV, oN, b, e); break;
-        case 2: dqsDispatchN<2>(hasN, pV, pN, pJ, pW, k, pD, oV, oN, b, e); break;
-        case 8: dqsDispatchN<8>(hasN, pV, pN, pJ, pW, k, pD, oV, oN, b, e); break;
-        default: dqsDispatchN<0>(hasN, pV, pN, pJ, pW, k, pD, oV, oN, b, e); break;
+        case 4: dqsDispatchN<4>(hasN, pV, pN, pJ, pW, k, D, oV, oN, b, e); break;
+        case 2: dqsDispatchN<2>(hasN, pV, pN, pJ, pW, k, D, oV, oN, b, e); break;
+        case 8: dqsDispatchN<8>(hasN, pV, pN, pJ, pW, k, D, oV, oN, b, e); break;
+        default: dqsDispatchN<0>(hasN, pV, pN, pJ, pW, k, D, oV, oN, b, e); break;
         }
     });
 }

@@ -35,10 +35,64 @@ void lbsRange(const double* V, const double* N, const int* J, const float* W, in
     }
 }
 
+#if RIG_SKINNING_AVX2
+/// The same loop with AVX2 + FMA: the k matrices are blended as two 256-bit
+/// halves (8 FMAs for k = 4), position and normal in one pass; all but the
+/// last vertex of the range load and store 4 doubles at once (see
+/// loadVec3Fast / storeVec3Fast).
+template <int K, bool HasN, bool Fast>
+RIG_TARGET_AVX2 inline void lbsVertexAvx2(const double* V, const double* N, const int* J, const float* W, int kk,
+                                          const Mat4f* M, double* outV, double* outN, std::ptrdiff_t i)
+{
+    __m256 lo, hi;
+    skinning::blendLoHi<K>(M, J + i * kk, W + i * kk, kk, lo, hi);
+    const __m128 p = Fast ? skinning::withW(skinning::loadVec3Fast(V + 3 * i), 1.0f) : skinning::loadVec3(V + 3 * i, 1.0);
+    if constexpr (HasN) {
+        const __m128 n =
+            Fast ? skinning::withW(skinning::loadVec3Fast(N + 3 * i), 0.0f) : skinning::loadVec3(N + 3 * i, 0.0);
+        const __m256 r = skinning::applyLoHiPN(lo, hi, p, n);
+        if constexpr (Fast) {
+            skinning::storeVec3Fast(outV + 3 * i, _mm256_castps256_ps128(r));
+            skinning::storeVec3Fast(outN + 3 * i, _mm256_extractf128_ps(r, 1));
+        } else {
+            skinning::storeVec3(outV + 3 * i, _mm256_castps256_ps128(r));
+            skinning::storeVec3(outN + 3 * i, _mm256_extractf128_ps(r, 1));
+        }
+    } else {
+        const __m128 r = skinning::applyLoHi(lo, hi, p);
+        if constexpr (Fast)
+            skinning::storeVec3Fast(outV + 3 * i, r);
+        else
+            skinning::storeVec3(outV + 3 * i, r);
+    }
+}
+
+template <int K, bool HasN>
+RIG_TARGET_AVX2 void lbsRangeAvx2(const double* V, const double* N, const int* J, const float* W, int k,
+                                  const Mat4f* M, double* outV, double* outN, std::ptrdiff_t begin,
+                                  std::ptrdiff_t end)
+{
+    const int kk = K > 0 ? K : k;
+    for (std::ptrdiff_t i = begin; i + 1 < end; ++i)
+        lbsVertexAvx2<K, HasN, true>(V, N, J, W, kk, M, outV, outN, i);
+    if (end > begin)
+        lbsVertexAvx2<K, HasN, false>(V, N, J, W, kk, M, outV, outN, end - 1);
+}
+#endif
+
 template <int K>
 void lbsDispatchN(bool hasN, const double* V, const double* N, const int* J, const float* W, int k,
                   const Mat4f* M, double* outV, double* outN, std::ptrdiff_t b, std::ptrdiff_t e)
 {
+#if RIG_SKINNING_AVX2
+    if (skinning::useAvx2()) {
+        if (hasN)
+            lbsRangeAvx2<K, true>(V, N, J, W, k, M, outV, outN, b, e);
+        else
+            lbsRangeAvx2<K, false>(V, N, J, W, k, M, outV, outN, b, e);
+        return;
+    }
+#endif
     if (hasN)
         lbsRange<K, true>(V, N, J, W, k, M, outV, outN, b, e);
     else
@@ -71,6 +125,12 @@ void lbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span
          DeformedMesh& out, const SkinningOptions& options)
 {
     validateSkinningInput("rig::lbs()", V, N, W, static_cast<int>(M.size()));
+    if (&out.V == &V || &out.N == &N || &out.V == &N || &out.N == &V) {
+        DeformedMesh fresh; // in place: the kernels write ahead of what they read
+        lbs(V, N, W, M, fresh, options);
+        out = std::move(fresh);
+        return;
+    }
     std::vector<Mat4f> A(M.size());
     for (size_t j = 0; j < M.size(); ++j)
         A[j] = skinning::toMat4f(M[j]);
@@ -85,7 +145,7 @@ void lbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span
     const Mat4f* pA = A.data();
     double* oV = out.V.data();
     double* oN = out.N.data();
-    parallelFor(V.rows(), options.threads, kMinChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
+    skinning::parallelVertices(V.rows(), options.threads, kMinChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
         switch (k) {
         case 4: lbsDispatchN<4>(hasN, pV, pN, pJ, pW, k, pA, oV, oN, b, e); break;
         case 2: lbsDispatchN<2>(hasN, pV, pN, pJ, pW, k, pA, oV, oN, b, e); break;

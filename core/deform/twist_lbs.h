@@ -6,6 +6,11 @@
 /// progressively along the link: a vertex at δ on segment (a = parents[c],
 /// b = c) turns by θ_c·δ about the link axis, θ_c being the twist of joint c
 /// (thesis §4.4 steps 1–4, θ' = θ·δ, and the general axis of eq. 4.9).
+/// Added here (not in the thesis): the remaining, twist-free part of the
+/// joints' motion (their swings, i.e. the bends) is blended rigidly, by
+/// dual-quaternion linear blending (DLB, Kavan et al. 2008), instead of
+/// linearly, so bends keep their volume too (the thesis's method is LBS in
+/// bends and loses 2.0–3.9 % there, Table 4.2).
 ///
 /// ## Formulation
 /// In bind space the skinning transform of joint k factors along its chain,
@@ -24,10 +29,24 @@
 ///     G_k = M_k U_k⁻¹ (per joint: "untwisted" skinning transform),
 ///     H_c = U_parent(c) (per segment), T_c(θ_c δ) (per vertex).
 /// The partial twist factors out of the blend (all influences share it,
-/// which is the thesis's point), so the cost over LBS is one Rodrigues
-/// rotation per vertex. Where nothing twists, G_k = M_k and H = T = I: plain LBS.
-/// The result is continuous across segment ends (δ = 1 on c equals δ = 0 on a
-/// child of c), and only differs from LBS in the twist about link axes.
+/// which is the thesis's point). The G_k differ from each other only by the
+/// joints' swings (G_parent⁻¹ G_k = U_parent Ls_k U_parent⁻¹), and their
+/// linear blend Σ_k w_k G_k is what still loses volume in a bend (a blend of
+/// rotations is not a rotation). This deformer therefore blends them as unit
+/// dual quaternions ĝ_k (`dualQuaternion()` of dqs.h):
+///     p' = DLB(w, ĝ) · H_c · T_c(θ_c δ) · p,
+///     DLB(w, ĝ) = the rigid motion of b̂/‖b_0‖, b̂ = Σ_k s_k w_k ĝ_k,
+/// s_k = ±1 putting every ĝ_k in the hemisphere of the vertex's most-weighted
+/// influence (as in dqs.h). Swings between neighbouring joints stay well
+/// below 180°, so the hemisphere never flips here (the twists, which do pass
+/// 180°, are not in the blend). Unsegmented vertices (segment −1) are plain
+/// LBS, p' = Σ_k w_k M_k p. Normals: the same rigid motion's rotation.
+///
+/// Consequences: the identity pose gives the rest mesh; a rigid motion of the
+/// whole skeleton moves the mesh rigidly; with no twist (θ = 0, H = T = I) the
+/// result is DQS of the skinning transforms (G_k = M_k), and with neither
+/// twist nor bend (all M_k equal) it is LBS. The result is continuous across
+/// segment ends (δ = 1 on c equals δ = 0 on a child of c).
 ///
 /// ## Twists beyond ±180°
 /// A quaternion holds a twist only modulo 360°, and the extracted angle is
@@ -38,9 +57,11 @@
 /// per-vertex partial twist T_c(θ_c δ) depends on it.
 ///
 /// ## GPU
-/// A vertex shader needs per joint G_k and M_k (3×4), per segment c the base
-/// H_c (3×4), the axis point b_c, the axis u_c and θ_c, and per vertex the
-/// segment c and δ: exactly `TwistTransforms` plus `Segmentation`.
+/// A vertex shader needs per joint the dual quaternion of G_k (8 floats,
+/// `dualQuaternion(untwisted[k])`) and M_k (3×4, for unsegmented vertices),
+/// per segment c the base H_c (3×4), the axis point b_c, the axis u_c and θ_c,
+/// and per vertex the segment c and δ: exactly `TwistTransforms` plus
+/// `Segmentation`.
 
 #include "core/deform/lbs.h"
 #include "core/deform/pose.h"
@@ -79,7 +100,7 @@ std::vector<double> twistAngles(const Skeleton& skeleton, const Pose& pose);
 /// Per-pose data of the twist-corrected deformer (see the formulation above).
 struct TwistTransforms {
     std::vector<Eigen::Isometry3d> skinning;    ///< #J M_k, for unsegmented vertices (plain LBS).
-    std::vector<Eigen::Isometry3d> untwisted;   ///< #J G_k = M_k U_k⁻¹.
+    std::vector<Eigen::Isometry3d> untwisted;   ///< #J G_k = M_k U_k⁻¹ (rigid; blended as dual quaternions).
     std::vector<Eigen::Isometry3d> segmentBase; ///< #J H_c = U_parent(c); identity for the root.
     MatrixX3d axisPoint;                        ///< #J by 3 b_c, a point on link c's axis (bind space).
     MatrixX3d axisDirection;                    ///< #J by 3 u_c, unit link axis (zero: no twist).
@@ -96,12 +117,13 @@ TwistTransforms twistTransforms(const Skeleton& skeleton, const Pose& pose, cons
                                 std::span<const double> unwrappedTwist = {});
 
 /// Twist-corrected LBS of positions and (if N is non-empty) normals (thesis
-/// eq. 4.7 with eq. 4.9; normals by the blended linear part, renormalized).
+/// eq. 4.7 with eq. 4.9, swings blended by DLB; see the formulation above).
 /// @param V #V by 3 rest positions. @param N #V by 3 rest normals, or empty.
 /// @param W influences (the same as for LBS; joint indices index the pose).
 /// @param segmentation #V segments and δ (segmentation_data.h).
 /// @param T the pose's `twistTransforms()`.
-/// @throws rig::InvalidInput when sizes disagree or an index is out of range.
+/// @throws rig::InvalidInput when sizes disagree, an index is out of range or
+/// a transform is not rigid.
 DeformedMesh twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W,
                       const Segmentation& segmentation, const TwistTransforms& T,
                       const SkinningOptions& options = {});

@@ -1,7 +1,9 @@
 #include "core/deform/twist_lbs.h"
 
 #include "core/common/error.h"
+#include "core/deform/dqs.h"
 #include "core/deform/pose.h"
+#include "core/deform/skinning_kernels.h"
 #include "tests/support/meshes.h"
 
 #include <gtest/gtest.h>
@@ -145,8 +147,10 @@ TEST(TwistLbs, RigidMotionOfTheWholeSkeletonMovesTheMeshRigidly)
     }
 }
 
-TEST(TwistLbs, EqualsLbsWhenNoJointTwists)
+TEST(TwistLbs, EqualsDqsWhenNoJointTwistsAndLbsWhenNothingBends)
 {
+    // With no twist the swings are blended as dual quaternions (twist_lbs.h):
+    // the result is DQS of the skinning transforms.
     const Limb t = limb();
     Pose p = identityPose(t.skeleton);
     p.localRotations[0] = Eigen::AngleAxisd(0.3, Vec3::UnitZ());
@@ -157,17 +161,85 @@ TEST(TwistLbs, EqualsLbsWhenNoJointTwists)
     for (const double a : twistAngles(t.skeleton, p))
         EXPECT_NEAR(a, 0.0, 1e-12);
     const DeformedMesh a = deform(t, p);
-    const DeformedMesh b = lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning);
-    EXPECT_LT((a.V - b.V).cwiseAbs().maxCoeff(), 1e-5);
-    EXPECT_LT((a.N - b.N).cwiseAbs().maxCoeff(), 1e-5);
+    const DeformedMesh q = dqs(t.mesh.V, t.mesh.N, t.weights, ps.skinning);
+    EXPECT_LT((a.V - q.V).cwiseAbs().maxCoeff(), 1e-5);
+    EXPECT_LT((a.N - q.N).cwiseAbs().maxCoeff(), 1e-5);
+    // ... which is not LBS in the bend (LBS shrinks it), but is where a vertex has a single bone.
+    const DeformedMesh l = lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning);
+    EXPECT_GT((a.V - l.V).cwiseAbs().maxCoeff(), 1e-2);
+    for (Eigen::Index i = 0; i < t.mesh.V.rows(); ++i)
+        if (t.weights.weights(i, 0) == 1.0f)
+            EXPECT_LT((a.V.row(i) - l.V.row(i)).norm(), 1e-5) << i;
+    // With neither twist nor bend (only the root moves and turns) it is LBS.
+    Pose r = identityPose(t.skeleton);
+    r.localRotations[0] = Eigen::AngleAxisd(0.8, Vec3(0.2, 1, -0.4).normalized());
+    r.rootTranslation = Vec3(-1, 0.5, 2);
+    const PosedSkeleton pr = forwardKinematics(t.skeleton, r);
+    const DeformedMesh ar = deform(t, r);
+    const DeformedMesh lr = lbs(t.mesh.V, t.mesh.N, t.weights, pr.skinning);
+    EXPECT_LT((ar.V - lr.V).cwiseAbs().maxCoeff(), 1e-5);
+    EXPECT_LT((ar.N - lr.N).cwiseAbs().maxCoeff(), 1e-5);
     // Unsegmented vertices are plain LBS, whatever the pose.
     Segmentation none = t.segmentation;
     none.bone.assign(none.bone.size(), -1);
     const Pose tw = twistPose(t, 2.0);
     const PosedSkeleton pst = forwardKinematics(t.skeleton, tw);
     const DeformedMesh c = twistLbs(t.mesh.V, t.mesh.N, t.weights, none, twistTransforms(t.skeleton, tw, pst));
-    const DeformedMesh l = lbs(t.mesh.V, t.mesh.N, t.weights, pst.skinning);
-    EXPECT_LT((c.V - l.V).cwiseAbs().maxCoeff(), 1e-6);
+    const DeformedMesh lt = lbs(t.mesh.V, t.mesh.N, t.weights, pst.skinning);
+    EXPECT_LT((c.V - lt.V).cwiseAbs().maxCoeff(), 1e-6);
+}
+
+TEST(TwistLbs, BendKeepsTheCrossSection)
+{
+    // A 90° bend at the middle joint: LBS pinches the elbow (the blend of two
+    // rotations 90° apart shrinks by cos 45°); the rigid blend of the swings
+    // turns the 50/50 ring rigidly by 45° about the joint: every vertex keeps
+    // its rest distance from joint 1.
+    const Limb t = limb(32, 12);
+    Pose p = identityPose(t.skeleton);
+    p.localRotations[1] = Eigen::AngleAxisd(kPi / 2, Vec3::UnitX()); // swing (⊥ local +Y, the link axis)
+    const PosedSkeleton ps = forwardKinematics(t.skeleton, p);
+    const DeformedMesh a = deform(t, p);
+    const DeformedMesh l = lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning);
+    const Vec3 joint = t.skeleton.bindPositions.row(1).transpose();
+    double minTwist = 1e9, minLbs = 1e9;
+    for (Eigen::Index i = 0; i < t.mesh.V.rows(); ++i) {
+        const Vec3 v = t.mesh.V.row(i).transpose() - joint;
+        if (std::abs(v.dot(t.axis)) > 0.07)
+            continue; // the ring(s) at the joint: about 50/50
+        const double r = v.norm();
+        minTwist = std::min(minTwist, (a.V.row(i).transpose() - joint).norm() / r);
+        minLbs = std::min(minLbs, (l.V.row(i).transpose() - joint).norm() / r);
+    }
+    EXPECT_GT(minTwist, 0.99);
+    EXPECT_LT(minLbs, 0.75);
+}
+
+TEST(TwistLbs, PortableAndAvx2PathsAgree)
+{
+    const Limb t = limb(64, 16);
+    Pose p = twistPose(t, 2.5);
+    p.localRotations[0] = Eigen::AngleAxisd(0.4, Vec3(1, 2, 0).normalized());
+    p.localRotations[2] = Eigen::AngleAxisd(0.9, Vec3(0.3, 1, 0.2).normalized());
+    p.rootTranslation = Vec3(0.3, -0.2, 0.1);
+    const PosedSkeleton ps = forwardKinematics(t.skeleton, p);
+    Segmentation seg = t.segmentation;
+    for (size_t i = 0; i < seg.bone.size(); i += 5)
+        seg.bone[i] = -1; // some unsegmented vertices: the LBS branch
+    const TwistTransforms T = twistTransforms(t.skeleton, p, ps);
+    const DeformedMesh fast[3] = {twistLbs(t.mesh.V, t.mesh.N, t.weights, seg, T),
+                                  lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning),
+                                  dqs(t.mesh.V, t.mesh.N, t.weights, ps.skinning)};
+    skinning::forceScalar = true;
+    const DeformedMesh portable[3] = {twistLbs(t.mesh.V, t.mesh.N, t.weights, seg, T),
+                                      lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning),
+                                      dqs(t.mesh.V, t.mesh.N, t.weights, ps.skinning)};
+    skinning::forceScalar = false;
+    for (int m = 0; m < 3; ++m) {
+        EXPECT_LT((fast[m].V - portable[m].V).cwiseAbs().maxCoeff(), 1e-5) << m;
+        EXPECT_LT((fast[m].N - portable[m].N).cwiseAbs().maxCoeff(), 1e-5) << m;
+        EXPECT_LT((fast[m].N.rowwise().norm().array() - 1.0).abs().maxCoeff(), 1e-5) << m;
+    }
 }
 
 TEST(TwistLbs, TwistIsAppliedProgressivelyAlongTheLink)

@@ -1,0 +1,113 @@
+#include "core/deform/skinning_timing.h"
+
+#include "core/common/error.h"
+#include "core/common/parallel.h"
+#include "core/deform/dqs.h"
+#include "core/deform/lbs.h"
+#include "core/deform/twist_lbs.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+namespace rig {
+namespace {
+
+constexpr int kJoints = 16;
+constexpr int kAround = 100;
+
+/// Median over repetitions of the ns per vertex of `frame()`.
+template <class Frame>
+double medianNsPerVertex(const SkinningTimingOptions& o, Eigen::Index vertices, const Frame& frame)
+{
+    using Clock = std::chrono::steady_clock;
+    frame(); // warm-up: caches, pool threads, output storage
+    std::vector<double> samples;
+    for (int r = 0; r < o.repetitions; ++r) {
+        const auto t0 = Clock::now();
+        long frames = 0;
+        double seconds = 0.0;
+        do {
+            frame();
+            ++frames;
+            seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        } while (seconds < o.minSeconds);
+        samples.push_back(seconds * 1e9 / (static_cast<double>(frames) * static_cast<double>(vertices)));
+    }
+    std::nth_element(samples.begin(), samples.begin() + static_cast<long>(samples.size() / 2), samples.end());
+    return samples[samples.size() / 2];
+}
+
+} // namespace
+
+SkinningScene makeSkinningScene(int vertices)
+{
+    if (vertices < 2 * kAround)
+        throw InvalidInput("rig::makeSkinningScene(): need at least 200 vertices (two rings of 100), got " +
+                           std::to_string(vertices));
+    const int rings = vertices / kAround;
+    const double length = kJoints - 1;
+    SkinningScene sc;
+    sc.V.resize(rings * kAround, 3);
+    sc.N.resize(rings * kAround, 3);
+    for (int r = 0; r < rings; ++r)
+        for (int a = 0; a < kAround; ++a) {
+            const double phi = 2 * std::numbers::pi * a / kAround;
+            sc.V.row(r * kAround + a) << 0.5 * std::cos(phi), length * r / (rings - 1), 0.5 * std::sin(phi);
+            sc.N.row(r * kAround + a) << std::cos(phi), 0, std::sin(phi);
+        }
+    Skeleton& sk = sc.skeleton;
+    sk.bindPositions.resize(kJoints, 3);
+    for (int j = 0; j < kJoints; ++j) {
+        sk.names.push_back("joint" + std::to_string(j));
+        sk.parents.push_back(j - 1);
+        sk.bindPositions.row(j) << 0, j, 0;
+        sk.bindOrientations.push_back(Eigen::Quaterniond::Identity());
+    }
+    // Thesis eq. 4.1 on the δ of each link; the tiny floor keeps 4 influences everywhere.
+    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(sc.V.rows(), kJoints);
+    for (Eigen::Index i = 0; i < W.rows(); ++i)
+        for (int k = 0; k + 1 < kJoints; ++k) {
+            const double d = sc.V(i, 1) - k;
+            W(i, k) = 1.3 * std::exp(-(d - 0.5) * (d - 0.5) / (2 * 0.25 * 0.25)) + 1e-12;
+        }
+    sc.weights = skinWeightsFromDense(W, 4);
+    sc.segmentation = segmentationFromNearestLink(sc.V, sk);
+    sc.pose = identityPose(sk);
+    for (int j = 1; j < kJoints; ++j)
+        sc.pose.localRotations[static_cast<size_t>(j)] =
+            Eigen::AngleAxisd(0.2, Vec3::UnitX()) * Eigen::AngleAxisd(0.5, Vec3::UnitY());
+    return sc;
+}
+
+SkinningTimings timeSkinning(const SkinningTimingOptions& o)
+{
+    if (o.threads < 0 || o.repetitions < 1)
+        throw InvalidInput("rig::timeSkinning(): threads must be >= 0 and repetitions >= 1");
+    const SkinningScene s = makeSkinningScene(o.vertices);
+    const SkinningOptions so{.threads = o.threads};
+    DeformedMesh out;
+    SkinningTimings t;
+    t.vertices = static_cast<int>(s.V.rows());
+    t.threads = resolveThreadCount(o.threads);
+    const Eigen::Index n = s.V.rows();
+    t.lbs = medianNsPerVertex(o, n, [&] {
+        const PosedSkeleton ps = forwardKinematics(s.skeleton, s.pose);
+        lbs(s.V, s.N, s.weights, ps.skinning, out, so);
+    });
+    t.dqs = medianNsPerVertex(o, n, [&] {
+        const PosedSkeleton ps = forwardKinematics(s.skeleton, s.pose);
+        dqs(s.V, s.N, s.weights, ps.skinning, out, so);
+    });
+    t.twist = medianNsPerVertex(o, n, [&] {
+        const PosedSkeleton ps = forwardKinematics(s.skeleton, s.pose);
+        const TwistTransforms T = twistTransforms(s.skeleton, s.pose, ps);
+        twistLbs(s.V, s.N, s.weights, s.segmentation, T, out, so);
+    });
+    return t;
+}
+
+} // namespace rig
