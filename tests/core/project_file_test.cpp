@@ -1,6 +1,7 @@
 #include "core/io/project_file.h"
 
 #include "core/common/error.h"
+#include "core/project/project_io.h"
 #include "core/rig/fit_template.h"
 
 #include <gtest/gtest.h>
@@ -289,6 +290,135 @@ TEST(ProjectFile, ACrashDuringSaveLeavesThePreviousFile)
     EXPECT_GT(survivedOld, 0) << "no save was interrupted: the test proves nothing";
     std::cout << "crash test: " << survivedOld << " interrupted saves left the previous file, " << completed
               << " completed\n";
+}
+
+
+// --- RigProject <-> ProjectFile (core/project/project_io.h) -----------------
+
+TEST(ProjectIo, WeightSettingsRoundTripEveryOption)
+{
+    WeightOptions o;
+    o.method = WeightMethod::Heat;
+    o.segmentation.method = SegmentationMethod::LineOfSight;
+    o.segmentation.hierarchyLevel = 2;
+    o.segmentation.mergeRegions = false;
+    o.segmentation.rigidPartSize = 0.07;
+    o.gaussian.function = WeightFunction::Smoothstep;
+    o.gaussian.a = 1.1;
+    o.gaussian.b = 0.45;
+    o.gaussian.c = 0.3;
+    o.gaussian.hierarchyLevel = 0;
+    o.gaussian.maxInfluences = 3;
+    o.gaussian.smoothingIterations = 2;
+    o.heat.heatConstant = 0.22;
+    o.heat.minPartVertices = 9;
+    o.heat.smallPartSize = 0.01;
+    const WeightOptions b = weightOptionsFrom(weightSettings(o));
+    EXPECT_EQ(b.method, o.method);
+    EXPECT_EQ(b.segmentation.method, o.segmentation.method);
+    EXPECT_EQ(b.segmentation.hierarchyLevel, 2);
+    EXPECT_FALSE(b.segmentation.mergeRegions);
+    EXPECT_EQ(b.segmentation.rigidPartSize, 0.07);
+    EXPECT_EQ(b.gaussian.function, WeightFunction::Smoothstep);
+    EXPECT_EQ(b.gaussian.a, 1.1);
+    EXPECT_EQ(b.gaussian.b, 0.45);
+    EXPECT_EQ(b.gaussian.c, 0.3);
+    EXPECT_EQ(b.gaussian.hierarchyLevel, 0);
+    EXPECT_EQ(b.gaussian.maxInfluences, 3);
+    EXPECT_EQ(b.gaussian.smoothingIterations, 2);
+    EXPECT_EQ(b.heat.heatConstant, 0.22);
+    EXPECT_EQ(b.heat.minPartVertices, 9);
+    EXPECT_EQ(b.heat.smallPartSize, 0.01);
+    ProjectWeightSettings bad = weightSettings(o);
+    bad.names["gaussian.function"] = "cubic";
+    expectError<InvalidInput>([&] { weightOptionsFrom(bad); }, "\"gaussian.function\" must be gaussian, linear or smoothstep");
+    bad = weightSettings(o);
+    bad.method = "magic";
+    EXPECT_THROW(weightOptionsFrom(bad), InvalidInput);
+}
+
+TEST(ProjectIo, SaveAndRestoreReproduceTheSession)
+{
+    const fs::path dir = tempFolder("restore");
+    RigProject project;
+    project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter("default:t")));
+    CurveSkeletonOptions options;
+    options.voxelize.resolution = 64;
+    project.setCurveSkeletonOptions(options);
+    project.setCurveSkeleton(std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project)));
+    project.setFront(parseFacing("+z"));
+    const EndNodeLabels labels = suggestLabels(project);
+    FitResult rig = fitRig(project, labels);
+    // An artist's edit: the left forearm joint moved by hand, mirrored.
+    const int elbow = *rig.skeleton.find("LeftForeArm");
+    rig = moveJoint(rig, elbow, rig.skeleton.bindPositions.row(elbow).transpose() + Vec3(0.01, -0.02, 0.015), true);
+    project.setRig(labels, std::make_shared<const FitResult>(rig));
+    WeightOptions w;
+    w.method = WeightMethod::Heat;
+    w.heat.heatConstant = 0.5;
+    w.gaussian.c = 0.2;
+    project.setWeightOptions(w);
+    SkinningResult skinning;
+    const int nv = project.character()->imported.mesh.vertexCount();
+    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(nv, rig.skeleton.jointCount());
+    for (int v = 0; v < nv; ++v) {
+        W(v, v % rig.skeleton.jointCount()) = 0.75;
+        W(v, (v + 3) % rig.skeleton.jointCount()) = 0.25;
+    }
+    skinning.weights = skinWeightsFromDense(W, 4);
+    project.setSkinning(std::make_shared<const SkinningResult>(skinning));
+
+    ProjectSaveState state;
+    state.clipPath = std::string(RIGSMITH_ASSIMP_MODELS) + "/BVH/01_01.bvh";
+    state.camera = ProjectCamera{Vec3(0, 0.9, 0), 0.6, 0.3, 2.5};
+    state.includeWeights = true;
+    const std::string path = (dir / "hero.rsproj").string();
+    writeProjectFile(projectFileFrom(project, state), path);
+
+    const RestoredProject r = restoreProject(readProjectFile(path));
+    const RigProject& q = r.project;
+    EXPECT_EQ(r.mesh.status, MeshStatus::Bundled);
+    EXPECT_TRUE(r.notes.empty()) << r.notes.front();
+    EXPECT_EQ(q.character()->source, "default:t");
+    EXPECT_EQ(q.curveSkeletonOptions().voxelize.resolution, 64);
+    EXPECT_EQ(q.curveSkeleton()->refined.nodeCount(), project.curveSkeleton()->refined.nodeCount());
+    EXPECT_EQ(q.front(), project.front());
+    ASSERT_TRUE(q.rigTemplate());
+    EXPECT_EQ(q.rigTemplate()->name, "humanoid21");
+    EXPECT_EQ(q.labels().nodes, labels.nodes);
+    ASSERT_TRUE(q.rig());
+    EXPECT_EQ(q.rig()->skeleton.names, rig.skeleton.names);
+    EXPECT_EQ(q.rig()->skeleton.parents, rig.skeleton.parents);
+    EXPECT_EQ(q.rig()->skeleton.bindPositions, rig.skeleton.bindPositions) << "the joint edit was lost";
+    for (int j = 0; j < rig.skeleton.jointCount(); ++j)
+        EXPECT_EQ(q.rig()->skeleton.bindOrientations[j].coeffs(), rig.skeleton.bindOrientations[j].coeffs());
+    EXPECT_EQ(q.rig()->jointNode, rig.jointNode);
+    EXPECT_EQ(q.rig()->chains.hips, rig.chains.hips);
+    EXPECT_EQ(q.weightOptions().method, WeightMethod::Heat);
+    EXPECT_EQ(q.weightOptions().heat.heatConstant, 0.5);
+    EXPECT_EQ(q.weightOptions().gaussian.c, 0.2);
+    EXPECT_EQ(r.clipPath, state.clipPath);
+    ASSERT_TRUE(r.camera);
+    EXPECT_EQ(r.camera->target, state.camera->target);
+    EXPECT_EQ(r.camera->yaw, 0.6);
+    EXPECT_EQ(r.camera->pitch, 0.3);
+    EXPECT_EQ(r.camera->distance, 2.5);
+    ASSERT_TRUE(r.weights);
+    EXPECT_EQ(r.weights->joints, skinning.weights.joints);
+    EXPECT_EQ(r.weights->weights, skinning.weights.weights);
+}
+
+TEST(ProjectIo, AMissingMeshIsAClearError)
+{
+    const fs::path dir = tempFolder("restore_missing");
+    ProjectFile p;
+    p.meshPath = (dir / "gone.obj").string();
+    p.meshHash = 42;
+    const std::string path = (dir / "hero.rsproj").string();
+    writeProjectFile(p, path);
+    expectError<IoError>([&] { restoreProject(readProjectFile(path)); },
+                         "gone.obj: the project's mesh is missing; locate it");
+    EXPECT_THROW(projectFileFrom(RigProject{}), InvalidInput);
 }
 
 } // namespace
