@@ -1,1 +1,1 @@
-list(APPEND RIGSMITH_CORE_SOURCES mesh/volume.cpp)
+list(APPEND RIGSMITH_CORE_SOURCES mesh/volume.cpp mesh/laplacian.cpp)

@@ -3,6 +3,8 @@
 #include "core/common/error.h"
 #include "core/motion/bvh_file.h"
 
+#include <Eigen/SVD>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -12,6 +14,7 @@ void RigProject::setCharacter(std::shared_ptr<const LoadedCharacter> character)
 {
     m_character = std::move(character);
     m_curveSkeleton.reset();
+    m_skinning.reset();
 }
 
 void RigProject::setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton)
@@ -19,12 +22,25 @@ void RigProject::setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> ske
     m_curveSkeleton = std::move(skeleton);
     m_labels = {};
     m_rig.reset();
+    m_skinning.reset();
 }
 
 void RigProject::setRig(const EndNodeLabels& labels, std::shared_ptr<const FitResult> rig)
 {
     m_labels = labels;
     m_rig = std::move(rig);
+    m_skinning.reset();
+}
+
+SkinningResult computeSkinning(const RigProject& project, const Progress& progress)
+{
+    if (!project.character())
+        throw InvalidInput("rig::computeSkinning(): no character loaded; open one first");
+    if (!project.rig())
+        throw InvalidInput("rig::computeSkinning(): no rig yet; label the end nodes and fit the skeleton first");
+    const VoxelGrid* solid = project.curveSkeleton() ? &project.curveSkeleton()->solid : nullptr;
+    return computeSkinning(project.character()->imported.mesh, project.rig()->skeleton, solid,
+                           project.weightOptions(), progress);
 }
 
 RigTemplate resolveTemplate(const std::string& spec)
@@ -83,6 +99,50 @@ std::optional<int> mirrorJoint(const Skeleton& skeleton, int joint)
         }
     }
     return std::nullopt;
+}
+
+FitResult rigFromImportedSkeleton(const ImportedSkeleton& s)
+{
+    const std::string fn = "rig::rigFromImportedSkeleton(): ";
+    const size_t n = s.names.size();
+    if (n == 0)
+        throw InvalidInput(fn + "the file's skeleton has no joints");
+    if (s.parents.size() != n || s.bindGlobal.size() != n)
+        throw InvalidInput(fn + "the skeleton's names, parents and bind matrices differ in size");
+    FitResult r;
+    Skeleton& k = r.skeleton;
+    k.names = s.names;
+    k.parents = s.parents;
+    k.bindPositions.resize(static_cast<Eigen::Index>(n), 3);
+    for (size_t j = 0; j < n; ++j) {
+        const Eigen::Matrix4d& m = s.bindGlobal[j];
+        if (!m.allFinite())
+            throw InvalidInput(fn + "joint '" + s.names[j] + "' has a non-finite bind matrix");
+        const int p = s.parents[j];
+        if (p >= static_cast<int>(j) || p < -1)
+            throw InvalidInput(fn + "joint '" + s.names[j] + "' has parent " + std::to_string(p) +
+                               "; parents must come before their children");
+        if (j > 0 && p < 0)
+            k.parents[j] = 0; // an extra root: hang it from the first
+        k.bindPositions.row(static_cast<Eigen::Index>(j)) = m.block<3, 1>(0, 3).transpose();
+        // Polar decomposition: the rotation nearest to the linear part.
+        const Eigen::JacobiSVD<Eigen::Matrix3d> svd(m.block<3, 3>(0, 0), Eigen::ComputeFullU | Eigen::ComputeFullV);
+        Eigen::Matrix3d rot = svd.matrixU() * svd.matrixV().transpose();
+        if (rot.determinant() < 0.0) { // a mirrored bind: flip the weakest axis
+            Eigen::Matrix3d u = svd.matrixU();
+            u.col(2) *= -1.0;
+            rot = u * svd.matrixV().transpose();
+        }
+        k.bindOrientations.push_back(Eigen::Quaterniond(rot).normalized());
+    }
+    try {
+        validateSkeleton(k);
+    } catch (const InvalidInput& e) {
+        throw InvalidInput(fn + e.what());
+    }
+    r.jointNode.assign(n, -1);
+    r.front = Vec3::UnitZ();
+    return r;
 }
 
 FitResult moveJoint(const FitResult& rig, int joint, const Vec3& position, bool mirror)

@@ -13,6 +13,7 @@
 #include "core/project/character_source.h"
 #include "core/rig/fit_template.h"
 #include "core/rig/template.h"
+#include "core/skin/skinning.h"
 #include "core/skeleton/end_nodes.h"
 #include "core/skeleton/extract.h"
 
@@ -57,7 +58,17 @@ private:
     Vec3 m_front = Vec3::UnitZ();
 
 public:
+    /// How the weights are computed (method and parameters).
+    const WeightOptions& weightOptions() const { return m_weightOptions; }
+    void setWeightOptions(const WeightOptions& options) { m_weightOptions = options; }
+    /// Segmentation, weights and diagnostics of the current rig, or null. Cleared
+    /// whenever the rig, the curve skeleton or the character changes.
+    const std::shared_ptr<const SkinningResult>& skinning() const { return m_skinning; }
+    void setSkinning(std::shared_ptr<const SkinningResult> skinning) { m_skinning = std::move(skinning); }
+
 private:
+    WeightOptions m_weightOptions;
+    std::shared_ptr<const SkinningResult> m_skinning;
     std::shared_ptr<const LoadedCharacter> m_character;
     CurveSkeletonOptions m_skeletonOptions;
     std::shared_ptr<const CurveSkeletonResult> m_curveSkeleton;
@@ -82,6 +93,18 @@ FitResult moveJoint(const FitResult& rig, int joint, const Vec3& position, bool 
 /// Index of the joint mirroring `joint` (LeftArm <-> RightArm), if any.
 std::optional<int> mirrorJoint(const Skeleton& skeleton, int joint);
 
+/// A rig made of a file's own skeleton (issue 5, "existing skeletons": skip
+/// extraction and fitting): names and hierarchy as imported, bind positions the
+/// translations of `bindGlobal`, bind orientations their rotations (any scale
+/// or shear removed by the polar decomposition). Joint i of the rig is joint i
+/// of the file, so the file's weights `s.W` apply to it unchanged. A file with
+/// several roots (bones under unrelated nodes) has its extra roots parented to
+/// joint 0. `jointNode` is all -1, `chains` empty, `front` +Z.
+/// @throws rig::InvalidInput (naming `rig::rigFromImportedSkeleton()`) for an
+///         empty skeleton, mismatched array sizes, parents not before children,
+///         or non-finite bind matrices.
+FitResult rigFromImportedSkeleton(const ImportedSkeleton& s);
+
 /// Suggests end-node labels for the project's curve skeleton, with the
 /// project's facing direction. @throws rig::InvalidInput as suggestEndNodeLabels().
 EndNodeLabels suggestLabels(const RigProject& project);
@@ -89,6 +112,13 @@ EndNodeLabels suggestLabels(const RigProject& project);
 /// Parses a facing direction: "+z", "-z", "+x", "-x" (case-insensitive).
 /// @throws rig::InvalidInput for anything else.
 Vec3 parseFacing(const std::string& text);
+
+/// Runs the weights stage on the project's character and rig with its weight
+/// options (`computeSkinning()` in core/skin/skinning.h), using the curve
+/// skeleton's voxel solid for visibility when there is one.
+/// @throws rig::InvalidInput when there is no character or no rig, and
+/// whatever `computeSkinning()` throws.
+SkinningResult computeSkinning(const RigProject& project, const Progress& progress = {});
 
 /// Runs the curve-skeleton stage on the project's character with its options.
 /// @throws rig::InvalidInput when no character is loaded, and whatever

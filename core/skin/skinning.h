@@ -8,20 +8,19 @@
 /// bone reached, parts bound rigidly, and weight bleeding between limbs.
 ///
 /// Weight bleeding. The skeleton is split into a trunk and limbs
-/// (`jointLimbs()`): the trunk starts at the root and continues into the child
-/// whose subtree has the most leaves (end joints) as long as it has more than
-/// all the joint's other child subtrees together; every other
-/// child of a trunk joint heads a limb (its whole subtree). For a humanoid the
-/// trunk is hips-spine-chest and the limbs are the legs, the arms and the
-/// neck/head, fingers included in their arm. A vertex bleeds when it carries a
-/// weight >= `WeightDiagnostics::bleedThreshold` (0.05) on joints of two
-/// different limbs (left leg and right leg, arm and thigh): such a vertex is
-/// dragged by a limb it does not belong to. Joints of different limbs are never
-/// parent and child, so trunk-to-limb blending at a hip or shoulder is allowed.
+/// (`jointLimbs()`, limbs.h: for a humanoid the legs, the arms and the
+/// neck/head). A vertex belongs to the limb of its most influential joint; it
+/// bleeds when that joint is on a limb and the vertex carries a weight >=
+/// `WeightDiagnostics::bleedThreshold` (0.05) on a joint of another limb (left
+/// leg into right leg, arm into thigh): it would be dragged by a limb it does
+/// not belong to. Vertices of the trunk may blend into every limb (the pelvis
+/// into both thighs, the chest into both shoulders).
 
 #include "core/common/progress.h"
+#include "core/common/timing.h"
 #include "core/mesh/mesh.h"
 #include "core/rig/skeleton.h"
+#include "core/skin/limbs.h"
 #include "core/skin/segmentation.h"
 #include "core/skin/segmentation_data.h"
 #include "core/skin/skin_weights.h"
@@ -54,7 +53,7 @@ struct WeightDiagnostics {
     static constexpr double bleedThreshold = 0.05;
     int unreachedVertices = 0;          ///< Vertices no bone reached (bound to their nearest bone).
     std::vector<RigidPart> rigidParts;  ///< Parts bound rigidly to one bone.
-    int bleedingVertices = 0;           ///< Vertices weighted by two non-adjacent limbs (see file comment).
+    int bleedingVertices = 0;           ///< Vertices of one limb weighted by another (see the file comment).
     std::vector<std::string> messages;  ///< Human-readable lines, one per finding ("ok" lines omitted).
 };
 
@@ -62,6 +61,7 @@ struct SkinningResult {
     Segmentation segmentation; ///< Per vertex: bone (child joint of its link) and δ.
     SkinWeights weights;       ///< The weights of the chosen method.
     WeightDiagnostics diagnostics;
+    StageTimings timings;      ///< Wall-clock seconds of "segment", "weights" and "diagnostics".
 };
 
 /// Segments `mesh`, computes the weights with `options.method` and the
@@ -80,12 +80,6 @@ SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const
 int countBleedingVertices(const SkinWeights& weights, const Skeleton& skeleton,
                           double threshold = WeightDiagnostics::bleedThreshold);
 
-/// The limb of every joint (see the file comment): the index of the joint
-/// heading its limb, or -1 for trunk joints. For humanoid21: Hips, Spine and
-/// Spine1 are the trunk; LeftUpLeg, RightUpLeg, Neck, LeftShoulder and
-/// RightShoulder head the five limbs.
-/// @throws rig::InvalidInput for an invalid skeleton.
-std::vector<int> jointLimbs(const Skeleton& skeleton);
 
 /// "gaussian" → Segmentation, "heat" → Heat (case-sensitive).
 /// @throws rig::InvalidInput listing the valid names.

@@ -48,6 +48,9 @@
 /// Vertices of solved parts whose heat is (numerically) zero for every bone
 /// are bound to their nearest bone and counted in `unreachedVertices`.
 ///
+/// One departure from Pinocchio, on by default (`separateLimbs`): weights that
+/// diffused from one limb into another are dropped (see the option).
+///
 /// Complexity: O(#V · #J) distances, visibility marches of O(d / voxel) steps,
 /// one sparse factorization per part and #J back-substitutions.
 
@@ -77,6 +80,13 @@ struct HeatWeightOptions {
     double leafBoneLength = 0.5;
     /// Weights below this are set to 0 before the influences are limited. [0, 0.5).
     double minWeight = 1e-4;
+    /// Drop, at each vertex whose largest weight is on a limb (limbs.h: a leg,
+    /// an arm, the head), the weights of joints of other limbs: the heat that
+    /// diffused across the crotch or the armpit (Pinocchio keeps it, and a left
+    /// inner thigh then follows the right leg by a few percent). The dropped
+    /// weights are small where the surfaces meet, so the cut is a crease of a
+    /// few percent; off: the plain solution.
+    bool separateLimbs = true;
     /// k: influences kept per vertex (the largest, renormalized). >= 1.
     int maxInfluences = 4;
     /// Parts (connected components) with fewer vertices are bound rigidly. >= 1.
@@ -93,7 +103,9 @@ struct RigidPart {
     std::string name;        ///< The mesh part name (`Mesh::partNames`) of most of its vertices, or "component N".
     int bone = -1;           ///< The joint it is bound to.
     int vertexCount = 0;     ///< Number of vertices.
-    std::string reason;      ///< Why: "no bone visible", "too small", "degenerate (no area)".
+    /// Why: "no bone visible", "too small (N vertices)", "degenerate (no area)",
+    /// "small part (moves rigidly)" or "solve failed (degenerate geometry)".
+    std::string reason;
     std::vector<int> vertices; ///< Its vertex indices, ascending (for highlighting).
 };
 

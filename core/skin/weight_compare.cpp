@@ -1,0 +1,195 @@
+#include "core/skin/weight_compare.h"
+
+#include "core/common/error.h"
+#include "core/deform/lbs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace rig {
+namespace {
+
+constexpr const char* fn = "rig::compareWeights()";
+
+using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+void checkReference(const RowSparse& R, const char* caller)
+{
+    for (Eigen::Index r = 0; r < R.outerSize(); ++r)
+        for (RowSparse::InnerIterator it(R, r); it; ++it)
+            if (!std::isfinite(it.value()) || it.value() < 0.0)
+                throw InvalidInput(std::string(caller) + ": reference weight of vertex " + std::to_string(r) +
+                                   " for joint " + std::to_string(it.col()) + " is " + std::to_string(it.value()) +
+                                   "; weights must be finite and non-negative");
+}
+
+/// Uniform double in [0, 1) from the raw 32-bit output (mt19937's sequence is
+/// fixed by the standard; std:: distributions are not).
+double uniform(std::mt19937& g)
+{
+    return static_cast<double>(g()) / 4294967296.0;
+}
+
+} // namespace
+
+std::vector<Pose> randomPoses(const Skeleton& skeleton, int count, double maxDegrees, std::uint32_t seed)
+{
+    std::mt19937 g(seed);
+    std::vector<Pose> poses;
+    const double maxAngle = maxDegrees * std::numbers::pi / 180.0;
+    for (int p = 0; p < count; ++p) {
+        Pose pose = identityPose(skeleton);
+        for (auto& q : pose.localRotations) {
+            // Uniform axis on the sphere: z uniform in [-1, 1], longitude uniform.
+            const double z = 2.0 * uniform(g) - 1.0;
+            const double phi = 2.0 * std::numbers::pi * uniform(g);
+            const double r = std::sqrt(std::max(0.0, 1.0 - z * z));
+            const Vec3 axis(r * std::cos(phi), r * std::sin(phi), z);
+            const double angle = (2.0 * uniform(g) - 1.0) * maxAngle;
+            q = Eigen::Quaterniond(Eigen::AngleAxisd(angle, axis.normalized()));
+        }
+        poses.push_back(std::move(pose));
+    }
+    return poses;
+}
+
+SkinWeights skinWeightsFromReference(const RowSparse& reference)
+{
+    checkReference(reference, "rig::skinWeightsFromReference()");
+    int k = 1;
+    for (Eigen::Index r = 0; r < reference.outerSize(); ++r) {
+        int c = 0;
+        for (RowSparse::InnerIterator it(reference, r); it; ++it)
+            c += it.value() > 0.0;
+        k = std::max(k, c);
+    }
+    SkinWeights out;
+    out.maxInfluences = k;
+    out.joints.setZero(reference.rows(), k);
+    out.weights.setZero(reference.rows(), k);
+    for (Eigen::Index r = 0; r < reference.outerSize(); ++r) {
+        std::vector<std::pair<double, int>> e;
+        double sum = 0.0;
+        for (RowSparse::InnerIterator it(reference, r); it; ++it)
+            if (it.value() > 0.0) {
+                e.emplace_back(it.value(), static_cast<int>(it.col()));
+                sum += it.value();
+            }
+        if (e.empty()) {
+            out.weights(r, 0) = 1.0f;
+            continue;
+        }
+        std::sort(e.begin(), e.end(), [](const auto& a, const auto& b) {
+            return a.first > b.first || (a.first == b.first && a.second < b.second);
+        });
+        for (size_t s = 0; s < e.size(); ++s) {
+            out.joints(r, static_cast<Eigen::Index>(s)) = e[s].second;
+            out.weights(r, static_cast<Eigen::Index>(s)) = static_cast<float>(e[s].first / sum);
+        }
+    }
+    return out;
+}
+
+WeightComparison compareWeights(const Mesh& mesh, const Skeleton& skeleton, const SkinWeights& weights,
+                                const RowSparse& reference, std::span<const Pose> frames,
+                                const WeightCompareOptions& options)
+{
+    const int n = mesh.vertexCount();
+    const int nj = skeleton.jointCount();
+    try {
+        validateSkeleton(skeleton);
+        validateSkinWeights(weights, n, nj);
+    } catch (const InvalidInput& e) {
+        throw InvalidInput(std::string(fn) + ": " + e.what());
+    }
+    if (reference.rows() != n || reference.cols() != nj)
+        throw InvalidInput(std::string(fn) + ": the reference weights are " + std::to_string(reference.rows()) +
+                           " by " + std::to_string(reference.cols()) + ", expected #V by #J = " + std::to_string(n) +
+                           " by " + std::to_string(nj));
+    checkReference(reference, fn);
+    if (!(options.influenceThreshold > 0.0 && options.influenceThreshold <= 1.0))
+        throw InvalidInput(std::string(fn) + ": influenceThreshold must be in (0, 1]");
+    if (frames.empty() && options.randomPoses < 1)
+        throw InvalidInput(std::string(fn) + ": randomPoses must be at least 1");
+    if (!(options.randomPoseDegrees >= 0.0 && options.randomPoseDegrees <= 180.0))
+        throw InvalidInput(std::string(fn) + ": randomPoseDegrees must be in [0, 180]");
+    for (size_t f = 0; f < frames.size(); ++f)
+        if (static_cast<int>(frames[f].localRotations.size()) != nj)
+            throw InvalidInput(std::string(fn) + ": frame " + std::to_string(f) + " has " +
+                               std::to_string(frames[f].localRotations.size()) + " joint rotations, the skeleton " +
+                               std::to_string(nj) + " joints");
+
+    WeightComparison c;
+    std::vector<bool> compared(static_cast<size_t>(n), false);
+    const Eigen::MatrixXd W = denseWeights(weights, nj);
+    double l1 = 0.0;
+    long long both = 0, computedCount = 0, referenceCount = 0;
+    // Weights are stored as float: 0.05 read back may be 0.0499999989, so the
+    // threshold allows float round-off (identical weights then agree exactly).
+    const double t = options.influenceThreshold - 1e-6;
+    Eigen::VectorXd r(nj);
+    for (int i = 0; i < n; ++i) {
+        r.setZero();
+        double sum = 0.0;
+        for (RowSparse::InnerIterator it(reference, i); it; ++it) {
+            r(it.col()) += it.value();
+            sum += it.value();
+        }
+        if (!(sum > 0.0)) {
+            ++c.unweightedReference;
+            continue;
+        }
+        r /= sum;
+        compared[static_cast<size_t>(i)] = true;
+        ++c.comparedVertices;
+        l1 += (W.row(i).transpose() - r).cwiseAbs().sum();
+        for (int j = 0; j < nj; ++j) {
+            const bool w = W(i, j) >= t, ref = r(j) >= t;
+            computedCount += w;
+            referenceCount += ref;
+            both += w && ref;
+        }
+    }
+    if (c.comparedVertices == 0)
+        throw InvalidInput(std::string(fn) + ": the reference has no weights at all; nothing to compare with");
+    c.meanL1 = l1 / c.comparedVertices;
+    c.precision = computedCount > 0 ? double(both) / double(computedCount) : 1.0;
+    c.recall = referenceCount > 0 ? double(both) / double(referenceCount) : 1.0;
+
+    std::vector<Pose> generated;
+    if (frames.empty()) {
+        generated = randomPoses(skeleton, options.randomPoses, options.randomPoseDegrees, options.seed);
+        frames = generated;
+        c.randomPoses = true;
+    }
+    const SkinWeights refWeights = skinWeightsFromReference(reference);
+    Box3 box;
+    for (int i = 0; i < n; ++i)
+        box.extend(mesh.V.row(i).transpose());
+    const double height = std::max(box.size().maxCoeff(), 1e-300); // the largest side: the height when standing
+    const MatrixX3d noNormals;
+    DeformedMesh a, b;
+    double distSum = 0.0, distMax = 0.0;
+    for (const Pose& pose : frames) {
+        const PosedSkeleton posed = forwardKinematics(skeleton, pose);
+        lbs(mesh.V, noNormals, weights, posed.skinning, a);
+        lbs(mesh.V, noNormals, refWeights, posed.skinning, b);
+        for (int i = 0; i < n; ++i) {
+            if (!compared[static_cast<size_t>(i)])
+                continue;
+            const double d = (a.V.row(i) - b.V.row(i)).norm();
+            distSum += d;
+            distMax = std::max(distMax, d);
+        }
+        ++c.poses;
+    }
+    c.meanDistancePercent = 100.0 * distSum / (double(c.comparedVertices) * c.poses) / height;
+    c.maxDistancePercent = 100.0 * distMax / height;
+    return c;
+}
+
+} // namespace rig

@@ -1,0 +1,376 @@
+#include "core/skin/weights_heat.h"
+
+#include "core/common/error.h"
+#include "core/common/parallel.h"
+#include "core/mesh/laplacian.h"
+#include "core/skin/limbs.h"
+
+#include <Eigen/SparseCholesky>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace rig {
+namespace {
+
+constexpr const char* fn = "rig::boneHeatWeights()";
+
+/// A heat source: a segment owned by a joint (see the header's "Bones").
+struct Bone {
+    Vec3 a;
+    Vec3 b;
+    int joint = 0;
+};
+
+/// Closest point of segment [a, b] to p.
+Vec3 closestOnSegment(const Vec3& p, const Vec3& a, const Vec3& b)
+{
+    const Vec3 ab = b - a;
+    const double len2 = ab.squaredNorm();
+    if (!(len2 > 0.0))
+        return a;
+    const double t = std::clamp((p - a).dot(ab) / len2, 0.0, 1.0);
+    return a + t * ab;
+}
+
+bool insideSolid(const VoxelGrid& g, const Vec3& p)
+{
+    const Vec3i v = g.voxelAt(p);
+    return g.contains(v) && g.solid(g.index(v));
+}
+
+/// True when the segment from vertex p to q stays in the solid, except within
+/// `skip` of p (see HeatWeightOptions::visibilityTolerance).
+bool visible(const VoxelGrid& g, const Vec3& p, const Vec3& q, double skip)
+{
+    const Vec3 d = q - p;
+    const double len = d.norm();
+    if (len <= skip)
+        return true;
+    const double step = 0.5 * g.voxelSize;
+    const Vec3 u = d / len;
+    for (double s = skip; s < len; s += step)
+        if (!insideSolid(g, p + s * u))
+            return false;
+    return insideSolid(g, q);
+}
+
+/// The heat sources of every joint: its child links, and for a leaf joint the
+/// continuation of its parent link (clipped where it leaves the solid).
+std::vector<Bone> makeBones(const Skeleton& s, const VoxelGrid* solid, double leafBoneLength)
+{
+    const auto children = childrenOf(s);
+    std::vector<Bone> bones;
+    const auto pos = [&](int j) { return Vec3(s.bindPositions.row(j).transpose()); };
+    for (int c = 1; c < s.jointCount(); ++c)
+        bones.push_back({pos(s.parents[c]), pos(c), s.parents[c]});
+    for (int j = 0; j < s.jointCount(); ++j) {
+        if (!children[j].empty())
+            continue;
+        // Direction: the first non-degenerate link up the chain.
+        Vec3 dir = Vec3::Zero();
+        double linkLength = 0.0;
+        for (int k = j; s.parents[k] >= 0 && !(linkLength > 0.0); k = s.parents[k]) {
+            dir = pos(k) - pos(s.parents[k]);
+            linkLength = dir.norm();
+        }
+        if (!(linkLength > 0.0)) {
+            bones.push_back({pos(j), pos(j), j}); // a lone root: a point source
+            continue;
+        }
+        dir /= linkLength;
+        double length = leafBoneLength * linkLength;
+        if (solid && insideSolid(*solid, pos(j))) {
+            const double step = 0.5 * solid->voxelSize;
+            double s2 = step;
+            while (s2 < length && insideSolid(*solid, pos(j) + s2 * dir))
+                s2 += step;
+            length = std::min(length, s2 - step);
+        }
+        bones.push_back({pos(j), pos(j) + std::max(0.0, length) * dir, j});
+    }
+    return bones;
+}
+
+/// Connected components of the triangles (union-find); isolated vertices get
+/// their own component. Components are numbered by their lowest vertex.
+std::vector<int> components(int n, const MatrixX3i& F, int& count)
+{
+    std::vector<int> parent(static_cast<size_t>(n));
+    std::iota(parent.begin(), parent.end(), 0);
+    const auto find = [&](int x) {
+        while (parent[x] != x)
+            x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    for (Eigen::Index f = 0; f < F.rows(); ++f)
+        for (int k = 1; k < 3; ++k) {
+            const int a = find(F(f, 0)), b = find(F(f, k));
+            if (a != b)
+                parent[std::max(a, b)] = std::min(a, b);
+        }
+    std::vector<int> id(static_cast<size_t>(n), -1);
+    count = 0;
+    for (int i = 0; i < n; ++i) {
+        const int r = find(i);
+        if (id[r] < 0)
+            id[r] = count++;
+        id[i] = id[r];
+    }
+    return id;
+}
+
+/// What the nearest-visible-bone search found for one vertex.
+struct VertexHeat {
+    double distance = 0.0;   ///< Distance to the nearest visible bone (when any).
+    int joint = -1;          ///< Joint of the nearest visible bone, -1 when none is visible.
+    int tiedJoint = -1;      ///< A second joint within the tie tolerance, or -1.
+    int nearestJoint = 0;    ///< Joint of the nearest bone, visible or not.
+};
+
+void checkInput(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid, const HeatWeightOptions& o)
+{
+    if (mesh.vertexCount() == 0 || mesh.triangleCount() == 0)
+        throw InvalidInput(std::string(fn) + ": the mesh has no triangles; load a character first");
+    try {
+        validateSkeleton(skeleton);
+    } catch (const InvalidInput& e) {
+        throw InvalidInput(std::string(fn) + ": invalid skeleton: " + e.what());
+    }
+    if (solid && (solid->empty() || !(solid->voxelSize > 0.0) ||
+                  static_cast<std::int64_t>(solid->states.size()) != solid->voxelCount()))
+        throw InvalidInput(std::string(fn) + ": the voxel solid is empty; build the curve skeleton first or pass none");
+    const auto range = [](const char* name, double v, double lo, double hi) {
+        if (!(v >= lo && v <= hi))
+            throw InvalidInput(std::string(fn) + ": option " + name + " = " + std::to_string(v) + " is outside [" +
+                               std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    };
+    range("heatConstant", o.heatConstant, 1e-9, 1e9);
+    range("visibilityTolerance", o.visibilityTolerance, 0.0, 1e3);
+    range("leafBoneLength", o.leafBoneLength, 0.0, 1e3);
+    range("minWeight", o.minWeight, 0.0, 0.4999);
+    range("maxInfluences", o.maxInfluences, 1, 1e6);
+    range("minPartVertices", o.minPartVertices, 1, 1e9);
+    range("smallPartSize", o.smallPartSize, 0.0, 0.9999);
+}
+
+} // namespace
+
+HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
+                                  const HeatWeightOptions& options, const Progress& progress)
+{
+    checkInput(mesh, skeleton, solid, options);
+    const MatrixX3d& V = mesh.V;
+    const int n = mesh.vertexCount();
+    const Eigen::SparseMatrix<double> L = cotangentLaplacian(V, mesh.F); // also checks V and F
+    const Eigen::VectorXd area = vertexAreas(V, mesh.F);
+    Box3 box;
+    for (int i = 0; i < n; ++i)
+        box.extend(V.row(i).transpose());
+    const double height = std::max(box.size().y(), box.diagonal() * 1e-3);
+    const double minDistance = 1e-4 * std::max(height, 1e-300);
+
+    // 1. Nearest visible bone of every vertex (Pinocchio: ties within 0.01 %).
+    const std::vector<Bone> bones = makeBones(skeleton, solid, options.leafBoneLength);
+    const std::vector<int> limb = jointLimbs(skeleton);
+    std::vector<VertexHeat> heat(static_cast<size_t>(n));
+    const double skip = solid ? options.visibilityTolerance * solid->voxelSize : 0.0;
+    const auto searchRange = [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+        std::vector<std::pair<double, int>> order(bones.size());
+        for (std::ptrdiff_t i = begin; i < end; ++i) {
+            const Vec3 p = V.row(i).transpose();
+            for (size_t b = 0; b < bones.size(); ++b)
+                order[b] = {(closestOnSegment(p, bones[b].a, bones[b].b) - p).squaredNorm(), static_cast<int>(b)};
+            std::sort(order.begin(), order.end());
+            VertexHeat& h = heat[static_cast<size_t>(i)];
+            h.nearestJoint = bones[order[0].second].joint;
+            double best = -1.0;
+            for (const auto& [d2, b] : order) {
+                if (best >= 0.0 && d2 > best * 1.0002) // (1.0001)^2
+                    break;
+                const Vec3 q = closestOnSegment(p, bones[b].a, bones[b].b);
+                if (solid && !visible(*solid, p, q, skip))
+                    continue;
+                if (best < 0.0) {
+                    best = d2;
+                    h.joint = bones[b].joint;
+                    h.distance = std::sqrt(d2);
+                } else if (bones[b].joint != h.joint && h.tiedJoint < 0) {
+                    h.tiedJoint = bones[b].joint;
+                }
+            }
+        }
+    };
+    constexpr int block = 4096;
+    for (int start = 0; start < n; start += block) {
+        progress.update("heat: visibility", double(start) / n);
+        const int stop = std::min(n, start + block);
+        parallelFor(stop - start, 0, 512, [&](std::ptrdiff_t b, std::ptrdiff_t e) { searchRange(start + b, start + e); });
+    }
+    progress.update("heat: visibility", 1.0);
+
+    // 2. Per connected part: rigid binding or one factorization and a solve per bone.
+    int componentCount = 0;
+    const std::vector<int> component = components(n, mesh.F, componentCount);
+    std::vector<std::vector<int>> members(static_cast<size_t>(componentCount));
+    for (int i = 0; i < n; ++i)
+        members[component[i]].push_back(i);
+    std::vector<int> localIndex(static_cast<size_t>(n), -1);
+
+    HeatWeightsResult result;
+    std::vector<Eigen::Triplet<double>> W;
+    W.reserve(static_cast<size_t>(n) * 4);
+    const auto bindNearest = [&](int i) {
+        const VertexHeat& h = heat[static_cast<size_t>(i)];
+        W.emplace_back(i, h.joint >= 0 ? h.joint : h.nearestJoint, 1.0);
+    };
+    const Eigen::SparseMatrix<double, Eigen::RowMajor> Lr = L;
+
+    for (int c = 0; c < componentCount; ++c) {
+        progress.update("heat: solve", double(c) / componentCount);
+        const std::vector<int>& vs = members[c];
+        if (vs.size() == 1) { // an isolated vertex: nothing to diffuse over
+            bindNearest(vs[0]);
+            ++result.unreachedVertices;
+            continue;
+        }
+        Box3 partBox;
+        double partArea = 0.0;
+        int heated = 0;
+        std::map<int, int> votes;
+        for (int i : vs) {
+            partBox.extend(V.row(i).transpose());
+            partArea += area(i);
+            if (heat[i].joint >= 0) {
+                ++heated;
+                ++votes[heat[i].joint];
+            }
+        }
+        std::string reason;
+        if (!(partArea > 1e-12 * height * height))
+            reason = "degenerate (no area)";
+        else if (static_cast<int>(vs.size()) < options.minPartVertices)
+            reason = "too small (" + std::to_string(vs.size()) + " vertices)";
+        else if (heated == 0)
+            reason = "no bone visible";
+        else if (partBox.diagonal() < options.smallPartSize * height)
+            reason = "small part (moves rigidly)";
+
+        Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver;
+        std::vector<int> sourceJoints;
+        if (reason.empty()) {
+            for (size_t k = 0; k < vs.size(); ++k)
+                localIndex[vs[k]] = static_cast<int>(k);
+            // (−L + A H) restricted to the part (a part is closed under edges).
+            std::vector<Eigen::Triplet<double>> t;
+            for (size_t k = 0; k < vs.size(); ++k) {
+                const int i = vs[k];
+                for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(Lr, i); it; ++it)
+                    t.emplace_back(static_cast<int>(k), localIndex[it.col()], -it.value());
+                const VertexHeat& h = heat[i];
+                if (h.joint >= 0) {
+                    const double d = std::max(h.distance, minDistance);
+                    t.emplace_back(static_cast<int>(k), static_cast<int>(k), area(i) * options.heatConstant / (d * d));
+                }
+            }
+            Eigen::SparseMatrix<double> M(static_cast<Eigen::Index>(vs.size()), static_cast<Eigen::Index>(vs.size()));
+            M.setFromTriplets(t.begin(), t.end());
+            solver.compute(M);
+            if (solver.info() != Eigen::Success)
+                reason = "solve failed (degenerate geometry)";
+            for (const auto& [j, count] : votes)
+                sourceJoints.push_back(j);
+        }
+        if (!reason.empty()) {
+            RigidPart part;
+            part.part = c;
+            part.vertexCount = static_cast<int>(vs.size());
+            part.vertices = vs;
+            part.reason = reason;
+            if (!votes.empty()) {
+                part.bone = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
+                                return a.second < b.second;
+                            })->first;
+            } else {
+                const Vec3 centroid = partBox.center();
+                double best = std::numeric_limits<double>::infinity();
+                for (const Bone& b : bones)
+                    if (const double d = (closestOnSegment(centroid, b.a, b.b) - centroid).squaredNorm(); d < best) {
+                        best = d;
+                        part.bone = b.joint;
+                    }
+            }
+            std::map<int, int> names;
+            for (int i : vs)
+                if (i < static_cast<int>(mesh.part.size()))
+                    ++names[mesh.part[i]];
+            const auto top = std::max_element(names.begin(), names.end(),
+                                              [](const auto& a, const auto& b) { return a.second < b.second; });
+            part.name = top != names.end() && top->first >= 0 && top->first < mesh.partCount()
+                            ? mesh.partNames[top->first]
+                            : "component " + std::to_string(c);
+            for (int i : vs)
+                W.emplace_back(i, part.bone, 1.0);
+            result.rigidParts.push_back(std::move(part));
+            continue;
+        }
+
+        // One back-substitution per bone heating this part; the other bones'
+        // right-hand sides are zero, so are their weights.
+        const auto m = static_cast<Eigen::Index>(vs.size());
+        Eigen::MatrixXd sol(m, static_cast<Eigen::Index>(sourceJoints.size()));
+        for (size_t s = 0; s < sourceJoints.size(); ++s) {
+            progress.checkCancelled();
+            const int j = sourceJoints[s];
+            Eigen::VectorXd rhs = Eigen::VectorXd::Zero(m);
+            for (Eigen::Index k = 0; k < m; ++k) {
+                const VertexHeat& h = heat[vs[k]];
+                if (h.joint < 0)
+                    continue;
+                const double share = h.tiedJoint >= 0 ? 0.5 : 1.0;
+                if (h.joint == j || h.tiedJoint == j) {
+                    const double d = std::max(h.distance, minDistance);
+                    rhs(k) = share * area(vs[k]) * options.heatConstant / (d * d);
+                }
+            }
+            sol.col(static_cast<Eigen::Index>(s)) = solver.solve(rhs);
+        }
+        for (Eigen::Index k = 0; k < m; ++k) {
+            const int i = vs[k];
+            double kept = 0.0;
+            const size_t before = W.size();
+            Eigen::Index main = 0;
+            sol.row(k).maxCoeff(&main);
+            const int own = options.separateLimbs ? limb[static_cast<size_t>(sourceJoints[static_cast<size_t>(main)])] : -1;
+            for (size_t s = 0; s < sourceJoints.size(); ++s) {
+                const double w = sol(k, static_cast<Eigen::Index>(s));
+                const int l = limb[static_cast<size_t>(sourceJoints[s])];
+                if (own >= 0 && l >= 0 && l != own)
+                    continue; // heat that crossed from another limb (the crotch, the armpit)
+                if (std::isfinite(w) && w > options.minWeight) { // negative round-off and tiny tails dropped
+                    W.emplace_back(i, sourceJoints[s], w);
+                    kept += w;
+                }
+            }
+            if (!(kept > 1e-6)) {
+                W.resize(before);
+                bindNearest(i);
+                ++result.unreachedVertices;
+            }
+            localIndex[i] = -1;
+        }
+    }
+    progress.update("heat: solve", 1.0);
+
+    Eigen::SparseMatrix<double> dense(n, skeleton.jointCount());
+    dense.setFromTriplets(W.begin(), W.end());
+    result.weights = skinWeightsFromSparse(dense, options.maxInfluences);
+    return result;
+}
+
+} // namespace rig

@@ -1,0 +1,158 @@
+#include "core/skin/skinning.h"
+
+#include "core/character/humanoid.h"
+#include "core/common/error.h"
+#include "core/rig/fit_template.h"
+#include "core/voxel/fill.h"
+#include "core/voxel/voxelize.h"
+
+#include "tests/support/meshes.h"
+
+#include <gtest/gtest.h>
+
+namespace rig {
+namespace {
+
+Skeleton groundTruthSkeleton(const Humanoid& h)
+{
+    Skeleton s;
+    s.names = h.jointNames;
+    s.parents = h.jointParents;
+    s.bindPositions = h.joints;
+    s.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
+    orientBones(s);
+    return s;
+}
+
+TEST(Skinning, InvalidInputsAreRejectedFirst)
+{
+    const Humanoid h = generateHumanoid({.cellSize = 0.04});
+    const Skeleton s = groundTruthSkeleton(h);
+    EXPECT_THROW(computeSkinning(Mesh{}, s, nullptr), InvalidInput);
+    EXPECT_THROW(computeSkinning(h.mesh, Skeleton{}, nullptr), InvalidInput);
+    WeightOptions los;
+    los.segmentation.method = SegmentationMethod::LineOfSight;
+    EXPECT_THROW(computeSkinning(h.mesh, s, nullptr, los), InvalidInput); // 3.2.2 needs the solid
+    WeightOptions heat;
+    heat.method = WeightMethod::Heat;
+    heat.heat.heatConstant = -1.0;
+    EXPECT_THROW(computeSkinning(h.mesh, s, nullptr, heat), InvalidInput);
+    EXPECT_THROW(parseWeightMethod("Heat"), InvalidInput);
+    EXPECT_THROW(parseWeightMethod(""), InvalidInput);
+    EXPECT_THROW(parseSegmentationMethod("3.2.3"), InvalidInput);
+    EXPECT_THROW(jointLimbs(Skeleton{}), InvalidInput);
+}
+
+TEST(Skinning, NamesRoundTrip)
+{
+    for (WeightMethod m : {WeightMethod::Segmentation, WeightMethod::Heat})
+        EXPECT_EQ(parseWeightMethod(weightMethodName(m)), m);
+    EXPECT_EQ(parseWeightMethod("gaussian"), WeightMethod::Segmentation);
+    for (SegmentationMethod m :
+         {SegmentationMethod::NearestLink, SegmentationMethod::LineOfSight, SegmentationMethod::RegionGrow})
+        EXPECT_EQ(parseSegmentationMethod(segmentationMethodName(m)), m);
+    EXPECT_EQ(segmentationMethodName(SegmentationMethod::RegionGrow), "3.2.4");
+    EXPECT_EQ(WeightOptions{}.method, WeightMethod::Segmentation);
+}
+
+TEST(Skinning, LimbsOfAHumanoid)
+{
+    const Humanoid h = generateHumanoid({.cellSize = 0.05});
+    const Skeleton s = groundTruthSkeleton(h);
+    const std::vector<int> limb = jointLimbs(s);
+    const auto at = [&](const char* name) { return limb[static_cast<size_t>(*s.find(name))]; };
+    const auto id = [&](const char* name) { return *s.find(name); };
+    EXPECT_EQ(at("Hips"), -1);
+    EXPECT_EQ(at("Spine"), -1);
+    EXPECT_EQ(at("Spine1"), -1);
+    EXPECT_EQ(at("LeftUpLeg"), id("LeftUpLeg"));
+    EXPECT_EQ(at("LeftToeBase"), id("LeftUpLeg"));
+    EXPECT_EQ(at("RightFoot"), id("RightUpLeg"));
+    EXPECT_EQ(at("Head"), id("Neck"));
+    EXPECT_EQ(at("LeftHand"), id("LeftShoulder"));
+    EXPECT_EQ(at("RightForeArm"), id("RightShoulder"));
+    // A plain chain has no limbs at all.
+    Skeleton bar;
+    bar.names = {"a", "b", "c"};
+    bar.parents = {-1, 0, 1};
+    bar.bindPositions = MatrixX3d::Zero(3, 3);
+    bar.bindPositions.col(0) << 0, 1, 2;
+    bar.bindOrientations.assign(3, Eigen::Quaterniond::Identity());
+    EXPECT_EQ(jointLimbs(bar), (std::vector<int>{-1, -1, -1}));
+}
+
+TEST(Skinning, BleedingCountsOnlyWeightsFromTwoLimbs)
+{
+    const Humanoid h = generateHumanoid({.cellSize = 0.05});
+    const Skeleton s = groundTruthSkeleton(h);
+    SkinWeights w;
+    w.maxInfluences = 4;
+    w.joints.setZero(5, 4);
+    w.weights.setZero(5, 4);
+    const auto set = [&](int v, std::vector<std::pair<const char*, float>> e) {
+        for (size_t k = 0; k < e.size(); ++k) {
+            w.joints(v, static_cast<Eigen::Index>(k)) = *s.find(e[k].first);
+            w.weights(v, static_cast<Eigen::Index>(k)) = e[k].second;
+        }
+    };
+    set(0, {{"LeftUpLeg", 0.9f}, {"RightUpLeg", 0.1f}});  // leg to leg: bleeds
+    set(1, {{"LeftUpLeg", 0.5f}, {"Hips", 0.5f}});        // trunk to leg: fine
+    set(2, {{"LeftForeArm", 0.97f}, {"LeftUpLeg", 0.03f}}); // under the threshold
+    set(3, {{"LeftHand", 0.6f}, {"RightLeg", 0.4f}});     // arm and shin: bleeds
+    set(4, {{"Hips", 0.6f}, {"LeftUpLeg", 0.2f}, {"RightUpLeg", 0.2f}}); // the pelvis into both legs: fine
+    EXPECT_EQ(countBleedingVertices(w, s), 2);
+    EXPECT_EQ(countBleedingVertices(w, s, 0.01), 3);
+}
+
+TEST(Skinning, BothMethodsOnTheDefaultCharacter)
+{
+    const Humanoid h = generateHumanoid({.pose = HumanoidPose::A, .cellSize = 0.03});
+    const Skeleton s = groundTruthSkeleton(h);
+    VoxelizeOptions v;
+    v.resolution = 80;
+    const VoxelGrid solid = fillInterior(voxelizeSurface(h.mesh, v), h.mesh).grid;
+    for (WeightMethod m : {WeightMethod::Segmentation, WeightMethod::Heat}) {
+        WeightOptions o;
+        o.method = m;
+        const SkinningResult r = computeSkinning(h.mesh, s, &solid, o);
+        SCOPED_TRACE(std::string(weightMethodName(m)));
+        EXPECT_NO_THROW(validateSegmentation(r.segmentation, h.mesh.vertexCount(), s.jointCount()));
+        EXPECT_NO_THROW(validateSkinWeights(r.weights, h.mesh.vertexCount(), s.jointCount()));
+        EXPECT_LE(r.weights.maxInfluences, 4);
+        EXPECT_EQ(r.diagnostics.unreachedVertices, 0);
+        EXPECT_TRUE(r.diagnostics.rigidParts.empty());
+        // The ground-truth rig on the generated body: (almost) no vertex is
+        // dragged by two limbs, and each finding is explained in a message.
+        EXPECT_LT(r.diagnostics.bleedingVertices, h.mesh.vertexCount() / 200) << r.diagnostics.bleedingVertices;
+        EXPECT_EQ(r.diagnostics.bleedingVertices, countBleedingVertices(r.weights, s));
+        EXPECT_EQ(r.diagnostics.messages.empty(), r.diagnostics.bleedingVertices == 0);
+    }
+}
+
+TEST(Skinning, RigidPartsAreReportedInTheMessages)
+{
+    Mesh m = test::concat({test::capsuleMesh(Vec3(0, 0, 0), Vec3(2, 0, 0), 0.2, 12, 4, 12),
+                           test::capsuleMesh(Vec3(1, 1, 0), Vec3(1, 1.01, 0), 0.2, 12, 4, 1)});
+    m.partNames = {"bar", "floating ball"};
+    Skeleton s;
+    s.names = {"a", "b"};
+    s.parents = {-1, 0};
+    s.bindPositions.resize(2, 3);
+    s.bindPositions << 0.1, 0, 0, 1.9, 0, 0;
+    s.bindOrientations.assign(2, Eigen::Quaterniond::Identity());
+    orientBones(s);
+    VoxelizeOptions v;
+    v.resolution = 64;
+    const VoxelGrid solid = fillInterior(voxelizeSurface(m, v), m).grid;
+    WeightOptions o;
+    o.method = WeightMethod::Heat;
+    o.segmentation.method = SegmentationMethod::NearestLink;
+    const SkinningResult r = computeSkinning(m, s, &solid, o);
+    ASSERT_EQ(r.diagnostics.rigidParts.size(), 1u);
+    EXPECT_EQ(r.diagnostics.rigidParts[0].name, "floating ball");
+    ASSERT_FALSE(r.diagnostics.messages.empty());
+    EXPECT_NE(r.diagnostics.messages[0].find("floating ball"), std::string::npos) << r.diagnostics.messages[0];
+}
+
+} // namespace
+} // namespace rig

@@ -1,0 +1,273 @@
+#include "core/skin/weights_heat.h"
+
+#include "core/character/humanoid.h"
+#include "core/common/error.h"
+#include "core/rig/fit_template.h"
+#include "core/voxel/fill.h"
+#include "core/voxel/voxelize.h"
+
+#include "tests/support/meshes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+
+namespace rig {
+namespace {
+
+/// A chain of joints at the given positions (parents[i] = i - 1), oriented.
+Skeleton chain(const std::vector<Vec3>& points)
+{
+    Skeleton s;
+    for (size_t i = 0; i < points.size(); ++i) {
+        s.names.push_back("j" + std::to_string(i));
+        s.parents.push_back(static_cast<int>(i) - 1);
+    }
+    s.bindPositions.resize(static_cast<Eigen::Index>(points.size()), 3);
+    for (size_t i = 0; i < points.size(); ++i)
+        s.bindPositions.row(static_cast<Eigen::Index>(i)) = points[i].transpose();
+    s.bindOrientations.assign(points.size(), Eigen::Quaterniond::Identity());
+    orientBones(s);
+    return s;
+}
+
+/// The generator's own skeleton (ground-truth joints) of a humanoid.
+Skeleton groundTruthSkeleton(const Humanoid& h)
+{
+    Skeleton s;
+    s.names = h.jointNames;
+    s.parents = h.jointParents;
+    s.bindPositions = h.joints;
+    s.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
+    orientBones(s);
+    return s;
+}
+
+VoxelGrid solidOf(const Mesh& mesh, int resolution)
+{
+    VoxelizeOptions v;
+    v.resolution = resolution;
+    return fillInterior(voxelizeSurface(mesh, v), mesh).grid;
+}
+
+double weightOf(const SkinWeights& w, int vertex, int joint)
+{
+    for (int s = 0; s < w.maxInfluences; ++s)
+        if (w.joints(vertex, s) == joint)
+            return w.weights(vertex, s);
+    return 0.0;
+}
+
+/// Row sums 1, weights finite and non-negative, at most k slots.
+void expectValid(const SkinWeights& w, int vertices, int joints)
+{
+    ASSERT_EQ(w.vertexCount(), vertices);
+    EXPECT_LE(w.maxInfluences, 4);
+    EXPECT_NO_THROW(validateSkinWeights(w, vertices, joints));
+    for (int i = 0; i < vertices; ++i) {
+        double sum = 0.0;
+        for (int s = 0; s < w.maxInfluences; ++s) {
+            ASSERT_TRUE(std::isfinite(w.weights(i, s)));
+            ASSERT_GE(w.weights(i, s), 0.0f);
+            sum += w.weights(i, s);
+        }
+        ASSERT_NEAR(sum, 1.0, 1e-6) << "vertex " << i;
+    }
+}
+
+TEST(HeatWeights, InvalidInputsAreRejectedFirst)
+{
+    const Mesh bar = test::capsuleMesh(Vec3(0, 0, 0), Vec3(2, 0, 0), 0.2, 12, 4, 8);
+    const Skeleton s = chain({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, 0, 0)});
+    EXPECT_THROW(boneHeatWeights(Mesh{}, s, nullptr), InvalidInput);
+    EXPECT_THROW(boneHeatWeights(bar, Skeleton{}, nullptr), InvalidInput);
+    Mesh nan = bar;
+    nan.V(3, 1) = std::nan("");
+    EXPECT_THROW(boneHeatWeights(nan, s, nullptr), InvalidInput);
+    Mesh badIndex = bar;
+    badIndex.F(0, 2) = bar.vertexCount();
+    EXPECT_THROW(boneHeatWeights(badIndex, s, nullptr), InvalidInput);
+    Skeleton badParent = s;
+    badParent.parents[1] = 2;
+    EXPECT_THROW(boneHeatWeights(bar, badParent, nullptr), InvalidInput);
+    const VoxelGrid empty;
+    EXPECT_THROW(boneHeatWeights(bar, s, &empty), InvalidInput);
+    EXPECT_THROW(boneHeatWeights(bar, s, nullptr, {.heatConstant = 0.0}), InvalidInput);
+    EXPECT_THROW(boneHeatWeights(bar, s, nullptr, {.minWeight = 0.6}), InvalidInput);
+    EXPECT_THROW(boneHeatWeights(bar, s, nullptr, {.maxInfluences = 0}), InvalidInput);
+    EXPECT_THROW(boneHeatWeights(bar, s, nullptr, {.smallPartSize = -0.1}), InvalidInput);
+    try {
+        boneHeatWeights(Mesh{}, s, nullptr);
+    } catch (const InvalidInput& e) {
+        EXPECT_NE(std::string(e.what()).find("rig::boneHeatWeights()"), std::string::npos) << e.what();
+    }
+}
+
+TEST(HeatWeights, BarIsMonotoneSumsToOneAndRigidAtTheEnds)
+{
+    // A bar along +X with three joints: 0 at the start, 1 in the middle, 2 at the end (a leaf).
+    const Mesh bar = test::capsuleMesh(Vec3(0, 0, 0), Vec3(3, 0, 0), 0.25, 16, 6, 30);
+    const Skeleton s = chain({Vec3(0.2, 0, 0), Vec3(1.5, 0, 0), Vec3(2.8, 0, 0)});
+    const VoxelGrid solid = solidOf(bar, 64);
+    for (const VoxelGrid* g : {static_cast<const VoxelGrid*>(nullptr), &solid}) {
+        const HeatWeightsResult r = boneHeatWeights(bar, s, g);
+        expectValid(r.weights, bar.vertexCount(), 3);
+        EXPECT_TRUE(r.rigidParts.empty());
+        EXPECT_EQ(r.unreachedVertices, 0);
+        // Weights of joint 0 fall and of the leaf joint 2 rise along the bar
+        // (averaged per x slice: vertices of one ring share a value up to the
+        // mesh's asymmetry).
+        std::map<long, std::pair<double, double>> w0, w2; // slice -> (sum, count)
+        for (int i = 0; i < bar.vertexCount(); ++i) {
+            const long slice = std::lround(bar.V(i, 0) * 20.0);
+            w0[slice].first += weightOf(r.weights, i, 0);
+            w0[slice].second += 1;
+            w2[slice].first += weightOf(r.weights, i, 2);
+            w2[slice].second += 1;
+        }
+        double prev0 = 2.0, prev2 = -1.0;
+        for (const auto& [slice, v] : w0) {
+            const double a = v.first / v.second;
+            const double b = w2[slice].first / w2[slice].second;
+            EXPECT_LE(a, prev0 + 0.02) << "slice x = " << slice / 20.0;
+            EXPECT_GE(b, prev2 - 0.02) << "slice x = " << slice / 20.0;
+            prev0 = std::min(prev0, a);
+            prev2 = std::max(prev2, b);
+        }
+        // Near 1 at the ends; both halves share the middle joint.
+        int first = 0, last = 0;
+        for (int i = 0; i < bar.vertexCount(); ++i) {
+            if (bar.V(i, 0) < bar.V(first, 0))
+                first = i;
+            if (bar.V(i, 0) > bar.V(last, 0))
+                last = i;
+        }
+        EXPECT_GT(weightOf(r.weights, first, 0), 0.95);
+        EXPECT_GT(weightOf(r.weights, last, 2), 0.95);
+        // Around the middle joint the two neighbouring bones blend.
+        double mid = 0.0;
+        for (int i = 0; i < bar.vertexCount(); ++i)
+            if (std::abs(bar.V(i, 0) - 1.5) < 0.06)
+                mid = std::max(mid, std::min(weightOf(r.weights, i, 0), weightOf(r.weights, i, 1)));
+        EXPECT_GT(mid, 0.2);
+    }
+}
+
+TEST(HeatWeights, DefaultCharacterEveryVertexWeightedNoBleedingBetweenLegs)
+{
+    const Humanoid h = generateHumanoid({.pose = HumanoidPose::A, .cellSize = 0.025});
+    const Skeleton s = groundTruthSkeleton(h);
+    const VoxelGrid solid = solidOf(h.mesh, 96);
+    std::atomic<bool> cancel = false;
+    int reports = 0;
+    Progress progress;
+    progress.report = [&](std::string_view, double) { ++reports; };
+    progress.cancelFlag = &cancel;
+    const HeatWeightsResult r = boneHeatWeights(h.mesh, s, &solid, {}, progress);
+    EXPECT_GT(reports, 2);
+    expectValid(r.weights, h.mesh.vertexCount(), s.jointCount());
+    EXPECT_TRUE(r.rigidParts.empty());
+    EXPECT_EQ(r.unreachedVertices, 0);
+    const auto legOf = [&](int joint) {
+        const std::string& n = s.names[static_cast<size_t>(joint)];
+        if (n == "LeftUpLeg" || n == "LeftLeg" || n == "LeftFoot" || n == "LeftToeBase")
+            return 1;
+        if (n == "RightUpLeg" || n == "RightLeg" || n == "RightFoot" || n == "RightToeBase")
+            return 2;
+        return 0;
+    };
+    int leftLegVertices = 0;
+    for (int i = 0; i < h.mesh.vertexCount(); ++i) {
+        const auto part = static_cast<BodyPart>(h.vertexPart[i]);
+        const int leg = part == BodyPart::LeftThigh || part == BodyPart::LeftShin || part == BodyPart::LeftFoot ? 1
+                        : part == BodyPart::RightThigh || part == BodyPart::RightShin || part == BodyPart::RightFoot
+                            ? 2
+                            : 0;
+        if (leg == 0)
+            continue;
+        leftLegVertices += leg == 1;
+        for (int k = 0; k < r.weights.maxInfluences; ++k) {
+            const int other = legOf(r.weights.joints(i, k));
+            if (other != 0 && other != leg) {
+                ASSERT_LT(r.weights.weights(i, k), 0.05)
+                    << "vertex " << i << " of leg " << leg << " weighted by " << s.names[r.weights.joints(i, k)];
+            }
+        }
+    }
+    EXPECT_GT(leftLegVertices, 100);
+    // The hand follows the hand joint, the head the head joint (leaf bones).
+    const int head = *s.find("Head");
+    const int hand = *s.find("LeftHand");
+    const Vec3 top = h.endEffectors.row(0).transpose();
+    int topVertex = 0;
+    for (int i = 0; i < h.mesh.vertexCount(); ++i)
+        if ((h.mesh.V.row(i).transpose() - top).norm() < (h.mesh.V.row(topVertex).transpose() - top).norm())
+            topVertex = i;
+    EXPECT_GT(weightOf(r.weights, topVertex, head), 0.9);
+    int handVertices = 0;
+    double handWeight = 0.0;
+    for (int i = 0; i < h.mesh.vertexCount(); ++i)
+        if (static_cast<BodyPart>(h.vertexPart[i]) == BodyPart::LeftHand) {
+            ++handVertices;
+            handWeight += weightOf(r.weights, i, hand);
+        }
+    ASSERT_GT(handVertices, 0);
+    EXPECT_GT(handWeight / handVertices, 0.6);
+
+    cancel = true;
+    EXPECT_THROW(boneHeatWeights(h.mesh, s, &solid, {}, progress), Cancelled);
+}
+
+TEST(HeatWeights, LoosePartsAreBoundRigidlyAndReported)
+{
+    // A bar, a ball floating beside it (no bone visible through the solid), a
+    // small "eyeball" inside the bar near its end, and a lone sliver triangle.
+    const Mesh bar = test::capsuleMesh(Vec3(0, 0, 0), Vec3(3, 0, 0), 0.3, 16, 6, 30);
+    const Mesh ball = test::capsuleMesh(Vec3(2.0, 1.2, 0), Vec3(2.0, 1.2001, 0), 0.2, 12, 6, 1);
+    const Mesh eye = test::capsuleMesh(Vec3(2.95, 0.1, 0.1), Vec3(2.95, 0.1001, 0.1), 0.012, 8, 4, 1);
+    Mesh sliver;
+    sliver.V.resize(3, 3);
+    sliver.V << 0.5, 0.05, 0, 0.6, 0.05, 0, 0.7, 0.05, 0; // collinear: no area
+    sliver.F.resize(1, 3);
+    sliver.F << 0, 1, 2;
+    sliver.part = {0, 0, 0};
+    sliver.partNames = {"sliver"};
+    Mesh m = test::concat({bar, ball, eye, sliver});
+    m.partNames = {"bar", "ball", "eye", "sliver"};
+    const Skeleton s = chain({Vec3(0.2, 0, 0), Vec3(1.5, 0, 0), Vec3(2.8, 0, 0)});
+    const VoxelGrid solid = solidOf(m, 80);
+    HeatWeightsResult r;
+    ASSERT_NO_THROW(r = boneHeatWeights(m, s, &solid));
+    expectValid(r.weights, m.vertexCount(), 3);
+    ASSERT_EQ(r.rigidParts.size(), 3u);
+    std::map<std::string, RigidPart> byName;
+    for (const RigidPart& p : r.rigidParts)
+        byName[p.name] = p;
+    ASSERT_TRUE(byName.count("ball"));
+    ASSERT_TRUE(byName.count("eye"));
+    ASSERT_TRUE(byName.count("sliver"));
+    EXPECT_EQ(byName["ball"].reason, "no bone visible");
+    EXPECT_EQ(byName["ball"].bone, 1); // nearest to its centre: the link from joint 1 to 2
+    EXPECT_EQ(byName["ball"].vertexCount, ball.vertexCount());
+    EXPECT_EQ(byName["eye"].bone, 2);
+    EXPECT_NE(byName["eye"].reason.find("small"), std::string::npos);
+    EXPECT_NE(byName["sliver"].reason.find("degenerate"), std::string::npos);
+    for (const RigidPart& p : r.rigidParts) {
+        ASSERT_EQ(static_cast<int>(p.vertices.size()), p.vertexCount);
+        for (int v : p.vertices) {
+            EXPECT_EQ(r.weights.joints(v, 0), p.bone);
+            EXPECT_FLOAT_EQ(r.weights.weights(v, 0), 1.0f);
+        }
+    }
+    // The bar itself is still solved by heat: its middle blends two bones.
+    int blended = 0;
+    for (int i = 0; i < bar.vertexCount(); ++i)
+        blended += r.weights.weights(i, 1) > 0.2f;
+    EXPECT_GT(blended, 10);
+}
+
+} // namespace
+} // namespace rig
