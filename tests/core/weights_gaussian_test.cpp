@@ -27,7 +27,8 @@ Skeleton chain(std::vector<Vec3> points)
 {
     Skeleton k;
     for (size_t i = 0; i < points.size(); ++i) {
-        k.names.push_back("j" + std::to_string(i));
+        k.names.emplace_back("j");
+        k.names.back() += std::to_string(i);
         k.parents.push_back(static_cast<int>(i) - 1);
         k.bindOrientations.push_back(Eigen::Quaterniond::Identity());
     }
