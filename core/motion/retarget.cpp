@@ -515,9 +515,14 @@ void computeRestOffsets(RetargetMapping& m, const Rest& tr, const Rest& sr)
             const JointRetarget& jc = m.joints[static_cast<size_t>(c)];
             if (jc.sources.empty())
                 continue;
+            // Only a source below this joint's sources spans the same bone (a
+            // hand-edited mapping may drive a child from another limb).
             const int e = firstSource(jc);
+            int up = e;
+            while (up > lastSource(j))
+                up = sr.parents[static_cast<size_t>(up)];
             const Vec3 vt = tr.at(c) - tr.at(i), vs = sr.at(e) - sr.at(first);
-            if (e != first && vt.norm() > eps && vs.norm() > eps) {
+            if (up == lastSource(j) && e != up && vt.norm() > eps && vs.norm() > eps) {
                 from.push_back(vt.normalized());
                 to.push_back(vs.normalized());
             }

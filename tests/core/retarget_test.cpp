@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -228,6 +229,10 @@ TEST(Retarget, MalformedInputsGiveClearErrors)
     EXPECT_THROW(setRetargetSources(m, "Head", {{"Nose", 1.0}}), InvalidInput);
     EXPECT_THROW(setRetargetSources(m, "Head", {{"Neck", -1.0}}), InvalidInput);
     EXPECT_THROW(setRetargetSources(m, "Head", {{"Neck", 0.0}}), InvalidInput);
+    std::atomic<bool> cancel{true};
+    Progress cancelled;
+    cancelled.cancelFlag = &cancel;
+    EXPECT_THROW(retargetClip(src, target, {}, cancelled), Cancelled);
     EXPECT_THROW(parseRetargetRest("tpose"), InvalidInput);
     EXPECT_EQ(parseRetargetRest("zero"), RetargetRest::Zero);
     EXPECT_EQ(parseRetargetRest(retargetRestName(RetargetRest::FirstFrame)), RetargetRest::FirstFrame);
@@ -345,6 +350,31 @@ TEST(Retarget, BiovisionCollarAndShoulderMapToClavicleAndUpperArm)
     EXPECT_EQ(sourceNamesOf(m, jointOf(target, "LeftLeg")), std::vector<std::string>{"LeftKnee"});
     EXPECT_EQ(sourceNamesOf(m, jointOf(target, "RightToeBase")), std::vector<std::string>{"RightToes"});
     EXPECT_EQ(m.mappedCount(), target.jointCount());
+}
+
+TEST(Retarget, UserEditedMappingIsUsed)
+{
+    // The artist drives the left forearm by the source's right forearm: the
+    // target's left forearm bone then points where the source's right one does.
+    const RigTemplate t = builtinTemplate("humanoid21");
+    const Skeleton target = orientedSkeleton(t.names, t.parents, t.restPositions);
+    const Motion src = randomClip(templateMotion(0), 8, 5);
+    RetargetMapping m = mapSkeletons(src, target, {.rest = RetargetRest::Zero});
+    setRetargetSources(m, "LeftForeArm", {{"RightForeArm", 2.0}});
+    const int fore = jointOf(target, "LeftForeArm");
+    EXPECT_EQ(m.joints[static_cast<size_t>(fore)].match, RetargetMatch::User);
+    EXPECT_DOUBLE_EQ(m.joints[static_cast<size_t>(fore)].sources[0].weight, 1.0);
+    const RetargetedClip r = retargetClip(src, target, m, {.rest = RetargetRest::Zero});
+    EXPECT_NE(formatMappingTable(r.mapping).find("user"), std::string::npos);
+    for (size_t f = 0; f < r.frames.size(); ++f) {
+        const MatrixX3d ps = worldPositions(src, static_cast<int>(f));
+        const MatrixX3d pt = forwardKinematics(target, r.frames[f]).positions;
+        const Vec3 ds = (row(ps, jointOf(src, "RightHand")) - row(ps, jointOf(src, "RightForeArm"))).normalized();
+        const Vec3 dt = (row(pt, jointOf(target, "LeftHand")) - row(pt, fore)).normalized();
+        EXPECT_LT((ds - dt).norm(), 1e-9) << f;
+    }
+    setRetargetSources(m, "LeftForeArm", {});
+    EXPECT_EQ(m.joints[static_cast<size_t>(fore)].match, RetargetMatch::Unmapped);
 }
 
 // ---------------------------------------------------------------- different joint counts
