@@ -173,6 +173,7 @@ TEST(SegmentationWeights, HierarchyLevelAndFunctions)
 
 struct Rigged {
     Humanoid humanoid;
+    VoxelGrid solid;
     Skeleton rig;
     Segmentation seg;
 };
@@ -189,6 +190,7 @@ const Rigged& rigged(HumanoidPose pose)
         const CurveSkeletonResult cs = extractCurveSkeleton(r.humanoid.mesh);
         r.rig = fitTemplate(cs.refined, suggestEndNodeLabels(cs.refined), builtinTemplate("humanoid21")).skeleton;
         r.seg = segmentMesh(r.humanoid.mesh, r.rig, &cs.solid);
+        r.solid = cs.solid;
         it = cache.emplace(pose, std::move(r)).first;
     }
     return it->second;
@@ -274,6 +276,48 @@ TEST_P(WeightsHumanoid, ValidNoBleedAndContinuous)
     const std::vector<Eigen::Isometry3d> identity(static_cast<size_t>(J), Eigen::Isometry3d::Identity());
     const DeformedMesh rest = lbs(mesh.V, MatrixX3d(), w, identity);
     EXPECT_LT((rest.V - mesh.V).cwiseAbs().maxCoeff(), 1e-5);
+}
+
+// The character cut open at the neck (a band of triangles removed: the head
+// becomes a separate, open part) with two separate eyeballs: every vertex
+// still gets valid weights, the head and the eyes follow the head.
+TEST(SegmentationWeights, OpenNeckAndSeparateEyes)
+{
+    const Rigged& r = rigged(HumanoidPose::A);
+    const Humanoid& h = r.humanoid;
+    const Skeleton& rig = r.rig;
+    Mesh cut = h.mesh;
+    std::vector<Eigen::Vector3i> kept;
+    for (Eigen::Index f = 0; f < cut.F.rows(); ++f) {
+        double y = 0.0;
+        for (int k = 0; k < 3; ++k)
+            y += cut.V(cut.F(f, k), 1) / 3.0;
+        if (y < 1.47 || y > 1.49)
+            kept.emplace_back(cut.F.row(f).transpose());
+    }
+    ASSERT_LT(static_cast<Eigen::Index>(kept.size()), cut.F.rows());
+    cut.F.resize(static_cast<Eigen::Index>(kept.size()), 3);
+    for (size_t f = 0; f < kept.size(); ++f)
+        cut.F.row(static_cast<Eigen::Index>(f)) = kept[f].transpose();
+    const Vec3 head = h.joints.row(jointIndex(HumanoidJoint::Head)).transpose();
+    const Mesh eyeL = test::capsuleMesh(head + Vec3(0.03, 0.1, 0.07), head + Vec3(0.031, 0.1, 0.07), 0.012, 12, 4, 1);
+    const Mesh eyeR = test::capsuleMesh(head + Vec3(-0.03, 0.1, 0.07), head + Vec3(-0.031, 0.1, 0.07), 0.012, 12, 4, 1);
+    const Mesh all = test::concat({cut, eyeL, eyeR});
+    const Segmentation seg = segmentMesh(all, rig, &r.solid);
+    const SkinWeights w = segmentationWeights(all, rig, seg);
+    ASSERT_NO_THROW(validateSkinWeights(w, all.vertexCount(), rig.jointCount()));
+    const int headJoint = *rig.find("Head"), neckJoint = *rig.find("Neck");
+    for (int i = 0; i < all.vertexCount(); ++i) {
+        const bool eye = i >= cut.vertexCount();
+        const bool top = all.V(i, 1) > 1.62;
+        if (eye || top) { // the eyes and the top of the head follow the head (and the neck)
+            float hw = 0.0f;
+            for (int k = 0; k < w.maxInfluences; ++k)
+                if (w.joints(i, k) == headJoint || w.joints(i, k) == neckJoint)
+                    hw += w.weights(i, k);
+            EXPECT_GT(hw, 0.99f) << "vertex " << i << (eye ? " (eye)" : "");
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(TAndA, WeightsHumanoid, ::testing::Values(HumanoidPose::T, HumanoidPose::A),
