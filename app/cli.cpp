@@ -2,6 +2,8 @@
 
 #include "core/common/error.h"
 #include "core/common/timing.h"
+#include "core/deform/bar_experiment.h"
+#include "core/deform/skinning_timing.h"
 #include "core/project/character_source.h"
 #include "core/io/rig_file.h"
 #include "core/motion/bvh_file.h"
@@ -13,6 +15,7 @@
 #include <QGuiApplication>
 
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <tuple>
 
@@ -29,7 +32,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> commands = {"info", "render", "skeleton", "fit"};
+const std::vector<std::string> commands = {"info", "render", "skeleton", "fit", "bench"};
 
 /// Parsed `--key value` options and positional arguments.
 struct Args {
@@ -384,6 +387,99 @@ int cmdRender(int argc, char** argv, const std::vector<std::string>& raw)
     return 0;
 }
 
+/// `rigsmith bench bar|skinning`: the deformers' figures of issue 6.
+int cmdBenchBar(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report"}, {}, "bench bar");
+    if (a.positional.size() != 1)
+        throw Error("rigsmith bench bar: unexpected argument '" + a.positional.back() + "'");
+    StageTimings stages;
+    StageClock clock(stages);
+    const BarVolumeTable t = barVolumeExperiment();
+    clock.lap("volume");
+    const CandyWrapper c = barCandyWrapper(180.0);
+    clock.lap("candy_wrapper");
+    const TwistContinuity k = barTwistContinuity(720.0, 1.0);
+    clock.lap("continuity");
+    std::printf("Bar 2 x 8 x 2 (thesis 4.4), rest volume %.4f\n", t.restVolume);
+    std::printf("Volume error %% = (V0 - V) * 100 / V0, thesis Table 4.2 in brackets\n");
+    std::printf("%-9s %20s %20s %20s\n", "step", "LBS", "DQS", "twist-corrected");
+    json steps = json::array(), thesis = json::array();
+    for (const BarVolumeStep& s : t.steps) {
+        std::printf("%-9s %8.2f [%8.2f] %8.2f [%8.2f] %8.2f [%8.2f]\n", s.rotation.c_str(), s.lbs, s.thesisLbs, s.dqs,
+                    s.thesisDqs, s.twist, s.thesisTwist);
+        steps.push_back({{"step", s.rotation}, {"lbs", s.lbs}, {"dqs", s.dqs}, {"twist", s.twist}});
+        thesis.push_back({{"step", s.rotation}, {"lbs", s.thesisLbs}, {"dqs", s.thesisDqs}, {"twist", s.thesisTwist}});
+    }
+    std::printf("Candy wrapper (j2 twisted %.0f deg, smallest ring radius / rest): LBS %.3f, DQS %.3f, "
+                "twist-corrected %.3f\n",
+                c.twistDegrees, c.lbs, c.dqs, c.twist);
+    std::printf("Twist sweep 0..%.0f deg in %.0f deg steps, largest step / (sqrt 2 * 1 deg):\n", k.maxDegrees,
+                k.stepDegrees);
+    std::printf("  LBS %.2f at %.0f deg, DQS %.2f at %.0f deg, twist-corrected %.2f at %.0f deg "
+                "(wrapped angle: %.2f at %.0f deg)\n",
+                k.lbs.maxRatio, k.lbs.atDegrees, k.dqs.maxRatio, k.dqs.atDegrees, k.twist.maxRatio, k.twist.atDegrees,
+                k.twistWrapped.maxRatio, k.twistWrapped.atDegrees);
+    auto series = [](const ContinuitySeries& s) { return json{{"max_ratio", s.maxRatio}, {"at_degrees", s.atDegrees}}; };
+    writeReport(a, "bench", "bar", stages,
+                {{"rest_volume", t.restVolume},
+                 {"volume_error_percent", steps},
+                 {"thesis_volume_error_percent", thesis},
+                 {"candy_wrapper", {{"lbs", c.lbs}, {"dqs", c.dqs}, {"twist", c.twist}}},
+                 {"continuity",
+                  {{"step_degrees", k.stepDegrees}, {"max_degrees", k.maxDegrees}, {"lbs", series(k.lbs)},
+                   {"dqs", series(k.dqs)}, {"twist", series(k.twist)}, {"twist_wrapped", series(k.twistWrapped)}}}});
+    return 0;
+}
+
+int cmdBenchSkinning(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--vertices", "--threads", "--repetitions"}, {}, "bench skinning");
+    if (a.positional.size() != 1)
+        throw Error("rigsmith bench skinning: unexpected argument '" + a.positional.back() + "'");
+    auto number = [&](const char* key, int fallback, int lo) {
+        const auto v = a.value(key);
+        if (!v)
+            return fallback;
+        int x = 0;
+        const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
+        if (ec != std::errc() || end != v->data() + v->size() || x < lo)
+            throw Error(std::string("rigsmith bench skinning: ") + key + " needs an integer >= " +
+                        std::to_string(lo) + ", got '" + *v + "'");
+        return x;
+    };
+    SkinningTimingOptions o;
+    o.vertices = number("--vertices", o.vertices, 200);
+    o.threads = number("--threads", o.threads, 0);
+    o.repetitions = number("--repetitions", o.repetitions, 1);
+    StageTimings stages;
+    StageClock clock(stages);
+    const SkinningTimings t = timeSkinning(o);
+    clock.lap("time");
+    std::printf("%d vertices, 4 influences, positions + normals, %d thread(s): median ns/vertex, wall clock "
+                "(process CPU time)\n",
+                t.vertices, t.threads);
+    std::printf("  LBS              %7.2f (%7.2f)\n", t.lbs, t.lbsCpu);
+    std::printf("  DQS              %7.2f (%7.2f)  %.2fx LBS\n", t.dqs, t.dqsCpu, t.dqs / t.lbs);
+    std::printf("  twist-corrected  %7.2f (%7.2f)  %.2fx LBS\n", t.twist, t.twistCpu, t.twist / t.lbs);
+    writeReport(a, "bench", "skinning", stages,
+                {{"vertices", t.vertices},
+                 {"threads", t.threads},
+                 {"ns_per_vertex", {{"lbs", t.lbs}, {"dqs", t.dqs}, {"twist", t.twist}}},
+                 {"cpu_ns_per_vertex", {{"lbs", t.lbsCpu}, {"dqs", t.dqsCpu}, {"twist", t.twistCpu}}}});
+    return 0;
+}
+
+int cmdBench(const std::vector<std::string>& raw)
+{
+    const std::string what = raw.empty() ? "" : raw[0];
+    if (what == "bar")
+        return cmdBenchBar(raw);
+    if (what == "skinning")
+        return cmdBenchSkinning(raw);
+    throw Error("rigsmith bench: expected 'bar' or 'skinning' (see rigsmith --help)");
+}
+
 } // namespace
 
 std::string usage()
@@ -405,6 +501,11 @@ Usage:
                [--template humanoid21|FILE.bvh|FILE.json] [--resolution N] [--facing +z|-z|+x|-x]
                                   label the end nodes (auto: head highest, feet lowest, left = up x facing,
                                   +X for the default +Z), fit the template skeleton and write the rig file
+  rigsmith bench bar             the thesis bar experiment (4.4): volume error per step and deformer beside
+                                  Table 4.2, the candy-wrapper figure and the 0-720 deg twist continuity
+  rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]
+                                  median ns/vertex of LBS, DQS and twist-corrected LBS (4 influences,
+                                  positions + normals; default 100000 vertices, 1 thread)
   rigsmith --help | --version
 
 FILE is a path to any format Assimp reads (FBX, OBJ, glTF, Collada, ...), or
@@ -453,6 +554,8 @@ int runCli(int argc, char** argv, const std::vector<std::string>& args)
             return cmdSkeleton(rest);
         if (command == "fit")
             return cmdFit(rest);
+        if (command == "bench")
+            return cmdBench(rest);
         std::cerr << "rigsmith: '" << command << "' is neither a command nor a file (see rigsmith --help)\n";
         return 2;
     } catch (const Cancelled&) {

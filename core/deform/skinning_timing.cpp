@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -19,15 +20,20 @@ namespace {
 constexpr int kJoints = 16;
 constexpr int kAround = 100;
 
-/// Median over repetitions of the ns per vertex of `frame()`.
+struct Sample {
+    double wall = 0.0, cpu = 0.0;
+};
+
+/// Medians over repetitions of the wall-clock and CPU ns per vertex of `frame()`.
 template <class Frame>
-double medianNsPerVertex(const SkinningTimingOptions& o, Eigen::Index vertices, const Frame& frame)
+Sample medianNsPerVertex(const SkinningTimingOptions& o, Eigen::Index vertices, const Frame& frame)
 {
     using Clock = std::chrono::steady_clock;
     frame(); // warm-up: caches, pool threads, output storage
-    std::vector<double> samples;
+    std::vector<double> wall, cpu;
     for (int r = 0; r < o.repetitions; ++r) {
         const auto t0 = Clock::now();
+        const std::clock_t c0 = std::clock();
         long frames = 0;
         double seconds = 0.0;
         do {
@@ -35,10 +41,15 @@ double medianNsPerVertex(const SkinningTimingOptions& o, Eigen::Index vertices, 
             ++frames;
             seconds = std::chrono::duration<double>(Clock::now() - t0).count();
         } while (seconds < o.minSeconds);
-        samples.push_back(seconds * 1e9 / (static_cast<double>(frames) * static_cast<double>(vertices)));
+        const double perVertex = 1e9 / (static_cast<double>(frames) * static_cast<double>(vertices));
+        wall.push_back(seconds * perVertex);
+        cpu.push_back(static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC * perVertex);
     }
-    std::nth_element(samples.begin(), samples.begin() + static_cast<long>(samples.size() / 2), samples.end());
-    return samples[samples.size() / 2];
+    auto median = [](std::vector<double>& v) {
+        std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    return {median(wall), median(cpu)};
 }
 
 } // namespace
@@ -94,19 +105,25 @@ SkinningTimings timeSkinning(const SkinningTimingOptions& o)
     t.vertices = static_cast<int>(s.V.rows());
     t.threads = resolveThreadCount(o.threads);
     const Eigen::Index n = s.V.rows();
-    t.lbs = medianNsPerVertex(o, n, [&] {
+    const Sample l = medianNsPerVertex(o, n, [&] {
         const PosedSkeleton ps = forwardKinematics(s.skeleton, s.pose);
         lbs(s.V, s.N, s.weights, ps.skinning, out, so);
     });
-    t.dqs = medianNsPerVertex(o, n, [&] {
+    const Sample d = medianNsPerVertex(o, n, [&] {
         const PosedSkeleton ps = forwardKinematics(s.skeleton, s.pose);
         dqs(s.V, s.N, s.weights, ps.skinning, out, so);
     });
-    t.twist = medianNsPerVertex(o, n, [&] {
+    const Sample w = medianNsPerVertex(o, n, [&] {
         const PosedSkeleton ps = forwardKinematics(s.skeleton, s.pose);
         const TwistTransforms T = twistTransforms(s.skeleton, s.pose, ps);
         twistLbs(s.V, s.N, s.weights, s.segmentation, T, out, so);
     });
+    t.lbs = l.wall;
+    t.dqs = d.wall;
+    t.twist = w.wall;
+    t.lbsCpu = l.cpu;
+    t.dqsCpu = d.cpu;
+    t.twistCpu = w.cpu;
     return t;
 }
 

@@ -39,11 +39,14 @@ struct SkinningTimingOptions {
     double minSeconds = 0.05; ///< Each repetition loops over frames for at least this long.
 };
 
-/// Median ns per vertex per deformer (wall clock, one frame = deform once).
+/// Median ns per vertex per deformer (wall clock, one frame = deform once),
+/// and the same in process CPU time (all threads' CPU time per vertex: on a
+/// loaded machine the wall clock also counts the time other processes ran).
 struct SkinningTimings {
     int vertices = 0;
     int threads = 0;
-    double lbs = 0.0, dqs = 0.0, twist = 0.0;
+    double lbs = 0.0, dqs = 0.0, twist = 0.0;          ///< Wall clock.
+    double lbsCpu = 0.0, dqsCpu = 0.0, twistCpu = 0.0; ///< Process CPU time.
 };
 
 /// Times the three deformers on `makeSkinningScene(options.vertices)`.
