@@ -6,8 +6,13 @@
 #include "core/deform/skinning_timing.h"
 #include "core/project/character_source.h"
 #include "core/io/rig_file.h"
+#include "core/io/gltf_export.h"
+#include "core/io/project_file.h"
+#include "core/project/project_io.h"
 #include "core/motion/bvh_file.h"
+#include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
+#include "core/skin/skinning.h"
 #include "ui/render_offscreen.h"
 
 #include <nlohmann/json.hpp>
@@ -26,13 +31,14 @@
 #include <map>
 #include <sstream>
 #include <optional>
+#include <span>
 
 namespace rig::app {
 namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> commands = {"info", "render", "skeleton", "fit", "bench"};
+const std::vector<std::string> commands = {"info", "render", "skeleton", "fit", "rig", "export", "bench"};
 
 /// Parsed `--key value` options and positional arguments.
 struct Args {
@@ -480,6 +486,203 @@ int cmdBench(const std::vector<std::string>& raw)
     throw Error("rigsmith bench: expected 'bar' or 'skinning' (see rigsmith --help)");
 }
 
+/// The mesh a rig is exported with: the imported character's (welded, +Y up, skeleton space).
+const Mesh& rigExportMesh(const RigProject& project) { return project.character()->imported.mesh; }
+
+/// Reads a clip and retargets it onto the project's rig (every `step`-th frame).
+LoadedClip retargetClipFile(const RigProject& project, const std::string& clipPath, int step)
+{
+    RetargetOptions options;
+    options.frameStep = step;
+    LoadedClip clip = loadClip(project, clipPath, options);
+    clip.retargeted.name = clip.name.empty() ? std::filesystem::path(clipPath).stem().string() : clip.name;
+    return clip;
+}
+
+int parseFrameStepOption(const Args& a, const std::string& command)
+{
+    const auto s = a.value("--frame-step");
+    if (!s)
+        return 1;
+    int n = 0;
+    const auto [ptr, ec] = std::from_chars(s->data(), s->data() + s->size(), n);
+    if (ec != std::errc() || ptr != s->data() + s->size() || n < 1)
+        throw Error("rigsmith " + command + ": --frame-step must be a whole number >= 1, got '" + *s + "'");
+    return n;
+}
+
+/// Refuses, before any work, an --out the export cannot write: a wrong extension or a missing folder.
+void checkExportTarget(const std::string& out, const std::string& command)
+{
+    std::string ext = std::filesystem::path(out).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (ext != ".glb" && ext != ".bvh")
+        throw Error("rigsmith " + command +
+                    ": --out must end in .glb (glTF 2.0 binary) or .bvh (the retargeted clip), got '" + out + "'");
+    const std::filesystem::path folder = std::filesystem::absolute(out).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec))
+        throw IoError(out + ": cannot write there (no such folder: " + folder.string() + ")");
+}
+
+/// Writes the export (.glb, or .bvh of the retargeted clip) and returns its size in bytes.
+std::uintmax_t writeRigExport(const std::string& out, const RigProject& project, const Skeleton& skeleton,
+                           const SkinWeights& weights, const std::optional<RetargetedClip>& clip,
+                           const std::string& command)
+{
+    std::string ext = std::filesystem::path(out).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (ext == ".bvh") {
+        if (!clip)
+            throw Error("rigsmith " + command + ": " + out + ": a BVH export needs a clip (--clip CLIP.bvh, or a project with one)");
+        writeBvh(retargetedMotion(*clip, skeleton), out);
+    } else if (ext == ".glb") {
+        GltfExportOptions options;
+        if (clip)
+            options.animationName = clip->name.empty() ? "clip" : clip->name;
+        const std::vector<Pose> none;
+        exportGltf(out, rigExportMesh(project), skeleton, weights, clip ? std::span<const Pose>(clip->frames) : none,
+                   clip ? clip->frameTime : 0.0, options);
+    } else {
+        throw Error("rigsmith " + command + ": --out must end in .glb (glTF 2.0 binary) or .bvh (the retargeted clip), got '" + out + "'");
+    }
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(out, ec);
+    return ec ? 0 : size;
+}
+
+int cmdRig(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw,
+                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--weights",
+                          "--segmentation", "--clip", "--frame-step", "--project"},
+                         {"--save-weights", "--use-file-skeleton"}, "rig");
+    const std::string file = needFile(a, "rig");
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith rig: --out character.glb is required");
+    checkExportTarget(*out, "rig");
+    if (a.flag("--use-file-skeleton") && a.value("--ends"))
+        throw Error("rigsmith rig: --use-file-skeleton and --ends exclude each other (the file's skeleton needs no labels)");
+    const std::string templateSpec = a.value("--template").value_or("humanoid21");
+    WeightOptions weightOptions;
+    weightOptions.method = parseWeightMethod(a.value("--weights").value_or("gaussian"));
+    if (const auto s = a.value("--segmentation"))
+        weightOptions.segmentation.method = parseSegmentationMethod(*s);
+    const int step = parseFrameStepOption(a, "rig");
+    auto [project, stages] = runSkeletonStage(file, parseResolution(a, "rig"));
+    StageClock clock(stages);
+    project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(templateSpec)));
+    project.setFront(parseFacing(a.value("--facing").value_or("+z")));
+    EndNodeLabels labels;
+    if (a.flag("--use-file-skeleton")) {
+        const auto& imported = project.character()->imported.skeleton;
+        if (!imported)
+            throw Error("rigsmith rig: " + file + " has no skeleton of its own; leave out --use-file-skeleton to fit one");
+        project.setRig(labels, std::make_shared<const FitResult>(rigFromImportedSkeleton(*imported)));
+        clock.lap("file skeleton");
+    } else {
+        const std::string endsSpec = a.value("--ends").value_or("auto");
+        labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
+        clock.lap("label");
+        project.setRig(labels, std::make_shared<const FitResult>(fitRig(project, labels)));
+        clock.lap("fit");
+    }
+    const Skeleton& skeleton = project.rig()->skeleton;
+    project.setWeightOptions(weightOptions);
+    project.setSkinning(std::make_shared<const SkinningResult>(computeSkinning(project)));
+    clock.lap("weights");
+    std::optional<RetargetedClip> clip;
+    const std::string clipPath = a.value("--clip").value_or("");
+    if (!clipPath.empty()) {
+        auto loaded = std::make_shared<const LoadedClip>(retargetClipFile(project, clipPath, step));
+        clip = loaded->retargeted;
+        project.setClip(loaded);
+        clock.lap("retarget");
+    }
+    const auto bytes = writeRigExport(*out, project, skeleton, project.skinning()->weights, clip, "rig");
+    clock.lap("export");
+    if (const auto projectPath = a.value("--project")) {
+        ProjectSaveState state;
+        state.templateSpec = templateSpec;
+        state.clipPath = clipPath;
+        state.includeWeights = a.flag("--save-weights");
+        writeProjectFile(projectFileFrom(project, state), *projectPath);
+        clock.lap("save project");
+    }
+    const WeightDiagnostics& d = project.skinning()->diagnostics;
+    std::cout << file << ": " << skeleton.jointCount() << "-joint rig, " << weightMethodName(weightOptions.method)
+              << " weights, " << rigExportMesh(project).vertexCount() << " vertices";
+    if (clip)
+        std::cout << ", clip " << clip->name << " (" << clip->frames.size() << " frames at "
+                  << 1.0 / clip->frameTime << " fps)";
+    std::cout << "\n  labels  " << (a.flag("--use-file-skeleton") ? std::string("(the file's skeleton)") : formatEndNodeLabels(labels)) << "\n  wrote   " << *out << " (" << bytes
+              << " bytes)\n";
+    for (const auto& m : d.messages)
+        std::cout << "  note    " << m << '\n';
+    json results = {{"out", *out},
+                    {"out_bytes", bytes},
+                    {"template", templateSpec},
+                    {"joints", skeleton.jointCount()},
+                    {"vertices", rigExportMesh(project).vertexCount()},
+                    {"labels", formatEndNodeLabels(labels)},
+                    {"weights", weightMethodName(weightOptions.method)},
+                    {"unreached_vertices", d.unreachedVertices},
+                    {"bleeding_vertices", d.bleedingVertices},
+                    {"rigid_parts", d.rigidParts.size()},
+                    {"frames", clip ? clip->frames.size() : 0},
+                    {"frame_time", clip ? clip->frameTime : 0.0}};
+    if (const auto projectPath = a.value("--project"))
+        results["project"] = *projectPath;
+    writeReport(a, "rig", file, stages, results);
+    return 0;
+}
+
+int cmdExport(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--out", "--frame-step"}, {}, "export");
+    if (a.positional.size() != 1)
+        throw Error("rigsmith export: expected one PROJECT file (.rsproj)");
+    const std::string projectPath = a.positional[0];
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith export: --out character.glb or --out clip.bvh is required");
+    checkExportTarget(*out, "export");
+    const int step = parseFrameStepOption(a, "export");
+    StageTimings stages;
+    StageClock clock(stages);
+    const ProjectFile file = readProjectFile(projectPath);
+    RestoredProject restored = restoreProject(file);
+    clock.lap("restore");
+    for (const auto& note : restored.notes)
+        std::cerr << "rigsmith export: note: " << note << '\n';
+    RigProject& project = restored.project;
+    if (!project.rig())
+        throw Error("rigsmith export: " + projectPath + " has no rig yet; rig it first (rigsmith rig, or the app)");
+    const Skeleton& skeleton = project.rig()->skeleton;
+    SkinWeights weights;
+    if (restored.weights) {
+        weights = *restored.weights;
+    } else {
+        project.setSkinning(std::make_shared<const SkinningResult>(computeSkinning(project)));
+        weights = project.skinning()->weights;
+        clock.lap("weights");
+    }
+    std::optional<RetargetedClip> clip;
+    if (!restored.clipPath.empty()) {
+        clip = retargetClipFile(project, restored.clipPath, step).retargeted;
+        clock.lap("retarget");
+    }
+    const auto bytes = writeRigExport(*out, project, skeleton, weights, clip, "export");
+    clock.lap("export");
+    std::cout << projectPath << ": wrote " << *out << " (" << bytes << " bytes, " << skeleton.jointCount()
+              << " joints" << (clip ? ", " + std::to_string(clip->frames.size()) + " frames" : std::string()) << ")\n";
+    writeReport(a, "export", projectPath, stages,
+                {{"out", *out}, {"out_bytes", bytes}, {"joints", skeleton.jointCount()},
+                 {"frames", clip ? clip->frames.size() : 0}, {"mesh", file.meshPath}});
+    return 0;
+}
+
 } // namespace
 
 std::string usage()
@@ -506,6 +709,14 @@ Usage:
   rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]
                                   median ns/vertex of LBS, DQS and twist-corrected LBS (4 influences,
                                   positions + normals; default 100000 vertices, 1 thread)
+  rigsmith rig FILE --out character.glb|clip.bvh [--ends auto|head=ID,...] [--weights gaussian|heat]
+               [--segmentation 3.2.1|3.2.2|3.2.4] [--clip CLIP.bvh] [--frame-step K] [--resolution N]
+               [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
+                                  the whole pipeline headless: skeleton, labels, fit, weights, the clip
+                                  retargeted onto the rig, exported as glTF 2.0 binary (mesh, skin,
+                                  animation) or as BVH; --project also saves the session
+  rigsmith export PROJECT.rsproj --out character.glb|clip.bvh [--frame-step K]
+                                  restore a saved project (mesh, rig edits, weight options, clip) and export it
   rigsmith --help | --version
 
 FILE is a path to any format Assimp reads (FBX, OBJ, glTF, Collada, ...), or
@@ -554,6 +765,10 @@ int runCli(int argc, char** argv, const std::vector<std::string>& args)
             return cmdSkeleton(rest);
         if (command == "fit")
             return cmdFit(rest);
+        if (command == "rig")
+            return cmdRig(rest);
+        if (command == "export")
+            return cmdExport(rest);
         if (command == "bench")
             return cmdBench(rest);
         std::cerr << "rigsmith: '" << command << "' is neither a command nor a file (see rigsmith --help)\n";

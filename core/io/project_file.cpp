@@ -40,7 +40,13 @@ Json pathJson(const std::string& path, const std::string& projectPath)
         return {{"path", path}};
     const fs::path abs = fs::absolute(fs::path(path)).lexically_normal();
     const fs::path rel = abs.lexically_relative(projectFolder(projectPath));
-    return {{"path", rel.empty() ? abs.string() : rel.generic_string()}, {"absolute_path", abs.string()}};
+    // Relative when the file is near the project (inside its folder, or at most two folders up);
+    // a path climbing to the root ("../../usr/share/...") is clearer absolute.
+    int up = 0;
+    for (const auto& part : rel)
+        up += part == "..";
+    const bool near = !rel.empty() && up <= 2;
+    return {{"path", near ? rel.generic_string() : abs.string()}, {"absolute_path", abs.string()}};
 }
 
 /// The path to use: the relative one if it exists, else the absolute one, else the relative one resolved.

@@ -18,8 +18,9 @@
 /// ```
 /// Only "format", "version" and "mesh" are required. The bundled character has
 /// "path": "default" (or "default:POSE") and no hash. Paths are written
-/// relative to the project file's folder (so a project moved with its mesh
-/// still opens) with the absolute path beside (so a project moved alone still
+/// relative to the project file's folder when the file is inside it or at most
+/// two folders up (so a project moved with its mesh still opens), else
+/// absolute, with the absolute path beside (so a project moved alone still
 /// opens); the reader returns the relative one resolved against the project's
 /// folder when it exists, else the absolute one. "rig" is the fitted skeleton
 /// after the artist's joint edits (bind positions and orientations in world
