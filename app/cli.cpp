@@ -12,6 +12,9 @@
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
+#include "core/skin/weight_compare.h"
+#include "core/voxel/fill.h"
+#include "core/voxel/voxelize.h"
 #include "core/skin/skinning.h"
 #include "ui/render_offscreen.h"
 
@@ -20,6 +23,7 @@
 #include <QGuiApplication>
 
 #include <charconv>
+#include <iomanip>
 #include <cstdio>
 #include <cstring>
 #include <tuple>
@@ -312,6 +316,267 @@ int cmdFit(const std::vector<std::string>& raw)
         }
     }
     writeReport(a, "fit", file, stages, results);
+    return 0;
+}
+
+/// `--method` of `rigsmith weights`: a weight method, or "file" (the file's own weights).
+std::optional<WeightMethod> parseWeightsMethodArg(const std::string& m)
+{
+    if (m == "file")
+        return std::nullopt;
+    return parseWeightMethod(m);
+}
+
+/// The weights file of `rigsmith weights` (format rigsmith-weights, version 1).
+json weightsJson(const std::string& source, const std::string& method, const std::string& segmentation,
+                 bool fileSkeleton, const Skeleton& s, const SkinWeights& w, const Segmentation* seg)
+{
+    json joints = json::array();
+    for (int j = 0; j < s.jointCount(); ++j)
+        joints.push_back({{"name", s.names[j]},
+                          {"parent", s.parents[j]},
+                          {"position", {s.bindPositions(j, 0), s.bindPositions(j, 1), s.bindPositions(j, 2)}}});
+    json vertices = json::array();
+    for (int i = 0; i < w.vertexCount(); ++i) {
+        json js = json::array(), ws = json::array();
+        for (int k = 0; k < w.maxInfluences; ++k)
+            if (w.weights(i, k) > 0.0f) {
+                js.push_back(w.joints(i, k));
+                ws.push_back(w.weights(i, k));
+            }
+        json v = {{"joints", js}, {"weights", ws}};
+        if (seg) {
+            v["bone"] = seg->bone[i];
+            v["delta"] = seg->delta[i];
+        }
+        vertices.push_back(std::move(v));
+    }
+    return {{"format", "rigsmith-weights"},
+            {"version", 1},
+            {"source", source},
+            {"method", method},
+            {"segmentation", segmentation},
+            {"skeleton", fileSkeleton ? "file" : "fitted"},
+            {"max_influences", w.maxInfluences},
+            {"joints", joints},
+            {"vertex_count", w.vertexCount()},
+            {"vertices", vertices}};
+}
+
+json diagnosticsJson(const WeightDiagnostics& d, const Skeleton& s)
+{
+    json parts = json::array();
+    for (const RigidPart& p : d.rigidParts)
+        parts.push_back({{"part", p.part},
+                         {"name", p.name},
+                         {"bone", s.names[static_cast<size_t>(p.bone)]},
+                         {"vertices", p.vertexCount},
+                         {"reason", p.reason}});
+    return {{"unreached_vertices", d.unreachedVertices},
+            {"rigid_parts", parts},
+            {"bleeding_vertices", d.bleedingVertices},
+            {"messages", d.messages}};
+}
+
+int cmdWeights(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw,
+                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--method",
+                          "--segmentation"},
+                         {"--use-file-skeleton"}, "weights");
+    const std::string file = needFile(a, "weights");
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith weights: --out OUT.json is required");
+    const std::string methodName = a.value("--method").value_or("gaussian");
+    const std::optional<WeightMethod> method = parseWeightsMethodArg(methodName);
+    WeightOptions options;
+    options.method = method.value_or(WeightMethod::Segmentation);
+    options.segmentation.method = parseSegmentationMethod(a.value("--segmentation").value_or("3.2.4"));
+    const int resolution = parseResolution(a, "weights");
+    const bool useFileSkeleton = a.flag("--use-file-skeleton");
+    if (!method && !useFileSkeleton)
+        throw Error("rigsmith weights: --method file copies the file's own weights; it needs --use-file-skeleton");
+
+    StageTimings stages;
+    RigProject project;
+    std::optional<FitResult> fileRig;
+    VoxelGrid solid;
+    if (useFileSkeleton) {
+        StageClock clock(stages);
+        project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file)));
+        clock.lap("load");
+        const auto& imported = project.character()->imported;
+        if (!imported.skeleton)
+            throw Error("rigsmith weights: '" + file +
+                        "' has no skeleton; drop --use-file-skeleton to extract and fit one");
+        fileRig = rigFromImportedSkeleton(*imported.skeleton);
+        clock.lap("file_skeleton");
+        if (method) { // the solid, for visibility (heat) and line of sight (3.2.2)
+            VoxelizeOptions v;
+            v.resolution = resolution;
+            const VoxelGrid surface = voxelizeSurface(imported.mesh, v);
+            clock.lap("voxelize");
+            solid = fillInterior(surface, imported.mesh).grid;
+            clock.lap("fill");
+        }
+    } else {
+        std::tie(project, stages) = runSkeletonStage(file, resolution);
+        StageClock clock(stages);
+        project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(a.value("--template").value_or("humanoid21"))));
+        project.setFront(parseFacing(a.value("--facing").value_or("+z")));
+        const std::string endsSpec = a.value("--ends").value_or("auto");
+        const EndNodeLabels labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
+        clock.lap("label");
+        project.setRig(labels, std::make_shared<const FitResult>(fitRig(project, labels)));
+        clock.lap("fit");
+    }
+    const Mesh& mesh = project.character()->imported.mesh;
+    const Skeleton& skeleton = fileRig ? fileRig->skeleton : project.rig()->skeleton;
+
+    std::optional<SkinningResult> result;
+    SkinWeights fileWeights;
+    if (method) {
+        project.setWeightOptions(options);
+        result = fileRig ? computeSkinning(mesh, skeleton, &solid, options) : computeSkinning(project);
+        stages.insert(stages.end(), result->timings.begin(), result->timings.end());
+    } else {
+        StageClock clock(stages);
+        fileWeights = skinWeightsFromReference(project.character()->imported.skeleton->W);
+        clock.lap("weights");
+    }
+    StageClock clock(stages);
+    const SkinWeights& weights = result ? result->weights : fileWeights;
+    writeJsonFile(*out, weightsJson(file, methodName, method ? std::string(segmentationMethodName(options.segmentation.method)) : "",
+                                    useFileSkeleton, skeleton, weights, result ? &result->segmentation : nullptr));
+    clock.lap("save");
+
+    std::cout << file << ": " << methodName << " weights for " << mesh.vertexCount() << " vertices and "
+              << skeleton.jointCount() << " joints (" << (useFileSkeleton ? "the file's skeleton" : "fitted rig")
+              << ")\n";
+    json results = {{"out", *out},
+                    {"method", methodName},
+                    {"skeleton", useFileSkeleton ? "file" : "fitted"},
+                    {"vertices", mesh.vertexCount()},
+                    {"joints", skeleton.jointCount()}};
+    if (result) {
+        const WeightDiagnostics& d = result->diagnostics;
+        std::cout << "  segmentation        " << segmentationMethodName(options.segmentation.method) << '\n'
+                  << "  unreached vertices  " << d.unreachedVertices << '\n'
+                  << "  rigid parts         " << d.rigidParts.size() << '\n'
+                  << "  bleeding vertices   " << d.bleedingVertices << '\n';
+        for (const std::string& m : d.messages)
+            std::cout << "  note: " << m << '\n';
+        results["segmentation"] = segmentationMethodName(options.segmentation.method);
+        results["diagnostics"] = diagnosticsJson(d, skeleton);
+    }
+    for (const auto& st : stages)
+        std::cout << "  " << st.name << std::string(20 - std::min<size_t>(19, st.name.size()), ' ') << st.seconds
+                  << " s\n";
+    std::cout << "  wrote " << *out << '\n';
+    writeReport(a, "weights", file, stages, results);
+    return 0;
+}
+
+/// Reads a rigsmith-weights file as a #V by #J matrix over `skeleton`'s joints (matched by name).
+Eigen::SparseMatrix<double, Eigen::RowMajor> readWeightsFile(const std::string& path, const Skeleton& skeleton,
+                                                             int vertexCount)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw IoError("cannot read '" + path + "': no such file or not readable");
+    json j;
+    try {
+        in >> j;
+    } catch (const json::exception& e) {
+        throw IoError("'" + path + "' is not valid JSON: " + e.what());
+    }
+    try {
+        if (j.value("format", "") != "rigsmith-weights")
+            throw IoError("'" + path + "' is not a weights file (format must be rigsmith-weights; write one with "
+                          "rigsmith weights)");
+        std::vector<int> map;
+        for (const auto& joint : j.at("joints")) {
+            const std::string name = joint.at("name").get<std::string>();
+            const auto k = skeleton.find(name);
+            if (!k)
+                throw InvalidInput("'" + path + "' weights joint '" + name +
+                                   "', which the file's skeleton does not have; compute the weights with "
+                                   "rigsmith weights FILE --use-file-skeleton");
+            map.push_back(*k);
+        }
+        const auto& vertices = j.at("vertices");
+        if (static_cast<int>(vertices.size()) != vertexCount)
+            throw InvalidInput("'" + path + "' has " + std::to_string(vertices.size()) + " vertices, the mesh " +
+                               std::to_string(vertexCount) + "; was it computed for this file?");
+        std::vector<Eigen::Triplet<double>> t;
+        for (int i = 0; i < vertexCount; ++i) {
+            const auto& js = vertices[static_cast<size_t>(i)].at("joints");
+            const auto& ws = vertices[static_cast<size_t>(i)].at("weights");
+            if (js.size() != ws.size())
+                throw InvalidInput("'" + path + "': vertex " + std::to_string(i) +
+                                   " has different numbers of joints and weights");
+            for (size_t k = 0; k < js.size(); ++k) {
+                const int jj = js[k].get<int>();
+                if (jj < 0 || jj >= static_cast<int>(map.size()))
+                    throw InvalidInput("'" + path + "': vertex " + std::to_string(i) + " uses joint " +
+                                       std::to_string(jj) + ", outside the joint list");
+                t.emplace_back(i, map[static_cast<size_t>(jj)], ws[k].get<double>());
+            }
+        }
+        Eigen::SparseMatrix<double, Eigen::RowMajor> W(vertexCount, skeleton.jointCount());
+        W.setFromTriplets(t.begin(), t.end());
+        return W;
+    } catch (const json::exception& e) {
+        throw IoError("'" + path + "' is not a valid weights file: " + e.what());
+    }
+}
+
+int cmdCompareWeights(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report"}, {}, "compare-weights");
+    if (a.positional.size() != 2)
+        throw Error("rigsmith compare-weights: expected FILE (a rigged file) and OUT.json (from rigsmith weights)");
+    const std::string& file = a.positional[0];
+    const std::string& weightsPath = a.positional[1];
+    StageTimings stages;
+    StageClock clock(stages);
+    const LoadedCharacter c = loadCharacter(file);
+    clock.lap("load");
+    if (!c.imported.skeleton)
+        throw Error("rigsmith compare-weights: '" + file + "' has no skeleton and weights to compare with");
+    const FitResult rig = rigFromImportedSkeleton(*c.imported.skeleton);
+    const auto W = readWeightsFile(weightsPath, rig.skeleton, c.imported.mesh.vertexCount());
+    const SkinWeights weights = skinWeightsFromReference(W);
+    clock.lap("read");
+    const WeightComparison r = compareWeights(c.imported.mesh, rig.skeleton, weights, c.imported.skeleton->W);
+    clock.lap("compare");
+    std::ostringstream f; // fixed decimals: "0.0000 / 100.00% / 100.00% / 0.0000" for identical weights
+    f << std::fixed << std::setprecision(4) << r.meanL1 << ' ' << r.meanDistancePercent << ' ' << r.maxDistancePercent
+      << std::setprecision(2) << ' ' << 100.0 * r.precision << ' ' << 100.0 * r.recall;
+    std::string l1, meanD, maxD, prec, rec;
+    std::istringstream(f.str()) >> l1 >> meanD >> maxD >> prec >> rec;
+    std::cout << weightsPath << " against the weights of " << file << " (" << r.comparedVertices << " vertices, "
+              << rig.skeleton.jointCount() << " joints)\n"
+              << "  mean L1 difference per vertex  " << l1 << '\n'
+              << "  precision                      " << prec << "%\n"
+              << "  recall                         " << rec << "%\n"
+              << "  mean vertex distance           " << meanD << "% of height\n"
+              << "  max vertex distance            " << maxD << "% of height\n"
+              << "  over " << r.poses << (r.randomPoses ? " random poses (+-45 deg)" : " animation frames") << '\n';
+    if (r.unweightedReference > 0)
+        std::cout << "  " << r.unweightedReference << " vertices have no weights in the file and are left out\n";
+    writeReport(a, "compare-weights", file, stages,
+                {{"weights", weightsPath},
+                 {"mean_l1", r.meanL1},
+                 {"precision", r.precision},
+                 {"recall", r.recall},
+                 {"mean_distance_percent", r.meanDistancePercent},
+                 {"max_distance_percent", r.maxDistancePercent},
+                 {"poses", r.poses},
+                 {"random_poses", r.randomPoses},
+                 {"compared_vertices", r.comparedVertices},
+                 {"unweighted_vertices", r.unweightedReference}});
     return 0;
 }
 
@@ -823,6 +1088,15 @@ Usage:
                [--template humanoid21|FILE.bvh|FILE.json] [--resolution N] [--facing +z|-z|+x|-x]
                                   label the end nodes (auto: head highest, feet lowest, left = up x facing,
                                   +X for the default +Z), fit the template skeleton and write the rig file
+  rigsmith weights FILE --out OUT.json [--method gaussian|heat|file] [--segmentation 3.2.1|3.2.2|3.2.4]
+                 [--use-file-skeleton] [--ends auto|...] [--template T] [--facing F] [--resolution N]
+                                  segment the mesh and compute skinning weights (thesis Alg. 4.2.1, or bone heat)
+                                  for the fitted rig, or with --use-file-skeleton for the file's own skeleton;
+                                  --method file writes the file's own weights; prints the diagnostics
+  rigsmith compare-weights FILE OUT.json
+                                  compare weights from 'rigsmith weights --use-file-skeleton' with FILE's own:
+                                  mean L1 per vertex, precision and recall (weight >= 0.05), mean and max
+                                  vertex distance in % of height over 20 random poses (+-45 deg), by LBS
   rigsmith bench bar             the thesis bar experiment (4.4): volume error per step and deformer beside
                                   Table 4.2, the candy-wrapper figure and the 0-720 deg twist continuity
   rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]
@@ -889,6 +1163,10 @@ int runCli(int argc, char** argv, const std::vector<std::string>& args)
             return cmdSkeleton(rest);
         if (command == "fit")
             return cmdFit(rest);
+        if (command == "weights")
+            return cmdWeights(rest);
+        if (command == "compare-weights")
+            return cmdCompareWeights(rest);
         if (command == "retarget")
             return cmdRetarget(rest);
         if (command == "rig")
