@@ -1,6 +1,7 @@
 #include "ui/document.h"
 
 #include "core/common/error.h"
+#include "core/deform/twist_lbs.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -30,7 +31,30 @@ private:
     std::shared_ptr<const FitResult> m_beforeRig, m_afterRig;
 };
 
-Document::Document(QObject* parent) : QObject(parent) {}
+/// One undoable pose edit (a completed gizmo drag, a numeric angle, a reset):
+/// the pose and its unwrapped twists before and after.
+class PoseEditCommand : public QUndoCommand {
+public:
+    PoseEditCommand(Document* doc, const QString& text, Pose before, std::vector<double> beforeTwist, Pose after,
+                    std::vector<double> afterTwist)
+        : QUndoCommand(text), m_doc(doc), m_before(std::move(before)), m_after(std::move(after)),
+          m_beforeTwist(std::move(beforeTwist)), m_afterTwist(std::move(afterTwist))
+    {
+    }
+    void undo() override { m_doc->applyPose(m_before, m_beforeTwist, true); }
+    void redo() override { m_doc->applyPose(m_after, m_afterTwist, true); }
+
+private:
+    Document* m_doc;
+    Pose m_before, m_after;
+    std::vector<double> m_beforeTwist, m_afterTwist;
+};
+
+Document::Document(QObject* parent) : QObject(parent)
+{
+    connect(this, &Document::rigChanged, this, &Document::syncPoseToRig);
+    connect(this, &Document::characterChanged, this, &Document::syncPoseToRig);
+}
 
 Document::~Document()
 {
@@ -317,6 +341,88 @@ void Document::runStage(const QString& stage, Work work, std::function<void()> o
         }
         outcome->seconds = double(timer.nsecsElapsed()) * 1e-9;
     }));
+}
+
+// Posing ------------------------------------------------------------------
+
+namespace {
+
+int rigJointCount(const RigProject& p) { return p.rig() ? p.rig()->skeleton.jointCount() : 0; }
+
+} // namespace
+
+void Document::syncPoseToRig()
+{
+    const int n = rigJointCount(m_project);
+    if (static_cast<int>(m_pose.localRotations.size()) == n && static_cast<int>(m_committedPose.localRotations.size()) == n)
+        return;
+    const Pose identity = n > 0 ? identityPose(m_project.rig()->skeleton) : Pose{};
+    applyPose(identity, std::vector<double>(static_cast<size_t>(n), 0.0), true);
+}
+
+void Document::applyPose(const Pose& pose, const std::vector<double>& twist, bool committed)
+{
+    if (static_cast<int>(pose.localRotations.size()) != rigJointCount(m_project))
+        return; // an edit of an earlier rig (undo across a refit): nothing to apply
+    m_pose = pose;
+    m_poseTwist = twist;
+    if (committed) {
+        m_committedPose = pose;
+        m_committedTwist = twist;
+    }
+    emit poseChanged();
+}
+
+void Document::previewPose(const Pose& pose)
+{
+    const int n = rigJointCount(m_project);
+    if (n == 0 || static_cast<int>(pose.localRotations.size()) != n)
+        return;
+    // Unwrap each twist against the previous step: small steps keep the turn count.
+    const std::vector<double> wrapped = twistAngles(m_project.rig()->skeleton, pose);
+    std::vector<double> twist(wrapped.size(), 0.0);
+    for (size_t j = 0; j < wrapped.size(); ++j)
+        twist[j] = unwrapAngle(j < m_poseTwist.size() ? m_poseTwist[j] : 0.0, wrapped[j]);
+    applyPose(pose, twist, false);
+}
+
+bool Document::commitPose(const Pose& pose, const QString& description)
+{
+    const int n = rigJointCount(m_project);
+    if (n == 0 || static_cast<int>(pose.localRotations.size()) != n)
+        return false;
+    previewPose(pose);
+    m_undo.push(new PoseEditCommand(this, description, m_committedPose, m_committedTwist, m_pose, m_poseTwist));
+    return true;
+}
+
+void Document::cancelPosePreview() { applyPose(m_committedPose, m_committedTwist, true); }
+
+bool Document::setJointRotation(int joint, const Eigen::Quaterniond& rotation)
+{
+    if (joint < 0 || joint >= static_cast<int>(m_pose.localRotations.size()))
+        return false;
+    Pose p = m_committedPose;
+    p.localRotations[static_cast<size_t>(joint)] = rotation.normalized();
+    return commitPose(p, tr("Rotate %1").arg(QString::fromStdString(m_project.rig()->skeleton.names[static_cast<size_t>(joint)])));
+}
+
+void Document::resetPose()
+{
+    const int n = rigJointCount(m_project);
+    if (n == 0)
+        return;
+    const Pose identity = identityPose(m_project.rig()->skeleton);
+    m_undo.push(new PoseEditCommand(this, tr("Reset Pose"), m_committedPose, m_committedTwist, identity,
+                                    std::vector<double>(static_cast<size_t>(n), 0.0)));
+}
+
+void Document::setDeformer(Deformer deformer)
+{
+    if (deformer == m_deformer)
+        return;
+    m_deformer = deformer;
+    emit deformerChanged(deformer);
 }
 
 } // namespace rig::ui

@@ -10,6 +10,7 @@
 /// changes nothing.
 
 #include "core/project/rig_project.h"
+#include "ui/viewport/skin_data.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -65,6 +66,29 @@ public:
     /// The rig as it would be after moving a joint, for live feedback while dragging.
     std::shared_ptr<const FitResult> previewJointMove(int joint, const Vec3& position) const;
 
+    // Posing (issue 6). Fast work: stays on the GUI thread.
+    /// The current pose of the fitted rig (the identity when there is none).
+    const Pose& pose() const { return m_pose; }
+    /// #J unwrapped twist angles of the pose in radians (twist_lbs.h): they
+    /// follow the edits step by step, so a twist dragged past 180° keeps
+    /// turning the same way in the twist-corrected deformer.
+    const std::vector<double>& poseTwist() const { return m_poseTwist; }
+    /// Shows a pose without an undo step (live feedback while dragging).
+    /// Ignored when it does not match the rig.
+    void previewPose(const Pose& pose);
+    /// Makes `pose` current as one undoable step from the last committed pose
+    /// (undo returns there, previews included). Returns false when it does not match the rig.
+    bool commitPose(const Pose& pose, const QString& description);
+    /// Drops a preview: back to the last committed pose.
+    void cancelPosePreview();
+    /// Sets one joint's local rotation (undoable).
+    bool setJointRotation(int joint, const Eigen::Quaterniond& rotation);
+    /// Back to the bind pose (undoable).
+    void resetPose();
+    /// The deformer of the viewport (LBS / DQS / twist-corrected).
+    Deformer deformer() const { return m_deformer; }
+    void setDeformer(Deformer deformer);
+
 public slots:
     /// Loads a file path, "default" or "default:POSE" on the worker thread.
     /// On success the character replaces the current one (`characterChanged`);
@@ -92,6 +116,9 @@ signals:
     /// error of the artist's: shown as a notice, e.g. for a non-humanoid mesh).
     void rigNotice(const QString& message);
     void busyChanged(bool busy);
+    /// The pose changed (preview, commit, undo, redo, reset, new rig).
+    void poseChanged();
+    void deformerChanged(rig::ui::Deformer deformer);
 
 private:
     /// Work run on the worker thread: computes from a snapshot and returns the
@@ -106,7 +133,16 @@ private:
     friend class RigEditCommand;
     void applyRig(const EndNodeLabels& labels, std::shared_ptr<const FitResult> rig);
 
+    friend class PoseEditCommand;
+    /// Sets the pose and its unwrapped twists (undo, redo) and emits poseChanged.
+    void applyPose(const Pose& pose, const std::vector<double>& twist, bool committed);
+    /// Identity pose when the rig's joint count changed or the rig is gone.
+    void syncPoseToRig();
+
     RigProject m_project;
+    Pose m_pose, m_committedPose;
+    std::vector<double> m_poseTwist, m_committedTwist;
+    Deformer m_deformer = Deformer::Lbs;
     bool m_busy = false;
     bool m_autoSkeleton = true;
     bool m_mirror = false;

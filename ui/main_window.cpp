@@ -2,6 +2,7 @@
 
 #include "core/project/rig_project.h"
 #include "ui/document.h"
+#include "ui/panels/joint_panel.h"
 #include "ui/panels/pipeline_panel.h"
 #include "ui/panels/rig_panel.h"
 #include "ui/viewport/viewport.h"
@@ -23,6 +24,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 
+#include <array>
 #include <cmath>
 
 namespace rig::ui {
@@ -75,6 +77,7 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
 
     createMenus();
     createDisplayToolBar();
+    createPoseControls(menuBar()->findChild<QMenu*>("viewMenu"));
     connect(m_document, &Document::characterChanged, this, &MainWindow::onCharacterChanged);
     connect(m_document, &Document::curveSkeletonChanged, this, &MainWindow::onCurveSkeletonChanged);
     connect(m_document, &Document::rigChanged, this, &MainWindow::onRigChanged);
@@ -141,6 +144,7 @@ void MainWindow::createMenus()
     edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName("viewMenu");
     QAction* wire = view->addAction(tr("&Wireframe Overlay"));
     wire->setCheckable(true);
     wire->setShortcut(QKeySequence(tr("W")));
@@ -447,6 +451,114 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
     event->accept();
+}
+
+// Posing (issue 6) ----------------------------------------------------------
+
+bool MainWindow::poseMode() const { return m_poseModeAction && m_poseModeAction->isChecked(); }
+
+void MainWindow::setPoseMode(bool on) { m_poseModeAction->setChecked(on); }
+
+void MainWindow::createPoseControls(QMenu* view)
+{
+    auto* poseDock = new QDockWidget(tr("Pose"), this);
+    poseDock->setObjectName("poseDock");
+    m_jointPanel = new JointPanel(m_document, poseDock);
+    poseDock->setWidget(m_jointPanel);
+    addDockWidget(Qt::RightDockWidgetArea, poseDock);
+
+    QToolBar* bar = addToolBar(tr("Pose"));
+    bar->setObjectName("poseToolBar");
+    m_poseModeAction = bar->addAction(tr("Pose Mode"));
+    m_poseModeAction->setObjectName("actionPoseMode");
+    m_poseModeAction->setCheckable(true);
+    m_poseModeAction->setShortcut(QKeySequence(Qt::Key_Tab));
+    m_poseModeAction->setToolTip(tr("Pose mode: click a joint, drag a ring of the gizmo to rotate it (Ctrl: 15° "
+                                    "steps). Off: Rig mode, drag joints to correct the rig (Tab)"));
+    bar->addSeparator();
+    auto* group = new QActionGroup(this);
+    const std::pair<Deformer, const char*> deformers[] = {
+        {Deformer::Lbs, "1"}, {Deformer::Dqs, "2"}, {Deformer::Twist, "3"}};
+    std::array<QAction*, 3> deformerActions{};
+    for (const auto& [d, key] : deformers) {
+        const QString title = QString::fromUtf8(deformerTitle(d).data(), qsizetype(deformerTitle(d).size()));
+        QAction* a = bar->addAction(d == Deformer::Twist ? tr("Twist") : title);
+        a->setObjectName(QStringLiteral("actionDeformer%1").arg(key));
+        a->setCheckable(true);
+        a->setChecked(d == m_document->deformer());
+        a->setShortcut(QKeySequence(tr(key)));
+        a->setToolTip(tr("%1 (%2)").arg(title, key));
+        group->addAction(a);
+        deformerActions[size_t(d)] = a;
+        const Deformer dd = d;
+        connect(a, &QAction::triggered, this, [this, dd] { m_document->setDeformer(dd); });
+    }
+    m_splitAction = bar->addAction(tr("Split"));
+    m_splitAction->setObjectName("actionSplitView");
+    m_splitAction->setCheckable(true);
+    m_splitAction->setShortcut(QKeySequence(tr("Ctrl+\\")));
+    m_splitAction->setToolTip(tr("Split view: the left half with the current deformer, the right half with "
+                                 "twist-corrected LBS (LBS when the current one is twist-corrected)"));
+    QAction* reset = bar->addAction(tr("Reset Pose"));
+    reset->setObjectName("actionResetPose");
+    reset->setShortcut(QKeySequence(tr("Alt+R")));
+    connect(reset, &QAction::triggered, m_document, &Document::resetPose);
+    if (view) {
+        view->addSeparator();
+        view->addAction(m_poseModeAction);
+        view->addAction(m_splitAction);
+    }
+
+    auto updateSplit = [this] {
+        if (!m_viewport)
+            return;
+        const Deformer left = m_document->deformer();
+        m_viewport->setSplitView(m_splitAction->isChecked(), left == Deformer::Twist ? Deformer::Lbs : Deformer::Twist);
+    };
+    connect(m_splitAction, &QAction::toggled, this, updateSplit);
+    connect(m_document, &Document::deformerChanged, this, [this, deformerActions, updateSplit](Deformer d) {
+        deformerActions[size_t(d)]->setChecked(true);
+        if (m_viewport)
+            m_viewport->setDeformer(d);
+        updateSplit();
+        statusBar()->showMessage(tr("Deformer: %1").arg(QString::fromUtf8(deformerTitle(d).data(),
+                                                                           qsizetype(deformerTitle(d).size()))),
+                                 3000);
+    });
+    connect(m_document, &Document::poseChanged, this, &MainWindow::onPoseChanged);
+    connect(m_jointPanel, &JointPanel::jointSelected, this, [this](int joint) {
+        if (m_viewport)
+            m_viewport->setSelectedJoint(joint);
+        m_rigPanel->setSelectedJoint(joint);
+    });
+    connect(m_poseModeAction, &QAction::toggled, this, [this](bool on) {
+        if (m_viewport)
+            m_viewport->setMode(on ? InteractionMode::Pose : InteractionMode::Rig);
+        if (on && m_viewport && !m_viewport->hasSkinning())
+            statusBar()->showMessage(tr("Pose mode: no skin weights yet, posing moves only the skeleton. "
+                                        "Compute the weights stage to see the mesh deform."),
+                                     8000);
+        else
+            statusBar()->showMessage(on ? tr("Pose mode: click a joint, drag a ring to rotate it (Ctrl: 15° steps); "
+                                             "1 / 2 / 3 switch the deformer; Tab back to Rig mode")
+                                        : tr("Rig mode: drag joints to correct the rig"),
+                                     6000);
+    });
+    if (m_viewport) {
+        connect(m_viewport, &Viewport::jointSelected, m_jointPanel, &JointPanel::setSelectedJoint);
+        connect(m_viewport, &Viewport::poseDragged, m_document, &Document::previewPose);
+        connect(m_viewport, &Viewport::poseDropped, this,
+                [this](const Pose& pose, const QString& text) { m_document->commitPose(pose, text); });
+    }
+}
+
+void MainWindow::onPoseChanged()
+{
+    if (m_viewport) {
+        m_viewport->setPose(m_document->pose(), m_document->poseTwist());
+        if (poseMode() && !m_viewport->hasSkinning() && m_document->project().rig())
+            statusBar()->showMessage(tr("No skin weights yet: posing moves only the skeleton."), 4000);
+    }
 }
 
 } // namespace rig::ui

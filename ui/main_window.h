@@ -16,6 +16,7 @@ class QMessageBox;
 namespace rig::ui {
 
 class Document;
+class JointPanel;
 class RigPanel;
 class Viewport;
 
@@ -30,6 +31,11 @@ public:
     /// The GL viewport, or null with the placeholder.
     Viewport* viewport() const { return m_viewport; }
     RigPanel* rigPanel() const { return m_rigPanel; }
+    JointPanel* jointPanel() const { return m_jointPanel; }
+    /// Pose mode (Tab): joint clicks select and the gizmo rotates; Rig mode
+    /// (the default): joint drags move the bind positions.
+    bool poseMode() const;
+    void setPoseMode(bool on);
     /// Recent files, most recent first (from QSettings).
     QStringList recentFiles() const;
     static constexpr int maxRecentFiles = 10;
@@ -54,6 +60,9 @@ private:
     void onRigChanged();
     void onNodeClicked(int node, const QPoint& globalPos);
     void createDisplayToolBar();
+    /// Pose mode, deformer (1 / 2 / 3), split view, Reset Pose; the Pose dock.
+    void createPoseControls(QMenu* view);
+    void onPoseChanged();
     /// Texts over the viewport: the character's left/right sides.
     void updateViewportLabels();
     void onStageFailed(const QString& stage, const QString& message);
@@ -71,6 +80,9 @@ private:
     QAction* m_voxelsAction = nullptr;
     QAction* m_clipAction = nullptr;
     RigPanel* m_rigPanel = nullptr;
+    JointPanel* m_jointPanel = nullptr;
+    QAction* m_poseModeAction = nullptr;
+    QAction* m_splitAction = nullptr;
 };
 
 } // namespace rig::ui

@@ -292,16 +292,20 @@ TEST_P(SegmentHumanoid, AgreesWithTheBodyParts)
     // Thresholds a little below the measured figures (see the report). The
     // fitted rig's joints lie a few centimetres off the generator's (the
     // elbows 5 cm inward), which moves the part borders.
+    // With the arms down, the plain nearest-link rule (3.2.1) gives hip and
+    // thigh vertices to the hands; the line of sight (3.2.2) and the region
+    // growing (3.2.4) do not.
     const bool grow = method == SegmentationMethod::RegionGrow;
-    EXPECT_GE(a.part, kind == RigKind::Truth ? (grow ? 0.95 : 0.93) : 0.87);
-    EXPECT_GE(a.limb, kind == RigKind::Truth ? 0.99 : 0.95);
+    const bool nearest = method == SegmentationMethod::NearestLink;
+    EXPECT_GE(a.part, kind == RigKind::Truth ? (grow ? 0.96 : 0.95) : 0.88);
+    EXPECT_GE(a.limb, kind == RigKind::Truth ? (nearest ? 0.98 : 0.99) : (grow ? 0.965 : 0.94));
     EXPECT_EQ(a.armToOtherLimb, 0) << "left/right arm vertices on the other arm or a leg";
     EXPECT_EQ(a.legToOtherLimb, 0) << "leg vertices on the other leg or an arm";
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    TAndA, SegmentHumanoid,
-    ::testing::Combine(::testing::Values(HumanoidPose::T, HumanoidPose::A),
+    Poses, SegmentHumanoid,
+    ::testing::Combine(::testing::Values(HumanoidPose::T, HumanoidPose::A, HumanoidPose::ArmsDown),
                        ::testing::Values(SegmentationMethod::NearestLink, SegmentationMethod::LineOfSight,
                                          SegmentationMethod::RegionGrow),
                        ::testing::Values(RigKind::Fitted, RigKind::Truth)),
@@ -310,6 +314,7 @@ INSTANTIATE_TEST_SUITE_P(
         name += std::string("_") + methodName(std::get<1>(info.param));
         name += std::get<2>(info.param) == RigKind::Fitted ? "_fitted" : "_truth";
         std::erase(name, '.');
+        std::erase(name, '-');
         return name;
     });
 

@@ -49,7 +49,7 @@ bool Renderer::initialize(QString* error)
     m_pointProgram = buildProgram("points", error);
     if (!m_meshProgram || !m_lineProgram || !m_pointProgram)
         return false;
-    for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones})
+    for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones, &m_gizmo})
         a->vao.create();
     m_initialized = true;
     return true;
@@ -98,6 +98,8 @@ void Renderer::setMesh(const MeshDrawData& data)
     if (!m_initialized)
         return;
     uploadMesh(m_mesh, data);
+    if (m_skin.vertexCount() != static_cast<int>(data.vertices.size()))
+        setSkin({}); // influences of another mesh
     m_cullBackFaces = data.closedOutward;
     if (int(data.indices.size() / 3) > interactiveTriangles)
         uploadMesh(m_meshLod, simplifyForInteraction(data, interactiveTriangles));
@@ -106,7 +108,32 @@ void Renderer::setMesh(const MeshDrawData& data)
     uploadGrid(niceGridCell(glm::length(data.boundsMax - data.boundsMin)));
 }
 
-void Renderer::clearMesh() { m_mesh.count = 0; }
+void Renderer::clearMesh()
+{
+    m_mesh.count = 0;
+    setSkin({});
+}
+
+void Renderer::setSkin(const std::vector<SkinVertex>& vertices)
+{
+    if (!m_initialized)
+        return;
+    m_skin.setVertices(m_mesh.vao, vertices);
+}
+
+void Renderer::setSkinPose(const std::vector<glm::vec4>& texels)
+{
+    if (!m_initialized)
+        return;
+    m_skin.setPose(texels);
+}
+
+void Renderer::setGizmo(const std::vector<LineVertex>& lines)
+{
+    if (!m_initialized)
+        return;
+    uploadLines(m_gizmo, lines.data(), static_cast<int>(lines.size()), sizeof(LineVertex));
+}
 
 void Renderer::setSkeleton(const SkeletonDrawData& data)
 {
@@ -150,6 +177,10 @@ void Renderer::drawMesh(GpuArray& a, const glm::mat4& view, const glm::mat4& pro
     setMatrix(*m_meshProgram, "uProjection", proj);
     m_meshProgram->setUniformValue("uFlat", false);
     m_meshProgram->setUniformValue("uAlpha", alpha);
+    if (m_drawDeformer >= 0 && m_skin.ready())
+        m_skin.bind(*m_meshProgram, Deformer(m_drawDeformer));
+    else
+        m_meshProgram->setUniformValue("uDeformer", -1);
     if (cull) {
         glEnable(GL_CULL_FACE);
         glCullFace(GL_BACK);
@@ -158,6 +189,28 @@ void Renderer::drawMesh(GpuArray& a, const glm::mat4& view, const glm::mat4& pro
     glDrawElements(GL_TRIANGLES, a.count, GL_UNSIGNED_INT, nullptr);
     a.vao.release();
     glDisable(GL_CULL_FACE);
+}
+
+void Renderer::drawCharacter(GpuArray& a, const glm::mat4& view, const glm::mat4& proj, float alpha, bool cull,
+                             const RenderOptions& o, int w, int h)
+{
+    const bool skin = &a == &m_mesh && m_skin.ready() && o.skinning;
+    if (!skin || !o.split) {
+        m_drawDeformer = skin ? int(o.deformer) : -1;
+        drawMesh(a, view, proj, alpha, cull);
+        m_drawDeformer = -1;
+        return;
+    }
+    // Split view: the same pose, one deformer per half of the view.
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, w / 2, h);
+    m_drawDeformer = int(o.deformer);
+    drawMesh(a, view, proj, alpha, cull);
+    glScissor(w / 2, 0, w - w / 2, h);
+    m_drawDeformer = int(o.splitDeformer);
+    drawMesh(a, view, proj, alpha, cull);
+    m_drawDeformer = -1;
+    glDisable(GL_SCISSOR_TEST);
 }
 
 void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptions& o)
@@ -189,11 +242,11 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
     // Opaque mesh first. Closed outward meshes cull back faces (never visible
     // from outside; half the rasterizer work) unless clipped open.
     // While the camera moves, a dense mesh is drawn from its coarse stand-in.
-    const bool lod = o.interactive && m_meshLod.count > 0;
+    const bool lod = o.interactive && m_meshLod.count > 0 && !(m_skin.ready() && o.skinning);
     GpuArray& mesh = lod ? m_meshLod : m_mesh;
     const bool cull = !lod && m_cullBackFaces && !o.clip;
     if (m_mesh.count > 0 && !translucent)
-        drawMesh(mesh, view, proj, 1.0f, cull);
+        drawCharacter(mesh, view, proj, 1.0f, cull, o, w, h);
 
     if (o.voxels && m_voxels.count > 0) {
         glEnable(GL_PROGRAM_POINT_SIZE);
@@ -239,19 +292,22 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
     if (m_mesh.count > 0 && translucent) {
         // X-ray: front faces only, no depth writes, so the overlays show through.
         glDepthMask(GL_FALSE);
-        drawMesh(mesh, view, proj, o.meshOpacity, cull);
+        drawCharacter(mesh, view, proj, o.meshOpacity, cull, o, w, h);
         glDepthMask(GL_TRUE);
     }
     if (m_mesh.count > 0 && o.wireframe && !lod) {
         m_meshProgram->bind();
         m_meshProgram->setUniformValue("uFlat", true);
         m_meshProgram->setUniformValue("uFlatColor", QVector4D(0.1f, 0.1f, 0.12f, 0.45f));
+        if (m_skin.ready() && o.skinning)
+            m_skin.bind(*m_meshProgram, o.deformer);
         glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
         glEnable(GL_POLYGON_OFFSET_LINE);
         glPolygonOffset(-1.0f, -1.0f);
         m_mesh.vao.bind();
         glDrawElements(GL_TRIANGLES, m_mesh.count, GL_UNSIGNED_INT, nullptr);
         m_mesh.vao.release();
+        m_meshProgram->setUniformValue("uDeformer", -1);
         glDisable(GL_POLYGON_OFFSET_LINE);
         glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     }
@@ -272,6 +328,17 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
         m_meshProgram->setUniformValue("uClipPlane", QVector4D(0, 0, 0, 1));
         drawMesh(m_rigJoints, view, proj, 1.0f, true);
     }
+    if (m_gizmo.count > 0) {
+        glClear(GL_DEPTH_BUFFER_BIT);
+        glDisable(GL_DEPTH_TEST);
+        m_lineProgram->bind();
+        setMatrix(*m_lineProgram, "uViewProjection", proj * view);
+        m_lineProgram->setUniformValue("uAlpha", 1.0f);
+        m_gizmo.vao.bind();
+        glDrawArrays(GL_LINES, 0, m_gizmo.count);
+        m_gizmo.vao.release();
+        glEnable(GL_DEPTH_TEST);
+    }
     m_meshProgram->release();
 }
 
@@ -285,8 +352,9 @@ void Renderer::destroy(GpuArray& a)
 
 void Renderer::release()
 {
-    for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones})
+    for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones, &m_gizmo})
         destroy(*a);
+    m_skin.release();
     m_meshProgram.reset();
     m_lineProgram.reset();
     m_pointProgram.reset();

@@ -9,6 +9,7 @@
 /// (`initialize()` / `release()`).
 
 #include "ui/viewport/draw_data.h"
+#include "ui/viewport/gpu_skinning.h"
 #include "ui/viewport/orbit_camera.h"
 #include "ui/viewport/overlay_data.h"
 
@@ -33,6 +34,13 @@ struct RenderOptions {
     glm::vec4 clipPlane{0.0f, 0.0f, -1.0f, 0.0f}; ///< Keeps points p with dot(plane, (p, 1)) >= 0.
     /// The camera is moving: draw the coarse stand-in of a dense mesh, if any.
     bool interactive = false;
+    /// Draw a skinned mesh deformed by its pose (false: its rest shape).
+    bool skinning = true;
+    /// The deformer of a skinned mesh (`Renderer::setSkin()`), on the GPU.
+    Deformer deformer = Deformer::Lbs;
+    /// Split view: the right half of the mesh drawn with `splitDeformer`.
+    bool split = false;
+    Deformer splitDeformer = Deformer::Dqs;
 };
 
 class Renderer : protected QOpenGLFunctions_3_3_Core {
@@ -53,6 +61,14 @@ public:
     static constexpr int interactiveTriangles = 60000;
     bool hasInteractiveMesh() const { return m_meshLod.count > 0; }
     void clearMesh();
+    /// Per-vertex influences of the current mesh (#V, skin_data.h), empty to
+    /// draw it unskinned. The stand-in of dense meshes is not drawn while skinned.
+    void setSkin(const std::vector<SkinVertex>& vertices);
+    /// Joint texels of the current pose (`makeSkinTexels()`).
+    void setSkinPose(const std::vector<glm::vec4>& texels);
+    bool skinned() const { return m_skin.ready(); }
+    /// The rotate gizmo's lines, drawn in front of everything (empty hides it).
+    void setGizmo(const std::vector<LineVertex>& lines);
     int meshTriangles() const { return m_mesh.count / 3; }
     /// Uploads the skeleton glyphs and links (empty data clears them).
     void setSkeleton(const SkeletonDrawData& data);
@@ -76,12 +92,19 @@ private:
     void uploadMesh(GpuArray& a, const MeshDrawData& data);
     void uploadLines(GpuArray& a, const void* data, int count, int stride);
     void drawMesh(GpuArray& a, const glm::mat4& view, const glm::mat4& proj, float alpha, bool cull);
+    /// The character mesh, skinned when it has influences, split in two halves
+    /// (left `deformer`, right `splitDeformer`) when asked.
+    void drawCharacter(GpuArray& a, const glm::mat4& view, const glm::mat4& proj, float alpha, bool cull,
+                       const RenderOptions& o, int w, int h);
     void uploadGrid(float cell);
     void destroy(GpuArray& a);
 
     bool m_initialized = false;
     std::unique_ptr<QOpenGLShaderProgram> m_meshProgram, m_lineProgram, m_pointProgram;
-    GpuArray m_mesh, m_meshLod, m_grid, m_glyphs, m_links, m_voxels, m_rigJoints, m_rigBones;
+    GpuArray m_mesh, m_meshLod, m_grid, m_glyphs, m_links, m_voxels, m_rigJoints, m_rigBones, m_gizmo;
+    SkinBuffers m_skin;
+    /// Skinning uniforms for the next drawMesh(): the deformer, or none (-1).
+    int m_drawDeformer = -1;
     bool m_cullBackFaces = false;
     float m_gridCell = 0.0f;
     float m_voxelSize = 0.0f;

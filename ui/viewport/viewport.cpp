@@ -1,5 +1,6 @@
 #include "ui/viewport/viewport.h"
 
+#include "core/common/error.h"
 #include "core/mesh/mesh.h"
 #include "core/rig/fit_template.h"
 #include "core/skeleton/extract.h"
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace rig::ui {
 
@@ -51,6 +53,7 @@ void Viewport::setMesh(std::shared_ptr<const Mesh> mesh)
 {
     m_mesh = std::move(mesh);
     m_meshDirty = true;
+    m_skinDirty = true;
     if (m_mesh && m_mesh->vertexCount() > 0) {
         const Eigen::RowVector3d lo = m_mesh->V.colwise().minCoeff(), hi = m_mesh->V.colwise().maxCoeff();
         m_boundsMin = glm::vec3(lo(0), lo(1), lo(2));
@@ -91,6 +94,7 @@ void Viewport::setRig(std::shared_ptr<const FitResult> rig)
         m_selectedJoint = -1;
     if (!m_rig || m_hoverJoint >= m_rig->skeleton.jointCount())
         m_hoverJoint = -1;
+    updatePosed();
     rebuildRigDraw();
 }
 
@@ -103,8 +107,13 @@ void Viewport::setSelectedJoint(int joint)
 void Viewport::rebuildRigDraw()
 {
     const float size = glm::length(m_boundsMax - m_boundsMin);
-    m_rigDraw = m_rig ? makeRigDrawData(m_rig->skeleton, 0.012f * size, m_selectedJoint, m_hoverJoint) : RigDrawData{};
+    // Pose mode draws the posed skeleton; Rig mode edits the bind pose.
+    m_rigDraw = !m_rig ? RigDrawData{}
+                : posing() ? makeRigDrawData(posedSkeleton(m_rig->skeleton, m_posed), 0.012f * size, m_selectedJoint,
+                                             m_hoverJoint)
+                           : makeRigDrawData(m_rig->skeleton, 0.012f * size, m_selectedJoint, m_hoverJoint);
     m_rigDirty = true;
+    m_gizmoDirty = true;
     update();
 }
 
@@ -279,6 +288,8 @@ void Viewport::initializeGL()
     m_skeletonDirty = true;
     m_voxelsDirty = true;
     m_rigDirty = true;
+    m_skinDirty = true;
+    m_gizmoDirty = true;
     m_fpsTimer.start();
 }
 
@@ -293,6 +304,34 @@ void Viewport::paintGL()
             m_renderer.clearMesh();
         m_meshDirty = false;
     }
+    if (m_skinDirty && m_renderer.initialized()) {
+        // Influences only when they fit the mesh and the rig (a stale stage result draws unskinned).
+        const bool fits = m_weights && m_mesh && m_rig && m_weights->vertexCount() == m_mesh->vertexCount() &&
+                          (m_weights->joints.size() == 0 || m_weights->joints.maxCoeff() < m_rig->skeleton.jointCount()) &&
+                          (!m_segmentation || m_segmentation->vertexCount() == 0 ||
+                           m_segmentation->vertexCount() == m_mesh->vertexCount());
+        m_renderer.setSkin(fits ? makeSkinVertices(*m_weights, m_segmentation.get()) : std::vector<SkinVertex>{});
+        m_skinDirty = false;
+        m_poseDirty = true;
+    }
+    if (m_poseDirty && m_renderer.initialized()) {
+        if (m_rig && !m_posed.skinning.empty()) {
+            const bool unwrapped = static_cast<int>(m_poseTwist.size()) == m_rig->skeleton.jointCount();
+            try {
+                m_renderer.setSkinPose(makeSkinTexels(m_rig->skeleton, m_pose,
+                                                      unwrapped ? std::span<const double>(m_poseTwist) : std::span<const double>{}));
+            } catch (const Error&) {
+                m_renderer.setSkinPose(makeSkinTexels(m_rig->skeleton, m_pose)); // twists that do not match: wrapped
+            }
+        }
+        m_poseDirty = false;
+    }
+    if (m_gizmoDirty && m_renderer.initialized()) {
+        const std::optional<RotateGizmo> g = gizmo();
+        m_renderer.setGizmo(g ? makeGizmoLines(*g, m_dragRing >= 0 ? m_dragRing : m_hoverRing) : std::vector<LineVertex>{});
+        m_gizmoDirty = false;
+    }
+    m_options.skinning = posing();
     if (m_rigDirty && m_renderer.initialized()) {
         m_renderer.setRig(m_rigDraw);
         m_rigDirty = false;
@@ -333,7 +372,26 @@ void Viewport::mousePressEvent(QMouseEvent* event)
     m_pressPos = m_lastMouse;
     m_pressNode.reset();
     m_dragMoved = false;
-    if (event->button() == Qt::LeftButton) {
+    if (event->button() == Qt::LeftButton && posing()) {
+        // Pose mode: a ring of the gizmo turns the selected joint; a joint click selects it.
+        if (const auto ring = ringAt(m_lastMouse)) {
+            m_drag = Drag::Gizmo;
+            m_dragRing = *ring;
+            m_dragGizmo = *gizmo();
+            m_dragStartPose = m_pose;
+            m_dragAngle = 0.0;
+            m_lastRay = rayAt(m_lastMouse);
+            m_gizmoDirty = true;
+            update();
+            return;
+        }
+        if (const auto joint = jointAt(m_lastMouse)) {
+            m_drag = Drag::None;
+            setSelectedJoint(*joint);
+            emit jointSelected(*joint);
+            return;
+        }
+    } else if (event->button() == Qt::LeftButton) {
         if (const auto joint = jointAt(m_lastMouse)) {
             m_drag = Drag::Joint;
             m_dragJoint = *joint;
@@ -358,6 +416,15 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
     m_lastMouse = p;
     if ((p - m_pressPos).manhattanLength() > 3)
         m_dragMoved = true;
+    if (m_drag == Drag::Gizmo) {
+        const Ray ray = rayAt(p);
+        m_dragAngle += gizmoDragAngle(m_dragGizmo, m_dragRing, m_lastRay, ray); // summed: drags past 180° keep turning
+        m_lastRay = ray;
+        const bool snap = event->modifiers() & Qt::ControlModifier;
+        const double angle = snap ? snapAngle(float(m_dragAngle), std::numbers::pi_v<float> / 12.0f) : m_dragAngle;
+        emit poseDragged(rotateJoint(m_dragStartPose, m_selectedJoint, m_dragRing, angle));
+        return;
+    }
     if (m_drag == Drag::Joint) {
         if (m_dragMoved) {
             m_lastDragPosition = dragPoint(p);
@@ -372,8 +439,14 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
     } else if (m_drag == Drag::Pan) {
         m_camera.pan(float(d.x()), float(d.y()), float(height()));
     } else {
-        // Hover: highlight the joint or node under the cursor and name the node.
-        const int joint = jointAt(p).value_or(-1);
+        // Hover: highlight the gizmo ring, joint or node under the cursor and name the node.
+        const int ring = posing() ? ringAt(p).value_or(-1) : -1;
+        if (ring != m_hoverRing) {
+            m_hoverRing = ring;
+            m_gizmoDirty = true;
+            update();
+        }
+        const int joint = ring >= 0 ? -1 : jointAt(p).value_or(-1);
         if (joint != m_hoverJoint) {
             m_hoverJoint = joint;
             rebuildRigDraw();
@@ -385,7 +458,8 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
         }
         if (joint >= 0 && m_rig) {
             QToolTip::showText(event->globalPosition().toPoint(),
-                               tr("Joint %1\ndrag to move (snaps to the skeleton; Shift: free)")
+                               posing() ? tr("Joint %1\nclick to select, then drag a ring to rotate (Ctrl: 15° steps)")
+                                        : tr("Joint %1\ndrag to move (snaps to the skeleton; Shift: free)")
                                    .arg(QString::fromStdString(m_rig->skeleton.names[static_cast<size_t>(joint)])),
                                this);
         } else if (const auto node = nodeAt(p); node && m_skeleton) {
@@ -407,6 +481,20 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
 
 void Viewport::mouseReleaseEvent(QMouseEvent* event)
 {
+    if (m_drag == Drag::Gizmo) {
+        const int ring = m_dragRing;
+        m_dragRing = -1;
+        m_gizmoDirty = true;
+        if (m_dragMoved && m_rig && m_selectedJoint >= 0) {
+            static const char* axes[] = {"X", "Y (twist)", "Z"};
+            emit poseDropped(m_pose, tr("Rotate %1 about %2")
+                                         .arg(QString::fromStdString(m_rig->skeleton.names[static_cast<size_t>(m_selectedJoint)]),
+                                              axes[ring]));
+        }
+        m_drag = Drag::None;
+        update();
+        return;
+    }
     if (m_drag == Drag::Joint && m_dragMoved)
         emit jointDropped(m_dragJoint, dragPoint(event->position().toPoint()), event->modifiers() & Qt::ShiftModifier);
     else if (m_drag == Drag::Orbit && !m_dragMoved && m_pressNode)
@@ -448,6 +536,86 @@ void Viewport::keyPressEvent(QKeyEvent* event)
         }
     }
     QOpenGLWidget::keyPressEvent(event);
+}
+
+// Posing ------------------------------------------------------------------
+
+void Viewport::setSkinning(std::shared_ptr<const SkinWeights> weights, std::shared_ptr<const Segmentation> segmentation)
+{
+    m_weights = std::move(weights);
+    m_segmentation = m_weights ? std::move(segmentation) : nullptr;
+    m_skinDirty = true;
+    update();
+}
+
+void Viewport::updatePosed()
+{
+    m_posed = PosedSkeleton{};
+    if (m_rig && static_cast<int>(m_pose.localRotations.size()) == m_rig->skeleton.jointCount()) {
+        try {
+            m_posed = forwardKinematics(m_rig->skeleton, m_pose);
+        } catch (const Error&) {
+            m_posed = PosedSkeleton{};
+        }
+    }
+    m_poseDirty = true;
+}
+
+void Viewport::setPose(const Pose& pose, const std::vector<double>& twist)
+{
+    m_pose = pose;
+    m_poseTwist = twist;
+    updatePosed();
+    rebuildRigDraw();
+}
+
+void Viewport::setMode(InteractionMode mode)
+{
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    m_drag = Drag::None;
+    m_dragRing = m_hoverRing = -1;
+    rebuildRigDraw();
+}
+
+void Viewport::setDeformer(Deformer deformer)
+{
+    m_options.deformer = deformer;
+    update();
+}
+
+void Viewport::setSplitView(bool on, Deformer right)
+{
+    m_options.split = on;
+    m_options.splitDeformer = right;
+    update();
+}
+
+std::optional<RotateGizmo> Viewport::gizmo() const
+{
+    if (!posing() || m_selectedJoint < 0 || m_selectedJoint >= static_cast<int>(m_posed.skinning.size()))
+        return std::nullopt;
+    return makeRotateGizmo(m_posed, m_selectedJoint, 0.06f * glm::length(m_boundsMax - m_boundsMin));
+}
+
+Ray Viewport::rayAt(const QPoint& pixel) const
+{
+    return rayThroughPixel(m_camera, float(pixel.x()), float(pixel.y()), float(width()), float(height()));
+}
+
+std::optional<int> Viewport::ringAt(const QPoint& pixel) const
+{
+    const std::optional<RotateGizmo> g = gizmo();
+    if (!g)
+        return std::nullopt;
+    return pickGizmoRing(
+        *g,
+        [this](const glm::vec3& w) {
+            const QPointF p = project(w);
+            return glm::vec2(float(p.x()), float(p.y()));
+        },
+        glm::vec2(float(pixel.x()), float(pixel.y())));
 }
 
 } // namespace rig::ui

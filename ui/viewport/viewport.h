@@ -4,6 +4,7 @@
 /// left or middle button, pan with Shift + drag, zoom with the wheel towards the
 /// cursor, F / Home to frame everything, named views.
 
+#include "ui/viewport/gizmo.h"
 #include "ui/viewport/renderer.h"
 
 #include <QElapsedTimer>
@@ -22,6 +23,10 @@ struct FitResult;
 }
 
 namespace rig::ui {
+
+/// What a click on a joint does: Rig mode edits the bind pose (drag a joint to
+/// move it), Pose mode selects the joint and shows the rotate gizmo (Tab).
+enum class InteractionMode { Rig, Pose };
 
 /// A text drawn beside a world position (node labels, the side marker).
 struct ViewportLabel {
@@ -62,6 +67,19 @@ public:
     /// The last shader or context error, empty when all is well.
     QString glError() const { return m_glError; }
 
+    // Posing (issue 6)
+    InteractionMode mode() const { return m_mode; }
+    /// Influences and segmentation of the current mesh (the skinning stage);
+    /// null weights clear them (posing then moves only the skeleton).
+    void setSkinning(std::shared_ptr<const SkinWeights> weights, std::shared_ptr<const Segmentation> segmentation);
+    bool hasSkinning() const { return m_weights != nullptr; }
+    /// The pose shown in Pose mode, with its unwrapped twists (Document::poseTwist()).
+    void setPose(const Pose& pose, const std::vector<double>& twist);
+    const Pose& pose() const { return m_pose; }
+    Deformer deformer() const { return m_options.deformer; }
+    /// The rotate gizmo of the selected joint in Pose mode, if shown.
+    std::optional<RotateGizmo> gizmo() const;
+
 public slots:
     void setWireframe(bool on);
     void setGridVisible(bool on);
@@ -78,6 +96,10 @@ public slots:
     void setClipPosition(double t);
     /// Draw dense meshes from a coarse stand-in while the camera moves (on by default).
     void setSimplifyWhileMoving(bool on);
+    void setMode(rig::ui::InteractionMode mode);
+    void setDeformer(rig::ui::Deformer deformer);
+    /// Split view: the left half with the current deformer, the right half with `right`.
+    void setSplitView(bool on, rig::ui::Deformer right);
 
 signals:
     void fpsChanged(double fps);
@@ -89,6 +111,10 @@ signals:
     void jointDragged(int joint, const glm::vec3& position, bool free);
     /// The drag ended there.
     void jointDropped(int joint, const glm::vec3& position, bool free);
+    /// Pose mode: while dragging a gizmo ring, the pose with the joint turned.
+    void poseDragged(const rig::Pose& pose);
+    /// The drag ended with this pose; `description` names the edit ("Rotate LeftArm about Y").
+    void poseDropped(const rig::Pose& pose, const QString& description);
 
 protected:
     void initializeGL() override;
@@ -119,7 +145,7 @@ private:
     void updateClipPlane();
     glm::vec3 m_boundsMin{-0.5f, 0.0f, -0.5f}, m_boundsMax{0.5f, 1.8f, 0.5f};
     QPoint m_lastMouse;
-    enum class Drag { None, Orbit, Pan, Joint } m_drag = Drag::None;
+    enum class Drag { None, Orbit, Pan, Joint, Gizmo } m_drag = Drag::None;
     std::shared_ptr<const FitResult> m_rig;
     RigDrawData m_rigDraw;
     bool m_rigDirty = false;
@@ -144,6 +170,26 @@ private:
     int m_framesSinceTick = 0;
     double m_fps = 0.0;
     QString m_glError;
+
+    InteractionMode m_mode = InteractionMode::Rig;
+    std::shared_ptr<const SkinWeights> m_weights;
+    std::shared_ptr<const Segmentation> m_segmentation;
+    bool m_skinDirty = false;
+    Pose m_pose;
+    std::vector<double> m_poseTwist;
+    PosedSkeleton m_posed; ///< forwardKinematics of m_pose (empty when it does not match the rig).
+    bool m_poseDirty = false;
+    void updatePosed();
+    bool posing() const { return m_mode == InteractionMode::Pose && m_rig && !m_posed.skinning.empty(); }
+    int m_hoverRing = -1;
+    int m_dragRing = -1;
+    RotateGizmo m_dragGizmo;
+    Pose m_dragStartPose;
+    double m_dragAngle = 0.0;
+    Ray m_lastRay;
+    bool m_gizmoDirty = false;
+    Ray rayAt(const QPoint& pixel) const;
+    std::optional<int> ringAt(const QPoint& pixel) const;
 };
 
 } // namespace rig::ui

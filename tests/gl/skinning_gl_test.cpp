@@ -1,0 +1,388 @@
+// GPU skinning (shaders/mesh.vert through transform feedback) against the CPU
+// deformers of core/deform: LBS, DQS and twist-corrected LBS on posed meshes
+// with twists, to 1e-4 of the bounding-box size.
+#include "ui/viewport/gpu_skinning.h"
+
+#include "core/character/humanoid.h"
+#include "core/project/rig_project.h"
+#include "ui/document.h"
+#include "ui/main_window.h"
+#include "ui/panels/joint_panel.h"
+#include "ui/viewport/viewport.h"
+#include "core/deform/bar_experiment.h"
+#include "core/deform/twist_lbs.h"
+
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QMouseEvent>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QPainter>
+#include <QTest>
+#include <QUndoStack>
+
+#include <cmath>
+#include <iostream>
+#include <numbers>
+
+namespace rig::ui {
+namespace {
+
+constexpr double kDeg = std::numbers::pi / 180.0;
+
+class SkinningGlTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        QSurfaceFormat format;
+        format.setVersion(3, 3);
+        format.setProfile(QSurfaceFormat::CoreProfile);
+        context.setFormat(format);
+        ASSERT_TRUE(context.create());
+        surface.setFormat(context.format());
+        surface.create();
+        ASSERT_TRUE(context.makeCurrent(&surface));
+        QString error;
+        ASSERT_TRUE(feedback.initialize(&error)) << error.toStdString();
+    }
+    void TearDown() override
+    {
+        feedback.release();
+        context.doneCurrent();
+    }
+
+    /// Max distance between the GPU and CPU positions, and max angle between normals.
+    struct Difference {
+        double position = 0.0;
+        double normal = 0.0;
+    };
+    Difference compare(Deformer d, const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W,
+                       const Segmentation& seg, const Skeleton& s, const Pose& pose, std::span<const double> twist = {})
+    {
+        feedback.setMesh(V, N, makeSkinVertices(W, &seg));
+        feedback.setPose(makeSkinTexels(s, pose, twist));
+        const std::vector<float> gpu = feedback.deform(d);
+        const DeformedMesh cpu = deformOnCpu(d, V, N, W, &seg, s, pose, twist);
+        EXPECT_EQ(gpu.size(), size_t(V.rows()) * 6);
+        Difference diff;
+        for (int i = 0; i < V.rows() && gpu.size() == size_t(V.rows()) * 6; ++i) {
+            const Vec3 p(gpu[6 * i], gpu[6 * i + 1], gpu[6 * i + 2]);
+            const Vec3 n(gpu[6 * i + 3], gpu[6 * i + 4], gpu[6 * i + 5]);
+            diff.position = std::max(diff.position, (p - cpu.V.row(i).transpose()).norm());
+            diff.normal = std::max(diff.normal, (n - cpu.N.row(i).transpose()).norm());
+        }
+        return diff;
+    }
+
+    QOpenGLContext context;
+    QOffscreenSurface surface;
+    SkinningFeedback feedback;
+};
+
+/// The bar of thesis §4.4 after its six cumulative rotations (twists of 180°,
+/// 200° and 120°, then bends), the twist deformer with the unwrapped angles.
+TEST_F(SkinningGlTest, BarMatchesCpuForAllDeformers)
+{
+    BarOptions options;
+    options.ringsPerUnit = 4;
+    const BarRig bar = makeBar(options);
+    Pose pose = identityPose(bar.skeleton);
+    // Euler xyz (R = Rz·Ry·Rx) per joint, as bar_experiment.h.
+    const double euler[5][3] = {{0, 0, 0}, {90, 180, 0}, {0, 200, 60}, {0, 120, 80}, {0, 0, 0}};
+    std::vector<double> twist(5, 0.0);
+    for (int j = 0; j < 5; ++j) {
+        pose.localRotations[size_t(j)] = Eigen::AngleAxisd(euler[j][2] * kDeg, Vec3::UnitZ()) *
+                                         Eigen::AngleAxisd(euler[j][1] * kDeg, Vec3::UnitY()) *
+                                         Eigen::AngleAxisd(euler[j][0] * kDeg, Vec3::UnitX());
+    }
+    // Unwrapped twists: the pose's wrapped twist moved by whole turns towards the Y channel.
+    const std::vector<double> wrapped = twistAngles(bar.skeleton, pose);
+    for (int j = 1; j < 5; ++j)
+        twist[size_t(j)] = unwrapAngle(euler[j][1] * kDeg, wrapped[size_t(j)]);
+    const double size = (bar.mesh.V.colwise().maxCoeff() - bar.mesh.V.colwise().minCoeff()).norm();
+    for (Deformer d : {Deformer::Lbs, Deformer::Dqs, Deformer::Twist}) {
+        const Difference diff = compare(d, bar.mesh.V, bar.mesh.N, bar.weights, bar.segmentation, bar.skeleton, pose, twist);
+        EXPECT_LT(diff.position, 1e-4 * size) << deformerTitle(d);
+        EXPECT_LT(diff.normal, 1e-3) << deformerTitle(d);
+    }
+    // The deformers really differ here (a test that could not fail would not).
+    feedback.setPose(makeSkinTexels(bar.skeleton, pose, twist));
+    const std::vector<float> l = feedback.deform(Deformer::Lbs), t = feedback.deform(Deformer::Twist);
+    double moved = 0.0;
+    for (size_t i = 0; i < l.size(); i += 6)
+        moved = std::max(moved, double(std::abs(l[i] - t[i]) + std::abs(l[i + 2] - t[i + 2])));
+    EXPECT_GT(moved, 0.1);
+}
+
+/// Weights of a segmentation: each link's vertices follow its parent joint,
+/// blending 50/50 into the neighbouring joint at either end (smoothstep over a
+/// quarter of the link). Simple, continuous along chains; enough for tests.
+SkinWeights linkWeights(const Segmentation& seg, const Skeleton& s)
+{
+    const int n = seg.vertexCount();
+    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, s.jointCount());
+    auto smooth = [](double x) {
+        x = std::clamp(x, 0.0, 1.0);
+        return x * x * (3 - 2 * x);
+    };
+    for (int i = 0; i < n; ++i) {
+        const int c = seg.bone[size_t(i)];
+        const double d = seg.delta[size_t(i)];
+        const int p = c > 0 ? s.parents[size_t(c)] : 0;
+        if (c <= 0) {
+            W(i, 0) = 1.0;
+            continue;
+        }
+        const double toChild = 0.5 * smooth((d - 0.75) / 0.25);
+        const int gp = s.parents[size_t(p)];
+        const double toGrand = gp >= 0 ? 0.5 * smooth((0.25 - d) / 0.25) : 0.0;
+        W(i, c) += toChild;
+        if (gp >= 0)
+            W(i, gp) += toGrand;
+        W(i, p) += 1.0 - toChild - toGrand;
+    }
+    return skinWeightsFromDense(W, 4);
+}
+
+/// The default character with its ground-truth joints, a 180° forearm twist,
+/// a bent elbow and a turned neck.
+TEST_F(SkinningGlTest, DefaultCharacterMatchesCpuForAllDeformers)
+{
+    HumanoidOptions ho;
+    ho.cellSize = 0.035; // coarse: a few thousand vertices
+    const Humanoid h = generateHumanoid(ho);
+    Skeleton s;
+    s.names = h.jointNames;
+    s.parents = h.jointParents;
+    s.bindPositions = h.joints;
+    s.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
+    const Segmentation seg = segmentationFromNearestLink(h.mesh.V, s);
+    const SkinWeights W = linkWeights(seg, s);
+    validateSkinWeights(W, h.mesh.vertexCount(), s.jointCount());
+
+    Pose pose = identityPose(s);
+    const int hand = *s.find("LeftHand"), forearm = *s.find("LeftForeArm"), neck = *s.find("Neck");
+    const Vec3 axis = twistAxis(s, hand);
+    pose.localRotations[size_t(hand)] = Eigen::Quaterniond(Eigen::AngleAxisd(170 * kDeg, axis));
+    pose.localRotations[size_t(forearm)] = Eigen::Quaterniond(Eigen::AngleAxisd(60 * kDeg, Vec3::UnitZ()));
+    pose.localRotations[size_t(neck)] = Eigen::Quaterniond(Eigen::AngleAxisd(40 * kDeg, Vec3::UnitY()));
+    pose.rootTranslation = Vec3(0.1, -0.05, 0.2);
+    const double size = (h.mesh.V.colwise().maxCoeff() - h.mesh.V.colwise().minCoeff()).norm();
+    for (Deformer d : {Deformer::Lbs, Deformer::Dqs, Deformer::Twist}) {
+        const Difference diff = compare(d, h.mesh.V, h.mesh.N, W, seg, s, pose);
+        std::cout << deformerTitle(d) << ": GPU-CPU max position difference " << diff.position / size
+                  << " of the box diagonal, normals " << diff.normal << "\n";
+        EXPECT_LT(diff.position, 1e-4 * size) << deformerTitle(d);
+        EXPECT_LT(diff.normal, 1e-3) << deformerTitle(d);
+    }
+}
+
+TEST_F(SkinningGlTest, IdentityPoseReturnsTheRestMesh)
+{
+    BarOptions options;
+    options.ringsPerUnit = 2;
+    const BarRig bar = makeBar(options);
+    feedback.setMesh(bar.mesh.V, bar.mesh.N, makeSkinVertices(bar.weights, &bar.segmentation));
+    feedback.setPose(makeSkinTexels(bar.skeleton, identityPose(bar.skeleton)));
+    for (Deformer d : {Deformer::Lbs, Deformer::Dqs, Deformer::Twist}) {
+        const std::vector<float> out = feedback.deform(d);
+        ASSERT_EQ(out.size(), size_t(bar.mesh.vertexCount()) * 6);
+        double err = 0.0;
+        for (int i = 0; i < bar.mesh.vertexCount(); ++i)
+            for (int c = 0; c < 3; ++c)
+                err = std::max(err, std::abs(double(out[6 * i + c]) - bar.mesh.V(i, c)));
+        EXPECT_LT(err, 1e-5) << deformerTitle(d);
+    }
+}
+
+/// Fraction of sampled pixels that differ between two frames.
+double difference(const QImage& a, const QImage& b)
+{
+    long differ = 0, total = 0;
+    for (int y = 0; y < std::min(a.height(), b.height()); y += 2)
+        for (int x = 0; x < std::min(a.width(), b.width()); x += 2) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            differ += (std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) + std::abs(qBlue(p) - qBlue(q))) > 30;
+            ++total;
+        }
+    return total ? double(differ) / double(total) : 0.0;
+}
+
+/// The app posing the default character: weights from the nearest-link
+/// segmentation (the same whatever the weights stage computes), Pose mode.
+/// One window for the suite (loading and rigging take a few seconds); each
+/// test starts from the bind pose, LBS, no split, framed.
+class PosingGlTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        window = new MainWindow(MainWindow::ViewportKind::OpenGL);
+        window->resize(1400, 900);
+        window->show();
+        if (!QTest::qWaitForWindowExposed(window))
+            return;
+        window->openFile("default");
+        window->document()->waitForIdle();
+        QCoreApplication::processEvents();
+    }
+    static void TearDownTestSuite()
+    {
+        delete window;
+        window = nullptr;
+    }
+    void SetUp() override
+    {
+        ASSERT_TRUE(window && window->isVisible());
+        viewport = window->viewport();
+        doc = window->document();
+        ASSERT_TRUE(doc->project().rig());
+        doc->resetPose();
+        doc->undoStack()->clear();
+        doc->setDeformer(Deformer::Lbs);
+        if (auto* split = window->findChild<QAction*>("actionSplitView"); split && split->isChecked())
+            split->trigger();
+        window->setPoseMode(false);
+        viewport->setSelectedJoint(-1);
+        viewport->frameAll();
+        const Skeleton& s = doc->project().rig()->skeleton;
+        const Mesh& mesh = doc->project().character()->imported.mesh;
+        auto seg = std::make_shared<Segmentation>(segmentationFromNearestLink(mesh.V, s));
+        viewport->setSkinning(std::make_shared<SkinWeights>(linkWeights(*seg, s)), seg);
+        viewport->setMeshOpacity(1.0f);
+        viewport->setSkeletonVisible(false);
+        viewport->setGridVisible(false);
+    }
+    QImage frame()
+    {
+        QCoreApplication::processEvents();
+        return viewport->grabFramebuffer();
+    }
+    QPoint screenOf(const glm::vec3& p) const { return viewport->project(p).toPoint(); }
+    /// With RIGSMITH_SHOTS=DIR set, saves the window (not used for any assertion).
+    void saveShot(const char* name)
+    {
+        if (const char* dir = std::getenv("RIGSMITH_SHOTS")) {
+            QCoreApplication::processEvents();
+            QImage shot = window->grab().toImage();
+            QPainter painter(&shot);
+            painter.drawImage(viewport->mapTo(window, QPoint(0, 0)), viewport->grabFramebuffer());
+            painter.end();
+            shot.save(QString("%1/%2.png").arg(dir, name));
+        }
+    }
+    int joint(const char* name) const { return *doc->project().rig()->skeleton.find(name); }
+
+    static MainWindow* window;
+    Viewport* viewport = nullptr;
+    Document* doc = nullptr;
+};
+MainWindow* PosingGlTest::window = nullptr;
+
+TEST_F(PosingGlTest, DraggingAGizmoRingRotatesTheJointAndDeformsTheMesh)
+{
+    window->setPoseMode(true);
+    EXPECT_EQ(viewport->mode(), InteractionMode::Pose);
+    const int elbow = joint("LeftForeArm");
+    const PosedSkeleton rest = forwardKinematics(doc->project().rig()->skeleton, doc->pose());
+    const QPoint at = screenOf(glm::vec3(rest.positions(elbow, 0), rest.positions(elbow, 1), rest.positions(elbow, 2)));
+    QTest::mouseClick(viewport, Qt::LeftButton, Qt::NoModifier, at);
+    ASSERT_EQ(viewport->selectedJoint(), elbow);
+    EXPECT_EQ(window->jointPanel()->selectedJoint(), elbow);
+    const std::optional<RotateGizmo> g = viewport->gizmo();
+    ASSERT_TRUE(g);
+    const QImage before = frame();
+    saveShot("pose_1_selected");
+
+    // Grab the Z ring (the front axis: bends the forearm) where it is picked
+    // alone, and drag along its on-screen tangent.
+    auto toScreen = [this](const glm::vec3& w) {
+        const QPointF p = viewport->project(w);
+        return glm::vec2(float(p.x()), float(p.y()));
+    };
+    const int ring = 2;
+    glm::vec2 grab{0.0f}, tangent{0.0f};
+    for (int i = 0; i < RotateGizmo::segments && glm::length(tangent) == 0.0f; ++i) {
+        const float t = 2.0f * std::numbers::pi_v<float> * float(i) / float(RotateGizmo::segments);
+        const glm::vec3 a = g->axes[0], b = g->axes[1];
+        const glm::vec3 p = g->center + g->radius * (std::cos(t) * a + std::sin(t) * b);
+        const glm::vec3 q = g->center + g->radius * (std::cos(t + 0.05f) * a + std::sin(t + 0.05f) * b);
+        const glm::vec2 sp = toScreen(p), sq = toScreen(q);
+        if (pickGizmoRing(*g, toScreen, sp) == ring && glm::length(sq - sp) > 0.5f) {
+            grab = sp;
+            tangent = glm::normalize(sq - sp);
+        }
+    }
+    ASSERT_GT(glm::length(tangent), 0.0f) << "no point picks the Z ring alone";
+    const QPoint start(int(std::lround(grab.x)), int(std::lround(grab.y)));
+    QMouseEvent press(QEvent::MouseButtonPress, start, viewport->mapToGlobal(start), Qt::LeftButton, Qt::LeftButton,
+                      Qt::NoModifier);
+    QCoreApplication::sendEvent(viewport, &press);
+    QPoint p = start;
+    for (int i = 1; i <= 12; ++i) {
+        p = start + QPoint(int(std::lround(5.0f * i * tangent.x)), int(std::lround(5.0f * i * tangent.y)));
+        QMouseEvent move(QEvent::MouseMove, p, viewport->mapToGlobal(p), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(viewport, &move);
+    }
+    EXPECT_EQ(doc->undoStack()->count(), 0) << "no undo step while dragging";
+    QMouseEvent release(QEvent::MouseButtonRelease, p, viewport->mapToGlobal(p), Qt::LeftButton, Qt::NoButton,
+                        Qt::NoModifier);
+    QCoreApplication::sendEvent(viewport, &release);
+    EXPECT_EQ(doc->undoStack()->count(), 1) << "one undo step per completed drag";
+    const Eigen::Quaterniond r = doc->pose().localRotations[size_t(elbow)];
+    EXPECT_GT(r.angularDistance(Eigen::Quaterniond::Identity()), 10.0 * kDeg);
+    // About the joint's own Z axis only.
+    const Eigen::AngleAxisd aa(r);
+    EXPECT_NEAR(std::abs(aa.axis().z()), 1.0, 1e-6);
+    const QImage after = frame();
+    saveShot("pose_2_dragged");
+    EXPECT_GT(difference(before, after), 0.002) << "the mesh moved";
+    EXPECT_TRUE(viewport->glError().isEmpty()) << viewport->glError().toStdString();
+
+    doc->undoStack()->undo();
+    EXPECT_LT(doc->pose().localRotations[size_t(elbow)].angularDistance(Eigen::Quaterniond::Identity()), 1e-9);
+    EXPECT_LT(difference(before, frame()), 0.002) << "undo restores the mesh";
+}
+
+/// The same 180° forearm twist under each deformer, close up on the arm: the
+/// twist-corrected one differs from LBS (which collapses at the wrist).
+TEST_F(PosingGlTest, ForearmTwistUnderEachDeformer)
+{
+    window->setPoseMode(true);
+    const Skeleton& s = doc->project().rig()->skeleton;
+    const int hand = joint("LeftHand"), forearm = joint("LeftForeArm");
+    const Vec3 axis = s.bindOrientations[size_t(hand)].conjugate() * twistAxis(s, hand);
+    Pose p = doc->pose();
+    for (int deg = 10; deg <= 180; deg += 10) {
+        p.localRotations[size_t(hand)] = Eigen::AngleAxisd(deg * kDeg, axis);
+        doc->previewPose(p);
+    }
+    ASSERT_TRUE(doc->commitPose(p, "Twist the forearm"));
+    EXPECT_NEAR(doc->poseTwist()[size_t(hand)], std::numbers::pi, 1e-6);
+    // Close up on the forearm, from the front.
+    const Vec3 a = s.bindPositions.row(forearm).transpose(), b = s.bindPositions.row(hand).transpose();
+    const Vec3 m = 0.5 * (a + b);
+    viewport->setViewPreset(ViewPreset::Front);
+    viewport->camera().target = glm::vec3(float(m.x()), float(m.y()), float(m.z()));
+    viewport->camera().distance = float(4.0 * (b - a).norm());
+    std::vector<QImage> shots;
+    for (auto [d, name] : {std::pair{Deformer::Lbs, "twist180_lbs"}, std::pair{Deformer::Dqs, "twist180_dqs"},
+                           std::pair{Deformer::Twist, "twist180_twist"}}) {
+        doc->setDeformer(d);
+        EXPECT_EQ(viewport->deformer(), d);
+        shots.push_back(frame());
+        saveShot(name);
+    }
+    EXPECT_GT(difference(shots[0], shots[2]), 0.002) << "twist-corrected differs from LBS";
+    doc->setDeformer(Deformer::Lbs);
+    window->findChild<QAction*>("actionSplitView")->trigger();
+    const QImage split = frame();
+    saveShot("twist180_split_lbs_twist");
+    // Left half as LBS, right half as twist-corrected.
+    const int w = split.width(), h = split.height();
+    EXPECT_LT(difference(split.copy(0, 0, w / 2 - 2, h), shots[0].copy(0, 0, w / 2 - 2, h)), 0.002);
+    EXPECT_LT(difference(split.copy(w / 2 + 2, 0, w / 2 - 2, h), shots[2].copy(w / 2 + 2, 0, w / 2 - 2, h)), 0.002);
+}
+
+} // namespace
+} // namespace rig::ui
