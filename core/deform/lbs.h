@@ -11,8 +11,10 @@
 ///
 /// Implementation: the #J transforms are converted once per call to 3×4 float
 /// matrices; each vertex blends its k matrices and applies the blend to its
-/// position and normal; vertices are split among threads. Arithmetic is in
-/// float (what the GPU does), inputs and outputs in double.
+/// position and normal (AVX2 + FMA where the CPU has them, chosen at run time;
+/// portable vector code otherwise); vertices are split among persistent
+/// worker threads. Arithmetic is in float (what the GPU does), inputs and
+/// outputs in double. `out` may be the input (handled by a copy).
 
 #include "core/common/types.h"
 #include "core/skin/skin_weights.h"

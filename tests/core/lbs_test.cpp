@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <thread>
 
 namespace rig {
 namespace {
@@ -108,6 +109,30 @@ TEST(Lbs, NormalsAreUnitAndThreadCountsAgree)
     lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning, reuse);
     lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning, reuse);
     EXPECT_EQ(reuse.V, one.V);
+}
+
+TEST(Lbs, ConcurrentAndInPlaceCallsAgree)
+{
+    // Two callers at once share the worker pool (one of them falls back to
+    // its own threads); a call writing over its input gets a correct result.
+    const Tube t = tube(128, 32);
+    const PosedSkeleton ps = forwardKinematics(t.skeleton, bentPose(t.skeleton));
+    const DeformedMesh ref = lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning, {.threads = 1});
+    DeformedMesh a, b;
+    std::thread other([&] {
+        for (int r = 0; r < 20; ++r)
+            lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning, a, {.threads = 2});
+    });
+    for (int r = 0; r < 20; ++r)
+        lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning, b, {.threads = 2});
+    other.join();
+    EXPECT_EQ(a.V, ref.V);
+    EXPECT_EQ(b.V, ref.V);
+    EXPECT_EQ(b.N, ref.N);
+    DeformedMesh inPlace{t.mesh.V, t.mesh.N};
+    lbs(inPlace.V, inPlace.N, t.weights, ps.skinning, inPlace);
+    EXPECT_EQ(inPlace.V, ref.V);
+    EXPECT_EQ(inPlace.N, ref.N);
 }
 
 TEST(Lbs, MatchesEquation43)
