@@ -208,9 +208,11 @@ SkinWeights segmentationWeights(const Mesh& mesh, const Skeleton& skeleton, cons
             }
         std::vector<int> aStart, aNbr;
         adjacency(n, mesh.F, aStart, aNbr);
-        // Only vertices near a jump change: the zone within half of
-        // `smoothingIterations` rings of an edge whose two ends differ by more
-        // than 0.05 in some weight. The rest stays as it is and bounds the zone.
+        // Only vertices near a jump change: the zone around the edges whose
+        // ends differ by more than 0.05 in some weight (region borders, and
+        // the steep part of the distribution on short links). Its radius is half of `smoothingIterations` rings, at most
+        // 4% of the mesh's diagonal (so a coarse mesh is not smoothed through).
+        // The rest stays as it is and bounds the zone.
         auto jumpAcross = [&](int a, int b) {
             double worst = 0.0;
             for (int k = start[static_cast<size_t>(a)]; k < start[static_cast<size_t>(a) + 1]; ++k) {
@@ -232,7 +234,16 @@ SkinWeights segmentationWeights(const Mesh& mesh, const Skeleton& skeleton, cons
                     break;
                 }
             }
-        const int radius = std::max(1, o.smoothingIterations / 2);
+        double edgeSum = 0.0;
+        for (int i = 0; i < n; ++i)
+            for (int e = aStart[static_cast<size_t>(i)]; e < aStart[static_cast<size_t>(i) + 1]; ++e)
+                edgeSum += (mesh.V.row(i) - mesh.V.row(aNbr[static_cast<size_t>(e)])).norm();
+        const double meanEdge = aNbr.empty() ? 0.0 : edgeSum / static_cast<double>(aNbr.size());
+        Box3 box;
+        for (int i = 0; i < n; ++i)
+            box.extend(mesh.V.row(i).transpose());
+        const int geometric = meanEdge > 0.0 ? static_cast<int>(std::ceil(0.04 * box.diagonal() / meanEdge)) : 1;
+        const int radius = std::max(1, std::min(o.smoothingIterations / 2, geometric));
         for (int r = 1; r <= radius && !frontier.empty(); ++r) {
             next.clear();
             for (int v : frontier)

@@ -30,8 +30,10 @@
 /// sides' influence sets share only their common ancestor and the weights
 /// would jump (up to 1 between neighbouring vertices on the fitted humanoid).
 /// `smoothingIterations` over-relaxed Gauss-Seidel sweeps average each vertex
-/// with its 1-ring, in the zone within smoothingIterations/2 rings of an edge
-/// whose ends differ by more than 0.05 in some weight; a joint a vertex may
+/// with its 1-ring, in the zone within smoothingIterations/2 rings (and 4% of
+/// the mesh's diagonal) of an edge whose ends differ by more than 0.05 in
+/// some weight (region borders, and the steep part of the distribution on
+/// short links); a joint a vertex may
 /// not take (neither an ancestor nor a descendant of its main joint) hands its
 /// weight to its nearest ancestor the vertex may take (the chest between the
 /// neck and a shoulder, the hips between the thighs). So the rows keep summing
