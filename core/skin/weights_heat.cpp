@@ -127,10 +127,10 @@ std::vector<int> components(int n, const MatrixX3i& F, int& count)
 
 /// What the nearest-visible-bone search found for one vertex.
 struct VertexHeat {
-    double distance = 0.0;   ///< Distance to the nearest visible bone (when any).
-    int joint = -1;          ///< Joint of the nearest visible bone, -1 when none is visible.
-    int tiedJoint = -1;      ///< A second joint within the tie tolerance, or -1.
-    int nearestJoint = 0;    ///< Joint of the nearest bone, visible or not.
+    double distance = 0.0; ///< Distance to the nearest visible bone (when any).
+    int joint = -1;        ///< Joint of the nearest visible bone, -1 when none is visible.
+    int tiedJoint = -1;    ///< A second joint within the tie tolerance, or -1.
+    int nearestJoint = 0;  ///< Joint of the nearest bone, visible or not.
 };
 
 void checkInput(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid, const HeatWeightOptions& o)
@@ -157,6 +157,7 @@ void checkInput(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* sol
     range("maxInfluences", o.maxInfluences, 1, 1e6);
     range("minPartVertices", o.minPartVertices, 1, 1e9);
     range("smallPartSize", o.smallPartSize, 0.0, 0.9999);
+    range("threads", o.threads, 0, 1e4);
 }
 
 } // namespace
@@ -210,7 +211,8 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
     for (int start = 0; start < n; start += block) {
         progress.update("heat: visibility", double(start) / n);
         const int stop = std::min(n, start + block);
-        parallelFor(stop - start, 0, 512, [&](std::ptrdiff_t b, std::ptrdiff_t e) { searchRange(start + b, start + e); });
+        parallelFor(stop - start, options.threads, 512,
+                    [&](std::ptrdiff_t b, std::ptrdiff_t e) { searchRange(start + b, start + e); });
     }
     progress.update("heat: visibility", 1.0);
 
@@ -229,7 +231,10 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
         const VertexHeat& h = heat[static_cast<size_t>(i)];
         W.emplace_back(i, h.joint >= 0 ? h.joint : h.nearestJoint, 1.0);
     };
-    const Eigen::SparseMatrix<double, Eigen::RowMajor> Lr = L;
+    // Row access to L for extracting parts (not needed for a one-part mesh).
+    const Eigen::SparseMatrix<double, Eigen::RowMajor> Lr = componentCount > 1
+                                                                ? Eigen::SparseMatrix<double, Eigen::RowMajor>(L)
+                                                                : Eigen::SparseMatrix<double, Eigen::RowMajor>();
 
     for (int c = 0; c < componentCount; ++c) {
         progress.update("heat: solve", double(c) / componentCount);
@@ -267,19 +272,27 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
             for (size_t k = 0; k < vs.size(); ++k)
                 localIndex[vs[k]] = static_cast<int>(k);
             // (−L + A H) restricted to the part (a part is closed under edges).
-            std::vector<Eigen::Triplet<double>> t;
-            for (size_t k = 0; k < vs.size(); ++k) {
-                const int i = vs[k];
-                for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(Lr, i); it; ++it)
-                    t.emplace_back(static_cast<int>(k), localIndex[it.col()], -it.value());
-                const VertexHeat& h = heat[i];
-                if (h.joint >= 0) {
-                    const double d = std::max(h.distance, minDistance);
-                    t.emplace_back(static_cast<int>(k), static_cast<int>(k), area(i) * options.heatConstant / (d * d));
+            const auto heatTerm = [&](int i) {
+                const double d = std::max(heat[i].distance, minDistance);
+                return heat[i].joint >= 0 ? area(i) * options.heatConstant / (d * d) : 0.0;
+            };
+            Eigen::SparseMatrix<double> M;
+            if (componentCount == 1) { // the whole mesh: local index = vertex index
+                M = -L;
+                for (int i = 0; i < n; ++i)
+                    if (const double h = heatTerm(i); h > 0.0)
+                        M.coeffRef(i, i) += h; // the diagonal entry exists: i has triangles
+            } else {
+                std::vector<Eigen::Triplet<double>> t;
+                for (size_t k = 0; k < vs.size(); ++k) {
+                    const int i = vs[k];
+                    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(Lr, i); it; ++it)
+                        t.emplace_back(static_cast<int>(k), localIndex[it.col()], -it.value());
+                    t.emplace_back(static_cast<int>(k), static_cast<int>(k), heatTerm(i));
                 }
+                M.resize(static_cast<Eigen::Index>(vs.size()), static_cast<Eigen::Index>(vs.size()));
+                M.setFromTriplets(t.begin(), t.end());
             }
-            Eigen::SparseMatrix<double> M(static_cast<Eigen::Index>(vs.size()), static_cast<Eigen::Index>(vs.size()));
-            M.setFromTriplets(t.begin(), t.end());
             solver.compute(M);
             if (solver.info() != Eigen::Success)
                 reason = "solve failed (degenerate geometry)";
@@ -324,29 +337,34 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
         // right-hand sides are zero, so are their weights.
         const auto m = static_cast<Eigen::Index>(vs.size());
         Eigen::MatrixXd sol(m, static_cast<Eigen::Index>(sourceJoints.size()));
-        for (size_t s = 0; s < sourceJoints.size(); ++s) {
-            progress.checkCancelled();
-            const int j = sourceJoints[s];
-            Eigen::VectorXd rhs = Eigen::VectorXd::Zero(m);
-            for (Eigen::Index k = 0; k < m; ++k) {
-                const VertexHeat& h = heat[vs[k]];
-                if (h.joint < 0)
-                    continue;
-                const double share = h.tiedJoint >= 0 ? 0.5 : 1.0;
-                if (h.joint == j || h.tiedJoint == j) {
-                    const double d = std::max(h.distance, minDistance);
-                    rhs(k) = share * area(vs[k]) * options.heatConstant / (d * d);
+        progress.checkCancelled();
+        // The back-substitutions only read the factorization: one bone per thread.
+        const auto solveBones = [&](std::ptrdiff_t first, std::ptrdiff_t last) {
+            for (auto s = static_cast<size_t>(first); s < static_cast<size_t>(last); ++s) {
+                const int j = sourceJoints[s];
+                Eigen::VectorXd rhs = Eigen::VectorXd::Zero(m);
+                for (Eigen::Index k = 0; k < m; ++k) {
+                    const VertexHeat& h = heat[vs[k]];
+                    if (h.joint < 0)
+                        continue;
+                    const double share = h.tiedJoint >= 0 ? 0.5 : 1.0;
+                    if (h.joint == j || h.tiedJoint == j) {
+                        const double d = std::max(h.distance, minDistance);
+                        rhs(k) = share * area(vs[k]) * options.heatConstant / (d * d);
+                    }
                 }
+                sol.col(static_cast<Eigen::Index>(s)) = solver.solve(rhs);
             }
-            sol.col(static_cast<Eigen::Index>(s)) = solver.solve(rhs);
-        }
+        };
+        parallelFor(static_cast<std::ptrdiff_t>(sourceJoints.size()), m > 2000 ? options.threads : 1, 1, solveBones);
         for (Eigen::Index k = 0; k < m; ++k) {
             const int i = vs[k];
             double kept = 0.0;
             const size_t before = W.size();
             Eigen::Index main = 0;
             sol.row(k).maxCoeff(&main);
-            const int own = options.separateLimbs ? limb[static_cast<size_t>(sourceJoints[static_cast<size_t>(main)])] : -1;
+            const int own =
+                options.separateLimbs ? limb[static_cast<size_t>(sourceJoints[static_cast<size_t>(main)])] : -1;
             for (size_t s = 0; s < sourceJoints.size(); ++s) {
                 const double w = sol(k, static_cast<Eigen::Index>(s));
                 const int l = limb[static_cast<size_t>(sourceJoints[s])];

@@ -95,6 +95,8 @@ struct HeatWeightOptions {
     /// height (its bounding box along +Y) are bound rigidly (eyes, teeth);
     /// 0 disables the rule. [0, 1).
     double smallPartSize = 0.03;
+    /// Worker threads of the visibility search and of the per-bone solves; 0 = hardware concurrency.
+    int threads = 0;
 };
 
 /// A connected part of the mesh bound rigidly to one bone instead of by heat.
