@@ -508,6 +508,11 @@ void MainWindow::createPoseControls(QMenu* view)
         view->addAction(m_poseModeAction);
         view->addAction(m_splitAction);
     }
+    if (m_viewport) {
+        // Tab toggles the mode over the viewport only: elsewhere it keeps moving the focus.
+        m_poseModeAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        m_viewport->addAction(m_poseModeAction);
+    }
 
     auto updateSplit = [this] {
         if (!m_viewport)

@@ -279,6 +279,23 @@ protected:
 };
 MainWindow* PosingGlTest::window = nullptr;
 
+TEST_F(PosingGlTest, TabAndDigitKeysSwitchModeAndDeformer)
+{
+    window->activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(window)); // shortcuts go to the active window
+    viewport->setFocus();
+    QTest::keyClick(viewport, Qt::Key_Tab);
+    EXPECT_TRUE(window->poseMode());
+    EXPECT_EQ(viewport->mode(), InteractionMode::Pose);
+    QTest::keyClick(viewport, Qt::Key_3);
+    EXPECT_EQ(doc->deformer(), Deformer::Twist);
+    EXPECT_EQ(viewport->deformer(), Deformer::Twist);
+    QTest::keyClick(viewport, Qt::Key_2);
+    EXPECT_EQ(viewport->deformer(), Deformer::Dqs);
+    QTest::keyClick(viewport, Qt::Key_Tab);
+    EXPECT_EQ(viewport->mode(), InteractionMode::Rig);
+}
+
 TEST_F(PosingGlTest, DraggingAGizmoRingRotatesTheJointAndDeformsTheMesh)
 {
     window->setPoseMode(true);
