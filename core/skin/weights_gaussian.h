@@ -4,8 +4,9 @@
 ///
 /// Each vertex's main influence joint m comes from the segmentation: the base
 /// of its link, parents[c] for a vertex on link c (beyond the end of a leaf's
-/// link the leaf c takes over through the distribution, see below). The joints within `hierarchyLevel` levels of m
-/// along the vertex's chain get weights too (thesis: h = 1, "the direct child
+/// link the leaf c takes over through the distribution, see below). The
+/// joints within `hierarchyLevel` levels of m along the vertex's chain get
+/// weights too (thesis: h = 1, "the direct child
 /// and parent nodes", usually three influences): ancestors of m up to h
 /// levels, and the link's child c with its descendants down to h levels
 /// below m. Children of m other than c are not used: their links lead away
@@ -33,9 +34,9 @@
 /// with its 1-ring, in the zone within smoothingIterations/2 rings (and 4% of
 /// the mesh's diagonal) of an edge whose ends differ by more than 0.05 in
 /// some weight (region borders, and the steep part of the distribution on
-/// short links); a joint a vertex may
-/// not take (neither an ancestor nor a descendant of its main joint) hands its
-/// weight to its nearest ancestor the vertex may take (the chest between the
+/// short links); a joint a vertex may not take (neither an ancestor nor a
+/// descendant of its main joint) hands its weight to its nearest ancestor the
+/// vertex may take (the chest between the
 /// neck and a shoulder, the hips between the thighs). So the rows keep summing
 /// to 1, the jump becomes a ramp, and no weight crosses from one limb to
 /// another (a left-thigh vertex never takes a right-leg joint).
