@@ -838,10 +838,11 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
         if (options.keepFeetOnGround)
             pose.rootTranslation.y() += dy;
         if (hs <= contact) {
+            // The source stands on its ground: how far is the target's lowest foot from its own?
             ++clip.contactFrames;
-            clip.footErrorBefore = std::max(clip.footErrorBefore, std::abs(dy) / norm);
+            clip.footErrorBefore = std::max(clip.footErrorBefore, std::abs(ht) / norm);
             const double after = lowest(forwardKinematics(target, pose).positions, m.targetFeet) - targetGround;
-            clip.footErrorAfter = std::max(clip.footErrorAfter, std::abs(after - s * hs) / norm);
+            clip.footErrorAfter = std::max(clip.footErrorAfter, std::abs(after) / norm);
         }
     }
     progress.update("retarget", 1.0);

@@ -119,7 +119,7 @@ struct RetargetOptions {
     /// A frame counts as a ground contact, for `RetargetedClip` figures, when
     /// the source's lowest foot joint is within this fraction of the source
     /// height above the clip's ground.
-    double contactTolerance = 0.02;
+    double contactTolerance = 0.01;
     /// Retarget every frameStep-th frame (>= 1); the output frame time is
     /// multiplied accordingly.
     int frameStep = 1;
@@ -186,8 +186,11 @@ struct RetargetedClip {
     std::vector<Pose> frames;        ///< Poses of the target skeleton (pose.h).
     RetargetMapping mapping;         ///< The mapping used, with its rest offsets.
     /// Ground contact figures over the frames where the source touches the
-    /// ground: |target lowest foot height − s · source lowest foot height|
-    /// over the target height, before and after the feet correction.
+    /// ground (`RetargetOptions::contactTolerance`): the distance of the
+    /// target's lowest foot joint from the target's ground (its bind height),
+    /// over the target height, before and after the feet correction. After it,
+    /// the distance is s times the source's own height above its ground, so at
+    /// most about the contact tolerance.
     double footErrorBefore = 0.0;    ///< Max over contact frames, fraction of target height.
     double footErrorAfter = 0.0;     ///< Max over contact frames, fraction of target height.
     int contactFrames = 0;           ///< Frames where the source touches the ground.
