@@ -67,13 +67,37 @@ RIG_TARGET_AVX2 inline void lbsVertexAvx2(const double* V, const double* N, cons
     }
 }
 
+/// Two vertices at a time (both not the range's last): their normals are
+/// normalized together in one 256-bit register.
+template <int K>
+RIG_TARGET_AVX2 inline void lbsPairAvx2(const double* V, const double* N, const int* J, const float* W, int kk,
+                                        const Mat4f* M, double* outV, double* outN, std::ptrdiff_t i)
+{
+    __m256 lo, hi;
+    skinning::blendLoHi<K>(M, J + i * kk, W + i * kk, kk, lo, hi);
+    const __m256 ra = skinning::applyLoHiRaw(lo, hi, skinning::withW(skinning::loadVec3Fast(V + 3 * i), 1.0f),
+                                             skinning::withW(skinning::loadVec3Fast(N + 3 * i), 0.0f));
+    skinning::blendLoHi<K>(M, J + (i + 1) * kk, W + (i + 1) * kk, kk, lo, hi);
+    const __m256 rb = skinning::applyLoHiRaw(lo, hi, skinning::withW(skinning::loadVec3Fast(V + 3 * i + 3), 1.0f),
+                                             skinning::withW(skinning::loadVec3Fast(N + 3 * i + 3), 0.0f));
+    skinning::storeVec3Fast(outV + 3 * i, _mm256_castps256_ps128(ra));
+    skinning::storeVec3Fast(outV + 3 * i + 3, _mm256_castps256_ps128(rb));
+    const __m256 nn = skinning::normalize3x2(_mm256_permute2f128_ps(ra, rb, 0x31));
+    skinning::storeVec3Fast(outN + 3 * i, _mm256_castps256_ps128(nn));
+    skinning::storeVec3Fast(outN + 3 * i + 3, _mm256_extractf128_ps(nn, 1));
+}
+
 template <int K, bool HasN>
 RIG_TARGET_AVX2 void lbsRangeAvx2(const double* V, const double* N, const int* J, const float* W, int k,
                                   const Mat4f* M, double* outV, double* outN, std::ptrdiff_t begin,
                                   std::ptrdiff_t end)
 {
     const int kk = K > 0 ? K : k;
-    for (std::ptrdiff_t i = begin; i + 1 < end; ++i)
+    std::ptrdiff_t i = begin;
+    if constexpr (HasN)
+        for (; i + 2 < end; i += 2)
+            lbsPairAvx2<K>(V, N, J, W, kk, M, outV, outN, i);
+    for (; i + 1 < end; ++i)
         lbsVertexAvx2<K, HasN, true>(V, N, J, W, kk, M, outV, outN, i);
     if (end > begin)
         lbsVertexAvx2<K, HasN, false>(V, N, J, W, kk, M, outV, outN, end - 1);

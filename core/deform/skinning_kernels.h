@@ -377,6 +377,19 @@ RIG_TARGET_AVX2 inline __m256 applyLoHiPN(__m256 lo, __m256 hi, __m128 p, __m128
     return _mm256_mul_ps(r, _mm256_blend_ps(_mm256_set1_ps(1.0f), inv, 0xF0));
 }
 
+/// Both halves normalized (lane 3 of each = 0; a zero vector stays zero).
+RIG_TARGET_AVX2 inline __m256 normalize3x2(__m256 r)
+{
+    const __m256 sq = _mm256_mul_ps(r, r);
+    const __m256 s2 = _mm256_add_ps(sq, _mm256_permute_ps(sq, _MM_SHUFFLE(2, 3, 0, 1)));
+    const __m256 len2 = _mm256_add_ps(s2, _mm256_permute_ps(s2, _MM_SHUFFLE(1, 0, 3, 2)));
+    const __m256 e = _mm256_rsqrt_ps(len2);
+    __m256 inv = _mm256_mul_ps(e, _mm256_fnmadd_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), len2), _mm256_mul_ps(e, e),
+                                                   _mm256_set1_ps(1.5f)));
+    inv = _mm256_and_ps(inv, _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_GT_OQ));
+    return _mm256_mul_ps(r, inv);
+}
+
 /// (A p | A n) for a blended (lo, hi) matrix, p with lane 3 = 1 and n with
 /// lane 3 = 0; no normalization.
 RIG_TARGET_AVX2 inline __m256 applyLoHiRaw(__m256 lo, __m256 hi, __m128 p, __m128 n)
