@@ -271,3 +271,63 @@ TEST(HeatWeights, LoosePartsAreBoundRigidlyAndReported)
 
 } // namespace
 } // namespace rig
+
+namespace rig {
+namespace {
+
+TEST(HeatWeights, CharacterWithEyeballsAndAnOpenNeckIsWeightedEverywhere)
+{
+    const Humanoid h = generateHumanoid({.pose = HumanoidPose::A, .cellSize = 0.03});
+    const Skeleton s = groundTruthSkeleton(h);
+    const int head = *s.find("Head");
+    const int neck = *s.find("Neck");
+    // Open the neck: drop the triangles of its front half around the middle of the neck.
+    const double neckY = 0.5 * (h.joints(neck, 1) + h.joints(head, 1));
+    Mesh body = h.mesh;
+    std::vector<int> kept;
+    for (int f = 0; f < body.triangleCount(); ++f) {
+        const Vec3 c = (body.V.row(body.F(f, 0)) + body.V.row(body.F(f, 1)) + body.V.row(body.F(f, 2))).transpose() / 3.0;
+        if (!(std::abs(c.y() - neckY) < 0.02 && c.z() > h.joints(neck, 2)))
+            kept.push_back(f);
+    }
+    ASSERT_LT(static_cast<int>(kept.size()), body.triangleCount());
+    MatrixX3i F(static_cast<Eigen::Index>(kept.size()), 3);
+    for (size_t k = 0; k < kept.size(); ++k)
+        F.row(static_cast<Eigen::Index>(k)) = body.F.row(kept[k]);
+    body.F = F;
+    // Two eyeballs inside the head, in front of the head joint.
+    const Vec3 headCentre = 0.5 * (h.joints.row(head).transpose() + h.endEffectors.row(0).transpose());
+    std::vector<Mesh> parts = {body};
+    for (double side : {-1.0, 1.0}) {
+        const Vec3 e = headCentre + Vec3(side * 0.03, 0.01, 0.06);
+        parts.push_back(test::capsuleMesh(e, e + Vec3(0, 1e-4, 0), 0.012, 10, 4, 1));
+    }
+    Mesh m = test::concat(parts);
+    m.partNames = {"body", "left eye", "right eye"};
+    const VoxelGrid solid = solidOf(m, 96);
+    HeatWeightsResult r;
+    ASSERT_NO_THROW(r = boneHeatWeights(m, s, &solid));
+    expectValid(r.weights, m.vertexCount(), s.jointCount());
+    ASSERT_EQ(r.rigidParts.size(), 2u);
+    for (const RigidPart& p : r.rigidParts) {
+        EXPECT_NE(p.name.find("eye"), std::string::npos);
+        EXPECT_EQ(p.bone, head) << p.name << " bound to " << s.names[p.bone];
+    }
+    // Only the vertices the hole left without a triangle are unreached (bound
+    // to their nearest bone); every vertex of the surface got heat.
+    std::vector<bool> used(static_cast<size_t>(m.vertexCount()), false);
+    for (int f = 0; f < m.triangleCount(); ++f)
+        for (int k = 0; k < 3; ++k)
+            used[static_cast<size_t>(m.F(f, k))] = true;
+    EXPECT_EQ(r.unreachedVertices, static_cast<int>(std::count(used.begin(), used.end(), false)));
+    // The head still follows the head joint across the open neck.
+    int topVertex = 0;
+    const Vec3 top = h.endEffectors.row(0).transpose();
+    for (int i = 0; i < body.vertexCount(); ++i)
+        if ((m.V.row(i).transpose() - top).norm() < (m.V.row(topVertex).transpose() - top).norm())
+            topVertex = i;
+    EXPECT_GT(weightOf(r.weights, topVertex, head), 0.9);
+}
+
+} // namespace
+} // namespace rig
