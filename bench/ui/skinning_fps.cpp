@@ -148,6 +148,17 @@ int main(int argc, char** argv)
         ui::OrbitCamera camera;
         camera.frame(data.boundsMin, data.boundsMax, float(w) / float(h));
 
+        {
+            // Baseline: the same frame with the mesh at rest (no skinning in the shader).
+            ui::RenderOptions o;
+            o.skinning = false;
+            const double frame = timeFrames(30, [&](int) {
+                r.render(camera, w, h, o);
+                context.functions()->glFinish();
+            });
+            std::printf("%-10s %8d %-22s %12s %9.2f ms\n", cell == 0.0 ? "default" : "dense", hum.mesh.vertexCount(),
+                        "(rest, not skinned)", "-", frame);
+        }
         for (ui::Deformer d : {ui::Deformer::Lbs, ui::Deformer::Dqs, ui::Deformer::Twist}) {
             const double gpu = timeFrames(30, [&](int i) {
                 feedback.setPose(ui::makeSkinTexels(s, poseAt(i)));
