@@ -5,6 +5,9 @@
 #include "core/io/mesh_import.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/motion.h"
+#include "core/motion/retarget.h"
+#include "core/project/rig_project.h"
+#include "core/skin/skinning.h"
 #include "core/rig/fit_template.h"
 #include "tests/support/meshes.h"
 
@@ -462,6 +465,38 @@ TEST(GltfExport, ThreeJsPlaysTheCmuClipLikeOurLbs)
     const std::string path = tempPath("cmu_three.glb");
     exportGltf(path, c.mesh, c.skeleton, c.weights, c.frames, c.frameTime);
     expectThreeMatchesOurLbs(c, path, {0.0, 10.0, 20.5, 39.0});
+}
+
+
+TEST(GltfExport, ThreeJsPlaysTheDefaultCharacterRiggedWithACmuClipLikeOurLbs)
+{
+    const std::string bvh = std::string(RIGSMITH_ASSIMP_MODELS) + "/BVH/01_01.bvh";
+    if (!fs::exists(bvh))
+        GTEST_SKIP() << "assimp-testmodels not installed (scripts/deps.sh)";
+    // The whole pipeline at a low resolution: skeleton, labels, fit, weights (thesis Alg. 4.2.1), retarget.
+    RigProject project;
+    project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter("default")));
+    CurveSkeletonOptions options;
+    options.voxelize.resolution = 80;
+    project.setCurveSkeletonOptions(options);
+    project.setCurveSkeleton(std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project)));
+    const EndNodeLabels labels = suggestLabels(project);
+    project.setRig(labels, std::make_shared<const FitResult>(fitRig(project, labels)));
+    const SkinningResult skinning = computeSkinning(project);
+    RetargetOptions retarget;
+    retarget.frameStep = 60;
+    const RetargetedClip clip = retargetClip(readBvh(bvh), project.rig()->skeleton, retarget);
+    Character c;
+    c.mesh = project.character()->imported.mesh;
+    c.skeleton = project.rig()->skeleton;
+    c.weights = skinning.weights;
+    c.frames = clip.frames;
+    c.frameTime = clip.frameTime;
+    c.height = c.mesh.V.col(1).maxCoeff() - c.mesh.V.col(1).minCoeff();
+    const std::string path = tempPath("default_cmu_three.glb");
+    exportGltf(path, c.mesh, c.skeleton, c.weights, c.frames, c.frameTime);
+    const double last = static_cast<double>(c.frames.size() - 1);
+    expectThreeMatchesOurLbs(c, path, {0.0, 0.5 * last + 0.25, last});
 }
 
 } // namespace
