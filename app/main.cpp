@@ -52,7 +52,10 @@ int main(int argc, char** argv)
 
     rig::ui::MainWindow window;
     window.show();
-    window.openFile(args.empty() ? QStringLiteral("default") : QString::fromStdString(args[0]));
+    // A session that did not close normally left an autosave: offer it first
+    // (not when taking a scripted screenshot).
+    if (!(screenshot.isEmpty() && args.empty() && window.offerRecovery()))
+        window.openFile(args.empty() ? QStringLiteral("default") : QString::fromStdString(args[0]));
 
     if (!screenshot.isEmpty()) {
         // Grab once the pipeline has gone idle (load, then the stages it starts).

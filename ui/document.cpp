@@ -2,11 +2,16 @@
 
 #include "core/common/error.h"
 #include "core/deform/twist_lbs.h"
+#include "core/io/gltf_export.h"
+#include "core/motion/bvh_file.h"
+#include "core/motion/sample_clip.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <utility>
 
 namespace rig::ui {
 
@@ -54,6 +59,7 @@ Document::Document(QObject* parent) : QObject(parent)
 {
     connect(this, &Document::rigChanged, this, &Document::syncPoseToRig);
     connect(this, &Document::characterChanged, this, &Document::syncPoseToRig);
+    connect(&m_undo, &QUndoStack::cleanChanged, this, [this] { emit modifiedChanged(isModified()); });
 }
 
 Document::~Document()
@@ -110,6 +116,8 @@ void Document::openCharacter(const QString& spec)
         },
         [this] {
             m_undo.clear();
+            m_projectPath.clear();
+            setModified(false);
             emit characterChanged();
             emit curveSkeletonChanged(); // cleared
             emit rigChanged();
@@ -165,6 +173,7 @@ void Document::applyRig(const EndNodeLabels& labels, std::shared_ptr<const FitRe
 {
     m_project.setRig(labels, std::move(rig));
     emit rigChanged();
+    refreshDerivedStages();
 }
 
 bool Document::setLabels(const EndNodeLabels& labels, const QString& description)
@@ -315,6 +324,10 @@ void Document::runStage(const QString& stage, Work work, std::function<void()> o
             if (stage == "load" && m_autoSkeleton)
                 buildCurveSkeleton(m_project.curveSkeletonOptions().voxelize.resolution);
         }
+        if (m_derivedPending && !m_busy)
+            refreshDerivedStages();
+        if (!m_pendingClip.isEmpty() && !m_busy && m_project.rig())
+            loadClip(std::exchange(m_pendingClip, QString()));
     });
     m_watcher->setFuture(QtConcurrent::run([outcome, cancelFlag, snapshot, self, stage, work] {
         QElapsedTimer timer;
@@ -423,6 +436,245 @@ void Document::setDeformer(Deformer deformer)
         return;
     m_deformer = deformer;
     emit deformerChanged(deformer);
+}
+
+// Weights and clips ----------------------------------------------------------
+
+void Document::refreshDerivedStages()
+{
+    if (m_busy) {
+        m_derivedPending = true;
+        return;
+    }
+    m_derivedPending = false;
+    if (!m_project.rig()) {
+        if (m_project.clip()) {
+            m_project.setClip(nullptr);
+            emit clipChanged();
+        }
+        emit skinningChanged();
+        return;
+    }
+    computeWeights();
+}
+
+void Document::setWeightOptions(const WeightOptions& options)
+{
+    m_project.setWeightOptions(options);
+    setModified(true);
+    emit weightOptionsChanged();
+    computeWeights();
+}
+
+void Document::computeWeights()
+{
+    if (!m_project.rig() || !m_project.character())
+        return;
+    if (m_busy) {
+        m_derivedPending = true;
+        return;
+    }
+    const auto rig = m_project.rig();
+    const WeightOptions options = m_project.weightOptions();
+    const auto clip = m_project.clip();
+    runStage(
+        "weights",
+        [rig, options, clip](const RigProject& snapshot, const Progress& progress) -> Apply {
+            auto skinning = std::make_shared<const SkinningResult>(computeSkinning(snapshot, progress));
+            // A clip follows the rig: retarget it onto the edited skeleton.
+            std::shared_ptr<const LoadedClip> retargeted;
+            if (clip)
+                retargeted = std::make_shared<const LoadedClip>(retargetLoadedClip(snapshot, *clip, {}, progress));
+            return [rig, options, skinning, clip, retargeted](RigProject& p) {
+                if (p.rig() != rig)
+                    return; // the rig changed meanwhile: a newer run is queued
+                p.setSkinning(skinning);
+                if (clip && p.clip() == clip)
+                    p.setClip(retargeted);
+            };
+        },
+        [this, clip] {
+            emit skinningChanged();
+            if (clip && m_project.clip() != clip)
+                emit clipChanged();
+        });
+}
+
+void Document::loadClip(const QString& path)
+{
+    if (!m_project.rig()) {
+        emit stageFailed("clip", tr("Cannot play %1 yet: fit a rig first (open a character and label its end nodes).")
+                                     .arg(path));
+        return;
+    }
+    const std::string file = path.toStdString();
+    const auto rig = m_project.rig();
+    runStage(
+        "clip",
+        [file, rig](const RigProject& snapshot, const Progress& progress) -> Apply {
+            auto clip = std::make_shared<const LoadedClip>(rig::loadClip(snapshot, file, {}, progress));
+            return [rig, clip](RigProject& p) {
+                if (p.rig() == rig)
+                    p.setClip(clip);
+            };
+        },
+        [this] {
+            setModified(true);
+            emit clipChanged();
+            setClipTime(0.0);
+        });
+}
+
+void Document::clearClip()
+{
+    if (!m_project.clip())
+        return;
+    m_project.setClip(nullptr);
+    setModified(true);
+    emit clipChanged();
+}
+
+void Document::setClipTime(double seconds)
+{
+    const auto& clip = m_project.clip();
+    if (!clip || clip->retargeted.frames.empty())
+        return;
+    previewPose(sampleClip(clip->retargeted, seconds));
+}
+
+// Projects and export -------------------------------------------------------
+
+void Document::setModified(bool on)
+{
+    const bool before = isModified();
+    m_modified = on;
+    if (isModified() != before)
+        emit modifiedChanged(isModified());
+}
+
+bool Document::saveProject(const QString& path, const std::optional<ProjectCamera>& camera, bool autosave)
+{
+    if (!m_project.character()) {
+        if (!autosave)
+            emit stageFailed("save", tr("Nothing to save: open a character first."));
+        return false;
+    }
+    try {
+        ProjectSaveState state;
+        state.clipPath = m_project.clip() ? m_project.clip()->path : std::string();
+        state.camera = camera;
+        state.includeWeights = true;
+        writeProjectFile(projectFileFrom(m_project, state), path.toStdString());
+    } catch (const std::exception& e) {
+        emit stageFailed(autosave ? "autosave" : "save", QString::fromUtf8(e.what()));
+        return false;
+    }
+    if (!autosave) {
+        m_projectPath = path;
+        m_undo.setClean();
+        setModified(false);
+    }
+    return true;
+}
+
+void Document::openProject(const QString& path, const QString& mesh)
+{
+    const std::string file = path.toStdString();
+    const std::string meshPath = mesh.toStdString();
+    // Reading and checking the file is fast: a broken project or a missing
+    // mesh is reported at once, before any stage starts.
+    try {
+        ProjectFile pf = readProjectFile(file);
+        if (!meshPath.empty())
+            pf.meshPath = meshPath;
+        const MeshCheck check = checkProjectMesh(pf);
+        if (check.status == MeshStatus::Missing) {
+            emit projectMeshMissing(path, QString::fromStdString(check.message));
+            return;
+        }
+    } catch (const std::exception& e) {
+        emit stageFailed("project", QString::fromUtf8(e.what()));
+        return;
+    }
+    auto restored = std::make_shared<std::optional<RestoredProject>>();
+    runStage(
+        "project",
+        [file, meshPath, restored](const RigProject&, const Progress& progress) -> Apply {
+            ProjectFile pf = readProjectFile(file);
+            if (!meshPath.empty())
+                pf.meshPath = meshPath;
+            auto r = std::make_shared<RestoredProject>(restoreProject(pf, progress));
+            return [r, restored](RigProject& p) {
+                p = r->project;
+                *restored = std::move(*r);
+            };
+        },
+        [this, path, restored] {
+            m_undo.clear();
+            m_projectPath = path;
+            const RestoredProject& r = **restored;
+            if (r.weights && m_project.rig()) {
+                // The saved weights (matching the mesh and rig) stand in until
+                // the recomputation below finishes.
+                SkinningResult s;
+                s.weights = *r.weights;
+                s.segmentation = segmentationFromNearestLink(m_project.character()->imported.mesh.V,
+                                                             m_project.rig()->skeleton);
+                m_project.setSkinning(std::make_shared<const SkinningResult>(std::move(s)));
+            }
+            emit characterChanged();
+            emit curveSkeletonChanged();
+            emit weightOptionsChanged();
+            emit rigChanged();
+            emit projectOpened(path, r.camera);
+            for (const std::string& note : r.notes)
+                emit rigNotice(QString::fromStdString(note));
+            if (!r.mesh.message.empty())
+                emit rigNotice(QString::fromStdString(r.mesh.message));
+            if (!r.clipPath.empty())
+                m_pendingClip = QString::fromStdString(r.clipPath);
+            refreshDerivedStages();
+            setModified(false);
+        });
+}
+
+void Document::exportGltf(const QString& path)
+{
+    const auto& skinning = m_project.skinning();
+    if (!m_project.rig() || !skinning) {
+        emit stageFailed("export", tr("Cannot export %1 yet: the character needs a rig and weights first.").arg(path));
+        return;
+    }
+    const std::string file = path.toStdString();
+    runStage(
+        "export",
+        [file](const RigProject& p, const Progress&) -> Apply {
+            const auto& clip = p.clip();
+            const std::span<const Pose> frames = clip ? std::span<const Pose>(clip->retargeted.frames) : std::span<const Pose>();
+            GltfExportOptions options;
+            if (clip)
+                options.animationName = clip->name;
+            rig::exportGltf(file, p.character()->imported.mesh, p.rig()->skeleton, p.skinning()->weights, frames,
+                            clip ? clip->retargeted.frameTime : 1.0 / 30.0, options);
+            return [](RigProject&) {};
+        },
+        [] {});
+}
+
+bool Document::exportClipBvh(const QString& path)
+{
+    const auto& clip = m_project.clip();
+    if (!clip || !m_project.rig()) {
+        emit stageFailed("export", tr("No clip to save: load a clip first (File ▸ Load Clip…)."));
+        return false;
+    }
+    try {
+        writeBvh(retargetedMotion(clip->retargeted, m_project.rig()->skeleton), path.toStdString());
+    } catch (const std::exception& e) {
+        emit stageFailed("export", QString::fromUtf8(e.what()));
+        return false;
+    }
+    return true;
 }
 
 } // namespace rig::ui

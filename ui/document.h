@@ -9,6 +9,7 @@
 /// result stays visible while a new one computes. A failed or cancelled stage
 /// changes nothing.
 
+#include "core/project/project_io.h"
 #include "core/project/rig_project.h"
 #include "ui/viewport/skin_data.h"
 
@@ -20,6 +21,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace rig::ui {
 
@@ -89,7 +91,48 @@ public:
     Deformer deformer() const { return m_deformer; }
     void setDeformer(Deformer deformer);
 
+    // Projects and export (issue 8).
+    /// The project file last saved to or opened from; empty when none.
+    QString projectPath() const { return m_projectPath; }
+    /// True when something changed since the last save or open.
+    bool isModified() const { return m_modified || !m_undo.isClean(); }
+    /// Saves the project to `path` (atomically: the previous file survives any
+    /// failure) with the camera; the document then refers to `path` unless
+    /// `autosave`. Returns false and emits `stageFailed("save", ...)` naming the
+    /// file and the problem.
+    bool saveProject(const QString& path, const std::optional<ProjectCamera>& camera, bool autosave = false);
+    /// Exports the rigged character as glTF binary (.glb) with the loaded clip
+    /// as its animation (stage "export", worker thread). Needs weights.
+    void exportGltf(const QString& path);
+    /// Writes the retargeted clip as BVH of the rig's skeleton. Returns false
+    /// and emits `stageFailed("export", ...)` on failure.
+    bool exportClipBvh(const QString& path);
+
+    // Weights (issue 5) and clips (issue 7): stages on the worker thread.
+    /// Sets the weight method and parameters and recomputes the weights
+    /// (stage "weights"); the last good weights stay until the new ones arrive.
+    void setWeightOptions(const WeightOptions& options);
+    /// The pose of the loaded clip at `seconds` (interpolated) becomes the
+    /// current pose, without an undo step (playback and scrubbing). No-op
+    /// without a clip.
+    void setClipTime(double seconds);
+    /// Forgets the loaded clip (the pose stays).
+    void clearClip();
+
 public slots:
+    /// Opens a project file (stage "project"): loads its character, rebuilds
+    /// the curve skeleton at the saved resolution, applies the saved labels and
+    /// joints, the weight options and the clip. A missing mesh fails with a
+    /// message naming it (`projectMeshMissing` lets the UI ask where it went);
+    /// `mesh`, when given, replaces the saved mesh path.
+    void openProject(const QString& path, const QString& mesh = {});
+    /// Recomputes the weights of the current rig (stage "weights"); also runs
+    /// by itself after every change of the rig, queued behind a running stage.
+    void computeWeights();
+    /// Reads a BVH clip and retargets it onto the rig (stage "clip"); on
+    /// success `clipChanged`, on failure `stageFailed("clip", ...)` naming the
+    /// file and the problem, and the previous clip stays.
+    void loadClip(const QString& path);
     /// Loads a file path, "default" or "default:POSE" on the worker thread.
     /// On success the character replaces the current one (`characterChanged`);
     /// on failure the current character stays and `stageFailed` carries the message.
@@ -119,6 +162,20 @@ signals:
     /// The pose changed (preview, commit, undo, redo, reset, new rig).
     void poseChanged();
     void deformerChanged(rig::ui::Deformer deformer);
+    /// The weights (and segmentation) changed or were cleared.
+    void skinningChanged();
+    /// The weight options changed (setWeightOptions, project load).
+    void weightOptionsChanged();
+    /// A clip was loaded, retargeted again after a rig edit, or cleared.
+    void clipChanged();
+    /// A project was opened; `camera` is the saved one when the file had it.
+    void projectOpened(const QString& path, std::optional<rig::ProjectCamera> camera);
+    /// Opening `path` failed because its mesh is missing (`message` says
+    /// where it was expected): the UI may ask the user to locate it and call
+    /// `openProject(path, newMeshPath)`.
+    void projectMeshMissing(const QString& path, const QString& message);
+    /// isModified() changed.
+    void modifiedChanged(bool modified);
 
 private:
     /// Work run on the worker thread: computes from a snapshot and returns the
@@ -132,6 +189,15 @@ private:
     void autoRig();
     friend class RigEditCommand;
     void applyRig(const EndNodeLabels& labels, std::shared_ptr<const FitResult> rig);
+
+    /// After the rig changed: recompute the weights and retarget the clip,
+    /// now or, while a stage runs, when it ends.
+    void refreshDerivedStages();
+    bool m_derivedPending = false;
+    void setModified(bool on);
+    bool m_modified = false;
+    QString m_projectPath;
+    QString m_pendingClip; ///< A project's clip, loaded once the stages before it are done.
 
     friend class PoseEditCommand;
     /// Sets the pose and its unwrapped twists (undo, redo) and emits poseChanged.

@@ -5,13 +5,22 @@
 #include "ui/panels/joint_panel.h"
 #include "ui/panels/pipeline_panel.h"
 #include "ui/panels/rig_panel.h"
+#include "ui/panels/timeline_panel.h"
+#include "ui/panels/weight_panel.h"
+#include "ui/viewport/orbit_camera.h"
 #include "ui/viewport/viewport.h"
+#include "ui/viewport/weight_colors.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QTimer>
+#include <QToolTip>
+#include <QStandardPaths>
+#include <QFile>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -78,6 +87,9 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     createMenus();
     createDisplayToolBar();
     createPoseControls(menuBar()->findChild<QMenu*>("viewMenu"));
+    createWeightControls();
+    createClipControls(menuBar()->findChild<QMenu*>("fileMenu"));
+    createProjectControls(menuBar()->findChild<QMenu*>("fileMenu"));
     connect(m_document, &Document::characterChanged, this, &MainWindow::onCharacterChanged);
     connect(m_document, &Document::curveSkeletonChanged, this, &MainWindow::onCurveSkeletonChanged);
     connect(m_document, &Document::rigChanged, this, &MainWindow::onRigChanged);
@@ -116,6 +128,7 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName("fileMenu");
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::showOpenDialog);
     open->setShortcut(QKeySequence::Open);
     open->setObjectName("actionOpen");
@@ -364,6 +377,19 @@ void MainWindow::addRecentFile(const QString& path)
 
 void MainWindow::openFile(const QString& spec)
 {
+    if (!maybeSave())
+        return;
+    const QString suffix = QFileInfo(spec).suffix().toLower();
+    if (suffix == "rsproj") {
+        statusBar()->showMessage(tr("Opening project %1…").arg(spec));
+        m_document->openProject(spec);
+        addRecentFile(spec);
+        return;
+    }
+    if (suffix == "bvh") {
+        m_document->loadClip(spec);
+        return;
+    }
     m_pendingSpec = spec;
     statusBar()->showMessage(tr("Loading %1…").arg(spec));
     m_document->openCharacter(spec);
@@ -375,7 +401,8 @@ void MainWindow::showOpenDialog()
 {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Character"), QSettings().value("lastOpenDir").toString(),
-        tr("3D models (*.fbx *.obj *.gltf *.glb *.dae *.x *.ply *.stl *.md5mesh *.smd *.iqm *.3ds *.blend);;All files (*)"));
+        tr("Characters and projects (*.rsproj *.fbx *.obj *.gltf *.glb *.dae *.x *.ply *.stl *.md5mesh *.smd *.iqm *.3ds "
+           "*.blend);;Rigsmith projects (*.rsproj);;All files (*)"));
     if (path.isEmpty())
         return;
     QSettings().setValue("lastOpenDir", QFileInfo(path).absolutePath());
@@ -416,6 +443,10 @@ void MainWindow::onCharacterChanged()
 void MainWindow::onStageFailed(const QString& stage, const QString& message)
 {
     statusBar()->clearMessage();
+    if (stage == "autosave") { // not the artist's doing: a note, not a dialog
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(message), 10000);
+        return;
+    }
     showError(stage == "load" ? tr("Could not open the character") : tr("Stage '%1' failed").arg(stage), message);
 }
 
@@ -438,13 +469,24 @@ void MainWindow::dropEvent(QDropEvent* event)
 {
     const QList<QUrl> urls = event->mimeData()->urls();
     if (!urls.isEmpty() && urls.first().isLocalFile()) {
-        openFile(urls.first().toLocalFile());
+        const QString path = urls.first().toLocalFile();
+        // A motion clip plays on the current rig; anything else is a character.
+        if (QFileInfo(path).suffix().compare("bvh", Qt::CaseInsensitive) == 0)
+            m_document->loadClip(path);
+        else
+            openFile(path);
         event->acceptProposedAction();
     }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    // A clean exit: nothing to recover next time.
+    QFile::remove(autosavePath());
     m_document->cancel();
     m_document->waitForIdle();
     QSettings settings;
@@ -564,6 +606,337 @@ void MainWindow::onPoseChanged()
         if (poseMode() && !m_viewport->hasSkinning() && m_document->project().rig())
             statusBar()->showMessage(tr("No skin weights yet: posing moves only the skeleton."), 4000);
     }
+}
+
+void MainWindow::createWeightControls()
+{
+    auto* dock = new QDockWidget(tr("Weights"), this);
+    dock->setObjectName("weightDock");
+    m_weightPanel = new WeightPanel(m_document, dock);
+    dock->setWidget(m_weightPanel);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    if (QDockWidget* rig = findChild<QDockWidget*>("rigDock"))
+        tabifyDockWidget(rig, dock);
+    auto* cycle = new QAction(tr("Cycle Mesh Colouring"), this);
+    cycle->setShortcut(QKeySequence(tr("S")));
+    connect(cycle, &QAction::triggered, this, [this] {
+        m_weightPanel->setColoring(MeshColoring((int(m_weightPanel->coloring()) + 1) % 3));
+    });
+    addAction(cycle);
+    connect(m_weightPanel, &WeightPanel::coloringChanged, this, &MainWindow::updateMeshColors);
+    connect(m_document, &Document::skinningChanged, this, &MainWindow::updateMeshColors);
+    if (m_viewport)
+        connect(m_viewport, &Viewport::vertexHovered, this, [this](int v, const QPoint& at) {
+            const auto& s = m_document->project().skinning();
+            const auto& rig = m_document->project().rig();
+            if (!s || !rig || v >= s->weights.vertexCount())
+                return;
+            QStringList lines{tr("Vertex %1").arg(v)};
+            const int bone = v < s->segmentation.vertexCount() ? s->segmentation.bone[size_t(v)] : -1;
+            if (bone >= 0 && bone < rig->skeleton.jointCount())
+                lines << tr("segment %1, δ = %2")
+                             .arg(QString::fromStdString(rig->skeleton.names[size_t(bone)]))
+                             .arg(s->segmentation.delta[size_t(v)], 0, 'f', 2);
+            else
+                lines << tr("not segmented");
+            for (int k = 0; k < s->weights.maxInfluences; ++k)
+                if (const float w = s->weights.weights(v, k); w > 0.0f)
+                    lines << tr("%1  %2")
+                                 .arg(QString::fromStdString(rig->skeleton.names[size_t(s->weights.joints(v, k))]))
+                                 .arg(double(w), 0, 'f', 3);
+            QToolTip::showText(at, lines.join("\n"), m_viewport);
+        });
+    if (m_viewport)
+        connect(m_viewport, &Viewport::jointSelected, this, [this](int joint) {
+            m_colorJoint = joint;
+            if (m_weightPanel->coloring() == MeshColoring::Weights)
+                updateMeshColors();
+        });
+    connect(m_document, &Document::stageStarted, this, [this](const QString& stage) {
+        if (stage == "weights")
+            statusBar()->showMessage(tr("Computing weights…"));
+    });
+    connect(m_document, &Document::skinningChanged, this, [this] {
+        const auto& s = m_document->project().skinning();
+        if (!s)
+            return;
+        const auto& d = s->diagnostics;
+        statusBar()->showMessage(d.messages.empty() ? tr("Weights ready.")
+                                                    : tr("Weights ready: %1").arg(QString::fromStdString(d.messages.front())),
+                                 8000);
+    });
+}
+
+void MainWindow::updateMeshColors()
+{
+    if (!m_viewport)
+        return;
+    const auto& s = m_document->project().skinning();
+    const MeshColoring mode = m_weightPanel->coloring();
+    m_viewport->setVertexHover(s && mode != MeshColoring::Shaded);
+    if (!s || mode == MeshColoring::Shaded) {
+        m_viewport->setVertexColors({});
+        return;
+    }
+    if (mode == MeshColoring::Segments) {
+        m_viewport->setVertexColors(segmentColors(s->segmentation));
+        return;
+    }
+    const int joint = m_colorJoint >= 0 ? m_colorJoint : 0;
+    m_viewport->setVertexColors(weightColors(s->weights, s->segmentation, joint));
+    if (const auto& rig = m_document->project().rig(); rig && joint < rig->skeleton.jointCount())
+        statusBar()->showMessage(tr("Weights of %1 (click a joint to see another)")
+                                     .arg(QString::fromStdString(rig->skeleton.names[size_t(joint)])),
+                                 5000);
+}
+
+void MainWindow::createClipControls(QMenu* file)
+{
+    auto* dock = new QDockWidget(tr("Timeline"), this);
+    dock->setObjectName("timelineDock");
+    m_timeline = new TimelinePanel(dock);
+    dock->setWidget(m_timeline);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+
+    if (file) {
+        QAction* load = new QAction(tr("Load &Clip…"), this);
+        load->setObjectName("actionLoadClip");
+        load->setShortcut(QKeySequence(tr("Ctrl+L")));
+        load->setToolTip(tr("Play a BVH motion clip on the rig (retargeted onto it)"));
+        connect(load, &QAction::triggered, this, &MainWindow::showLoadClipDialog);
+        // Before the separator above Quit.
+        const QList<QAction*> actions = file->actions();
+        QAction* before = nullptr;
+        for (QAction* a : actions)
+            if (a->isSeparator())
+                before = a;
+        file->insertAction(before, load);
+    }
+    QMenu* playback = menuBar()->addMenu(tr("&Playback"));
+    playback->setObjectName("playbackMenu");
+    QAction* play = playback->addAction(tr("&Play / Pause"), m_timeline, &TimelinePanel::togglePlay);
+    play->setShortcut(QKeySequence(Qt::Key_Space));
+    QAction* next = playback->addAction(tr("&Next Frame"), m_timeline, &TimelinePanel::stepForward);
+    next->setShortcut(QKeySequence(Qt::Key_Right));
+    QAction* prev = playback->addAction(tr("P&revious Frame"), m_timeline, &TimelinePanel::stepBackward);
+    prev->setShortcut(QKeySequence(Qt::Key_Left));
+    QAction* loop = playback->addAction(tr("&Loop"));
+    loop->setCheckable(true);
+    loop->setChecked(m_timeline->loop());
+    connect(loop, &QAction::toggled, m_timeline, &TimelinePanel::setLoop);
+    playback->addSeparator();
+    QAction* unload = playback->addAction(tr("&Unload Clip"), m_document, &Document::clearClip);
+    unload->setObjectName("actionUnloadClip");
+
+    connect(m_timeline, &TimelinePanel::timeChanged, m_document, &Document::setClipTime);
+    connect(m_document, &Document::clipChanged, this, &MainWindow::onClipChanged);
+    connect(m_timeline, &TimelinePanel::playingChanged, this, [this](bool on) {
+        if (m_viewport)
+            m_viewport->setContinuousRepaint(on || m_fpsLabel->isVisible());
+    });
+}
+
+void MainWindow::showLoadClipDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value("clips/lastDir", QString("/usr/share/assimp/models/BVH")).toString();
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Load Motion Clip"), dir, tr("BVH motion clips (*.bvh);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue("clips/lastDir", QFileInfo(path).absolutePath());
+    m_document->loadClip(path);
+}
+
+void MainWindow::onClipChanged()
+{
+    const auto& clip = m_document->project().clip();
+    if (!clip) {
+        m_timeline->setClip({}, 0, 1.0 / 30.0);
+        return;
+    }
+    const double time = m_timeline->time();
+    const bool same = m_timeline->frameCount() == int(clip->retargeted.frames.size());
+    m_timeline->setClip(QString::fromStdString(clip->name), int(clip->retargeted.frames.size()),
+                        clip->retargeted.frameTime);
+    // Retargeted again after a rig edit: stay at the same time.
+    m_timeline->setTime(same ? time : 0.0);
+    statusBar()->showMessage(tr("Clip %1: %2 of %3 joints mapped. Space plays, Left / Right step.")
+                                 .arg(QString::fromStdString(clip->name))
+                                 .arg(clip->retargeted.mapping.mappedCount())
+                                 .arg(clip->retargeted.mapping.targetNames.size()),
+                             10000);
+}
+
+// Projects, autosave and export (issue 8) -------------------------------------
+
+QString MainWindow::autosavePath()
+{
+    const QString dir = qEnvironmentVariableIsSet("RIGSMITH_AUTOSAVE_DIR")
+                            ? qEnvironmentVariable("RIGSMITH_AUTOSAVE_DIR")
+                            : QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    QDir().mkpath(dir);
+    return dir + "/autosave.rsproj";
+}
+
+std::optional<ProjectCamera> MainWindow::currentCamera() const
+{
+    if (!m_viewport)
+        return std::nullopt;
+    const OrbitCamera& c = m_viewport->camera();
+    return ProjectCamera{Vec3(c.target.x, c.target.y, c.target.z), c.yaw, c.pitch, c.distance};
+}
+
+void MainWindow::createProjectControls(QMenu* file)
+{
+    if (!file)
+        return;
+    QAction* separator = nullptr;
+    for (QAction* a : file->actions())
+        if (a->isSeparator())
+            separator = a;
+    auto add = [&](const QString& text, const QKeySequence& key, const char* name, auto slot) {
+        auto* a = new QAction(text, this);
+        a->setShortcut(key);
+        a->setObjectName(name);
+        connect(a, &QAction::triggered, this, slot);
+        file->insertAction(separator, a);
+        return a;
+    };
+    file->insertSeparator(separator);
+    add(tr("&Save Project"), QKeySequence::Save, "actionSave", [this] { saveProject(); });
+    add(tr("Save Project &As…"), QKeySequence(tr("Ctrl+Shift+S")), "actionSaveAs", [this] { saveProjectAs(); });
+    file->insertSeparator(separator);
+    add(tr("&Export glTF (.glb)…"), QKeySequence(tr("Ctrl+E")), "actionExportGltf", [this] { showExportDialog(); });
+    add(tr("Export Clip as &BVH…"), QKeySequence(), "actionExportBvh", [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Retargeted Clip"), QString(),
+                                                          tr("BVH motion (*.bvh)"));
+        if (!path.isEmpty() && m_document->exportClipBvh(path))
+            statusBar()->showMessage(tr("Wrote %1").arg(path), 8000);
+    });
+
+    connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &Document::characterChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &Document::projectOpened, this,
+            [this](const QString& path, std::optional<ProjectCamera> camera) {
+                updateTitle();
+                statusBar()->showMessage(tr("Opened project %1").arg(path), 8000);
+                if (camera && m_viewport) {
+                    OrbitCamera& c = m_viewport->camera();
+                    c.target = glm::vec3(float(camera->target.x()), float(camera->target.y()), float(camera->target.z()));
+                    c.yaw = float(camera->yaw);
+                    c.pitch = float(camera->pitch);
+                    c.distance = float(camera->distance);
+                    m_viewport->update();
+                }
+            });
+    connect(m_document, &Document::projectMeshMissing, this, [this](const QString& project, const QString& message) {
+        QMessageBox box(QMessageBox::Warning, tr("Mesh not found"), message + "\n\n" + tr("Locate the mesh file?"),
+                        QMessageBox::Open | QMessageBox::Cancel, this);
+        if (!m_askBeforeDiscarding || box.exec() != QMessageBox::Open)
+            return;
+        const QString mesh = QFileDialog::getOpenFileName(this, tr("Locate the Character Mesh"));
+        if (!mesh.isEmpty())
+            m_document->openProject(project, mesh);
+    });
+    connect(m_document, &Document::stageFinished, this, [this](const QString& stage) {
+        if (stage == "export")
+            statusBar()->showMessage(tr("Exported %1").arg(m_lastExport), 10000);
+        // Autosave after each stage (and every few minutes, below).
+        else if (stage != "project")
+            autosave();
+    });
+    auto* timer = new QTimer(this);
+    timer->setObjectName("autosaveTimer");
+    connect(timer, &QTimer::timeout, this, &MainWindow::autosave);
+    timer->start(autosaveIntervalMs);
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
+    QString name = QFileInfo(m_document->projectPath()).fileName();
+    if (name.isEmpty() && m_document->project().character())
+        name = QString::fromStdString(m_document->project().character()->displayName);
+    setWindowTitle(name.isEmpty() ? QStringLiteral("Rigsmith") : tr("%1[*] — Rigsmith").arg(name));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::autosave()
+{
+    if (!m_document->isModified() || m_document->busy())
+        return;
+    if (m_document->saveProject(autosavePath(), currentCamera(), true))
+        statusBar()->showMessage(tr("Autosaved."), 2000);
+}
+
+bool MainWindow::saveProject()
+{
+    if (m_document->projectPath().isEmpty())
+        return saveProjectAs();
+    if (!m_document->saveProject(m_document->projectPath(), currentCamera()))
+        return false;
+    statusBar()->showMessage(tr("Saved %1").arg(m_document->projectPath()), 5000);
+    return true;
+}
+
+bool MainWindow::saveProjectAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Project"), QSettings().value("lastOpenDir").toString(),
+                                                tr("Rigsmith projects (*.rsproj)"));
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += ".rsproj";
+    if (!m_document->saveProject(path, currentCamera()))
+        return false;
+    addRecentFile(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+void MainWindow::showExportDialog()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Rigged Character"), QString(),
+                                                tr("glTF 2.0 binary (*.glb)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += ".glb";
+    m_lastExport = path;
+    m_document->exportGltf(path);
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified() || !m_askBeforeDiscarding)
+        return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("The rig has changes that are not saved. Save them first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Save)
+        return saveProject();
+    return true;
+}
+
+bool MainWindow::offerRecovery()
+{
+    const QString path = autosavePath();
+    if (!QFileInfo::exists(path))
+        return false;
+    const auto answer = QMessageBox::question(
+        this, tr("Recover unsaved work?"),
+        tr("Rigsmith did not close normally last time (%1). Recover the work saved automatically then?")
+            .arg(QLocale().toString(QFileInfo(path).lastModified(), QLocale::ShortFormat)),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer != QMessageBox::Yes) {
+        QFile::remove(path);
+        return false;
+    }
+    m_document->openProject(path);
+    return true;
 }
 
 } // namespace rig::ui

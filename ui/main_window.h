@@ -8,6 +8,10 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include "core/io/project_file.h"
+
+#include <optional>
+
 class QAction;
 class QLabel;
 class QMenu;
@@ -18,6 +22,8 @@ namespace rig::ui {
 class Document;
 class JointPanel;
 class RigPanel;
+class TimelinePanel;
+class WeightPanel;
 class Viewport;
 
 class MainWindow : public QMainWindow {
@@ -31,6 +37,8 @@ public:
     /// The GL viewport, or null with the placeholder.
     Viewport* viewport() const { return m_viewport; }
     RigPanel* rigPanel() const { return m_rigPanel; }
+    WeightPanel* weightPanel() const { return m_weightPanel; }
+    TimelinePanel* timeline() const { return m_timeline; }
     JointPanel* jointPanel() const { return m_jointPanel; }
     /// Pose mode (Tab): joint clicks select and the gizmo rotates; Rig mode
     /// (the default): joint drags move the bind positions.
@@ -40,7 +48,18 @@ public:
     QStringList recentFiles() const;
     static constexpr int maxRecentFiles = 10;
 
+    /// Where the automatic save goes (the app's local data folder); removed on a clean exit.
+    static QString autosavePath();
+    static constexpr int autosaveIntervalMs = 3 * 60 * 1000;
+    /// When an autosave from a session that did not close normally exists, asks
+    /// whether to recover it (and opens it). Called by the app at start.
+    bool offerRecovery();
+    /// Whether closing or opening with unsaved changes asks first (tests turn it off).
+    void setAskBeforeDiscarding(bool on) { m_askBeforeDiscarding = on; }
+
 public slots:
+    /// Saves to the current project file, or asks for one. False on failure or cancel.
+    bool saveProject();
     /// Opens a file path, "default" or "default:POSE" (the slot File ▸ Open uses).
     void openFile(const QString& spec);
     void openDefaultCharacter();
@@ -63,6 +82,26 @@ private:
     /// Pose mode, deformer (1 / 2 / 3), split view, Reset Pose; the Pose dock.
     void createPoseControls(QMenu* view);
     void onPoseChanged();
+    /// The Weights dock (method, parameters, mesh colouring, diagnostics).
+    void createWeightControls();
+    /// The Timeline dock, File ▸ Load Clip…, Space / Left / Right.
+    void createClipControls(QMenu* file);
+    void onClipChanged();
+    void showLoadClipDialog();
+    /// File ▸ Save / Save As / Export, autosave, the title's unsaved marker.
+    void createProjectControls(QMenu* file);
+    void updateTitle();
+    void autosave();
+    bool saveProjectAs();
+    void showExportDialog();
+    /// Asks to save unsaved changes; false when the user cancelled.
+    bool maybeSave();
+    std::optional<ProjectCamera> currentCamera() const;
+    QString m_lastExport;
+    /// Colours the mesh as the Weights dock says (shaded, segments, heat map).
+    void updateMeshColors();
+    int m_colorJoint = -1; ///< The joint whose weights the heat map shows.
+    bool m_askBeforeDiscarding = !qEnvironmentVariableIsSet("RIGSMITH_NO_PROMPTS");
     /// Texts over the viewport: the character's left/right sides.
     void updateViewportLabels();
     void onStageFailed(const QString& stage, const QString& message);
@@ -81,6 +120,8 @@ private:
     QAction* m_clipAction = nullptr;
     RigPanel* m_rigPanel = nullptr;
     JointPanel* m_jointPanel = nullptr;
+    WeightPanel* m_weightPanel = nullptr;
+    TimelinePanel* m_timeline = nullptr;
     QAction* m_poseModeAction = nullptr;
     QAction* m_splitAction = nullptr;
 };

@@ -14,7 +14,10 @@ void RigProject::setCharacter(std::shared_ptr<const LoadedCharacter> character)
 {
     m_character = std::move(character);
     m_curveSkeleton.reset();
+    m_labels = {};
+    m_rig.reset();
     m_skinning.reset();
+    m_clip.reset();
 }
 
 void RigProject::setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton)
@@ -41,6 +44,34 @@ SkinningResult computeSkinning(const RigProject& project, const Progress& progre
     const VoxelGrid* solid = project.curveSkeleton() ? &project.curveSkeleton()->solid : nullptr;
     return computeSkinning(project.character()->imported.mesh, project.rig()->skeleton, solid,
                            project.weightOptions(), progress);
+}
+
+LoadedClip loadClip(const RigProject& project, const std::string& path, const RetargetOptions& options,
+                    const Progress& progress)
+{
+    if (!project.rig())
+        throw InvalidInput("cannot play '" + path + "' yet: fit a rig first (the clip is retargeted onto it)");
+    LoadedClip clip;
+    clip.path = path;
+    clip.name = std::filesystem::path(path).filename().string();
+    clip.source = readBvh(path, {}, progress);
+    clip.retargeted = retargetClip(clip.source, project.rig()->skeleton, options, progress);
+    clip.retargeted.name = clip.name;
+    return clip;
+}
+
+LoadedClip retargetLoadedClip(const RigProject& project, const LoadedClip& clip, const RetargetOptions& options,
+                              const Progress& progress)
+{
+    if (!project.rig())
+        throw InvalidInput("cannot retarget '" + clip.path + "': fit a rig first");
+    LoadedClip out;
+    out.path = clip.path;
+    out.name = clip.name;
+    out.source = clip.source;
+    out.retargeted = retargetClip(clip.source, project.rig()->skeleton, options, progress);
+    out.retargeted.name = clip.name;
+    return out;
 }
 
 RigTemplate resolveTemplate(const std::string& spec)

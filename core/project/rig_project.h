@@ -10,6 +10,7 @@
 /// Stages, in order: character (load) → curve skeleton (voxelize, fill, thin,
 /// graph, refine) → later stages (labels, rig, segmentation, weights).
 
+#include "core/motion/retarget.h"
 #include "core/project/character_source.h"
 #include "core/rig/fit_template.h"
 #include "core/rig/template.h"
@@ -20,6 +21,14 @@
 #include <memory>
 
 namespace rig {
+
+/// A motion clip as loaded (BVH) and as retargeted onto the project's rig.
+struct LoadedClip {
+    std::string path;          ///< The BVH file as given.
+    std::string name;          ///< Its file name without folder.
+    Motion source;             ///< The clip as read.
+    RetargetedClip retargeted; ///< On the rig's skeleton (thesis Ch. 5).
+};
 
 class RigProject {
 public:
@@ -66,9 +75,16 @@ public:
     const std::shared_ptr<const SkinningResult>& skinning() const { return m_skinning; }
     void setSkinning(std::shared_ptr<const SkinningResult> skinning) { m_skinning = std::move(skinning); }
 
+    /// The loaded motion clip retargeted onto the rig, or null. Kept when the
+    /// rig is edited (the caller retargets it again: `loadClip()`), cleared
+    /// with the character.
+    const std::shared_ptr<const LoadedClip>& clip() const { return m_clip; }
+    void setClip(std::shared_ptr<const LoadedClip> clip) { m_clip = std::move(clip); }
+
 private:
     WeightOptions m_weightOptions;
     std::shared_ptr<const SkinningResult> m_skinning;
+    std::shared_ptr<const LoadedClip> m_clip;
     std::shared_ptr<const LoadedCharacter> m_character;
     CurveSkeletonOptions m_skeletonOptions;
     std::shared_ptr<const CurveSkeletonResult> m_curveSkeleton;
@@ -119,6 +135,18 @@ Vec3 parseFacing(const std::string& text);
 /// @throws rig::InvalidInput when there is no character or no rig, and
 /// whatever `computeSkinning()` throws.
 SkinningResult computeSkinning(const RigProject& project, const Progress& progress = {});
+
+/// Reads a BVH clip and retargets it onto the project's rig (thesis Ch. 5,
+/// `retargetClip()`); `name` is set to the file name.
+/// @throws rig::InvalidInput when there is no rig yet, rig::IoError /
+/// rig::ParseError for unreadable or malformed files (naming the file and line).
+LoadedClip loadClip(const RigProject& project, const std::string& path, const RetargetOptions& options = {},
+                    const Progress& progress = {});
+
+/// Retargets an already loaded clip again onto the project's current rig
+/// (after a joint edit). @throws as loadClip().
+LoadedClip retargetLoadedClip(const RigProject& project, const LoadedClip& clip, const RetargetOptions& options = {},
+                              const Progress& progress = {});
 
 /// Runs the curve-skeleton stage on the project's character with its options.
 /// @throws rig::InvalidInput when no character is loaded, and whatever

@@ -63,6 +63,15 @@ void Viewport::setMesh(std::shared_ptr<const Mesh> mesh)
     frameAll();
 }
 
+void Viewport::setVertexHover(bool on) { m_vertexHover = on; }
+
+void Viewport::setVertexColors(std::vector<glm::vec3> colors)
+{
+    m_vertexColors = std::move(colors);
+    m_meshDirty = true;
+    update();
+}
+
 void Viewport::setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton)
 {
     if (skeleton != m_skeleton)
@@ -298,9 +307,14 @@ void Viewport::resizeGL(int, int) {}
 void Viewport::paintGL()
 {
     if (m_meshDirty && m_renderer.initialized()) {
-        if (m_mesh)
-            m_renderer.setMesh(makeMeshDrawData(*m_mesh));
-        else
+        if (m_mesh) {
+            MeshDrawData data = makeMeshDrawData(*m_mesh);
+            // The weight views colour each vertex (segments, heat map).
+            if (m_vertexColors.size() == data.vertices.size())
+                for (size_t v = 0; v < data.vertices.size(); ++v)
+                    data.vertices[v].color = m_vertexColors[v];
+            m_renderer.setMesh(data);
+        } else
             m_renderer.clearMesh();
         m_meshDirty = false;
     }
@@ -462,6 +476,13 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
                                         : tr("Joint %1\ndrag to move (snaps to the skeleton; Shift: free)")
                                    .arg(QString::fromStdString(m_rig->skeleton.names[static_cast<size_t>(joint)])),
                                this);
+        } else if (m_vertexHover && m_mesh && !nodeAt(p)) {
+            // Weight views: name the influences of the vertex under the cursor.
+            const auto v = pickMeshVertex(rayAt(p), m_mesh->V, m_mesh->F);
+            if (v)
+                emit vertexHovered(*v, event->globalPosition().toPoint());
+            else
+                QToolTip::hideText();
         } else if (const auto node = nodeAt(p); node && m_skeleton) {
             const auto& s = m_skeleton->refined;
             static const char* names[] = {"", "End node", "Flow node", "Connection node"};

@@ -45,6 +45,11 @@ public:
     void setMesh(std::shared_ptr<const Mesh> mesh);
     /// Shows a curve skeleton (glyphs, links, voxels) over the mesh; null clears it.
     void setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton);
+    /// #V colours replacing the shading colour (weight views); empty for the
+    /// normal skin colour. Ignored when the count does not match the mesh.
+    void setVertexColors(std::vector<glm::vec3> colors);
+    /// When on, hovering the mesh emits `vertexHovered` (the weight views).
+    void setVertexHover(bool on);
     /// The node under a pixel (logical coordinates), if any.
     std::optional<int> nodeAt(const QPoint& pixel) const;
     /// Shows the fitted rig (joints and bones in front); null clears it.
@@ -103,6 +108,8 @@ public slots:
 
 signals:
     void fpsChanged(double fps);
+    /// The mouse rests over `vertex` of the rest mesh (only with setVertexHover(true)).
+    void vertexHovered(int vertex, const QPoint& globalPos);
     /// A curve-skeleton node was clicked (pressed and released without dragging).
     void nodeClicked(int node, const QPoint& globalPos);
     void jointSelected(int joint);
@@ -147,6 +154,8 @@ private:
     QPoint m_lastMouse;
     enum class Drag { None, Orbit, Pan, Joint, Gizmo } m_drag = Drag::None;
     std::shared_ptr<const FitResult> m_rig;
+    std::vector<glm::vec3> m_vertexColors;
+    bool m_vertexHover = false;
     RigDrawData m_rigDraw;
     bool m_rigDirty = false;
     std::vector<glm::vec4> m_endColors;

@@ -29,6 +29,10 @@ public:
         QSettings::setDefaultFormat(QSettings::IniFormat);
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir->path());
         QSettings().clear();
+        // No modal questions (unsaved changes, recovery) in tests; autosaves
+        // go to this process's own folder.
+        qputenv("RIGSMITH_NO_PROMPTS", "1");
+        qputenv("RIGSMITH_AUTOSAVE_DIR", m_settingsDir->path().toUtf8());
     }
     void TearDown() override
     {
