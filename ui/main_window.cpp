@@ -551,6 +551,14 @@ void MainWindow::createPoseControls(QMenu* view)
         view->addAction(m_splitAction);
     }
     if (m_viewport) {
+        // The weights stage's result skins the mesh (none: posing moves only the skeleton).
+        connect(m_document, &Document::skinningChanged, this, [this] {
+            const std::shared_ptr<const SkinningResult>& s = m_document->project().skinning();
+            m_viewport->setSkinning(s ? std::shared_ptr<const SkinWeights>(s, &s->weights) : nullptr,
+                                    s ? std::shared_ptr<const Segmentation>(s, &s->segmentation) : nullptr);
+        });
+    }
+    if (m_viewport) {
         // Tab toggles the mode over the viewport only: elsewhere it keeps moving the focus.
         m_poseModeAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         m_viewport->addAction(m_poseModeAction);

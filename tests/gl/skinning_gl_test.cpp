@@ -245,6 +245,7 @@ protected:
         window->setPoseMode(false);
         viewport->setSelectedJoint(-1);
         viewport->frameAll();
+        EXPECT_TRUE(viewport->hasSkinning()) << "the weights stage's result skins the viewport";
         const Skeleton& s = doc->project().rig()->skeleton;
         const Mesh& mesh = doc->project().character()->imported.mesh;
         auto seg = std::make_shared<Segmentation>(segmentationFromNearestLink(mesh.V, s));
