@@ -798,7 +798,7 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
     const Vec3 rootRest = sr.at(0);
     std::vector<Quat> delta(static_cast<size_t>(ns));
     std::vector<Quat> posed(static_cast<size_t>(nt));
-    std::vector<double> sourceFoot(static_cast<size_t>(frames));
+    std::vector<double> sourceFoot(static_cast<size_t>(frames)), sourceRootHeight(static_cast<size_t>(frames));
     clip.frames.resize(static_cast<size_t>(frames));
     for (int f = 0; f < frames; ++f) {
         if ((f & 255) == 0)
@@ -822,6 +822,7 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
         }
         pose.rootTranslation = s * (w.positions.row(0).transpose() - rootRest);
         sourceFoot[static_cast<size_t>(f)] = lowest(w.positions, m.sourceFeet);
+        sourceRootHeight[static_cast<size_t>(f)] = w.positions(0, 1);
     }
 
     // Feet on the ground: the clip's ground is a low percentile of the lowest
@@ -832,6 +833,9 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
     const double norm = clip.targetHeight > 0.0 ? clip.targetHeight : 1.0;
     for (int f = 0; f < frames; ++f) {
         Pose& pose = clip.frames[static_cast<size_t>(f)];
+        if (options.rootHeightFromGround)
+            pose.rootTranslation.y() =
+                targetGround + s * (sourceRootHeight[static_cast<size_t>(f)] - sourceGround) - target.bindPositions(0, 1);
         const double hs = sourceFoot[static_cast<size_t>(f)] - sourceGround;
         const double ht = lowest(forwardKinematics(target, pose).positions, m.targetFeet) - targetGround;
         const double dy = s * hs - ht;

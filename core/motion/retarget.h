@@ -66,15 +66,17 @@
 /// Root translation: the target root moves by the source root's displacement
 /// from its rest position, scaled by the leg-length ratio s = target hip height
 /// / source hip height (hip height: the root's height above the lowest foot
-/// joint in the rest / bind pose). Feet on the ground (on by default): the
+/// joint in the rest / bind pose); by default its height is s times the source
+/// root's height above the clip's ground instead (see below and
+/// `RetargetOptions::rootHeightFromGround`). Feet on the ground (on by default): the
 /// root is then moved vertically so that the lowest target foot joint stands
 /// s times as high above the target's ground (its bind pose, assumed standing)
 /// as the lowest source foot joint stands above the clip's ground (a low
 /// percentile over the clip of the lowest source foot joint's height).
 ///
 /// A clip retargeted onto its own skeleton (`motionSkeleton()`) with
-/// `RetargetRest::Zero` and the feet correction off reproduces its joint world
-/// positions exactly.
+/// `RetargetRest::Zero`, rootHeightFromGround and keepFeetOnGround off
+/// reproduces its joint world positions exactly.
 
 #include "core/common/progress.h"
 #include "core/deform/pose.h"
@@ -110,7 +112,12 @@ struct RetargetOptions {
     bool coverUnpaired = true;
     /// Scale the root translation by the leg-length ratio; false: copy it (scale 1).
     bool scaleTranslation = true;
-    /// Move the root vertically to keep the feet at their scaled ground height.
+    /// The root's height is s times its height above the clip's ground (the
+    /// target's ground being its bind pose's), rather than s times its vertical
+    /// displacement from the source rest pose. Needed when the rest pose does
+    /// not stand on the ground (BVH zero poses often have the hips at y = 0).
+    bool rootHeightFromGround = true;
+    /// Then move the root vertically to keep the feet at their scaled ground height.
     bool keepFeetOnGround = true;
     /// Percentile (0-100) over the clip of the lowest source foot joint's
     /// height that is taken as the clip's ground (robust to a few frames of

@@ -243,7 +243,7 @@ TEST(Retarget, MalformedInputsGiveClearErrors)
 void expectSelfRetargetExact(const Motion& clip, int step, const char* what)
 {
     const Skeleton self = motionSkeleton(clip);
-    RetargetOptions o{.rest = RetargetRest::Zero, .keepFeetOnGround = false, .frameStep = step};
+    RetargetOptions o{.rest = RetargetRest::Zero, .rootHeightFromGround = false, .keepFeetOnGround = false, .frameStep = step};
     const RetargetedClip r = retargetClip(clip, self, o);
     ASSERT_TRUE(allFinite(r));
     for (int j = 0; j < self.jointCount(); ++j)
@@ -612,6 +612,12 @@ TEST(Retarget, BoxingClipWithBiovisionNamesPlays)
     ASSERT_TRUE(allFinite(r));
     EXPECT_EQ(r.frames.size(), static_cast<size_t>((clip.frameCount() - 1) / 15 + 1));
     EXPECT_NEAR(r.frameTime, clip.frameTime * 15, 1e-12);
+    // Its zero pose has the hips at y = 0, its frames at ~92: the root height is
+    // taken above the clip's ground, so the feet are near the ground even
+    // before the feet correction.
+    EXPECT_GT(r.contactFrames, static_cast<int>(r.frames.size()) / 2);
+    EXPECT_LT(r.footErrorBefore, 0.05);
+    EXPECT_LT(r.footErrorAfter, 0.02);
     // The boxer faces -Z (hips turned 180 degrees): so does the target.
     const PosedSkeleton p = forwardKinematics(target, r.frames[0]);
     const Vec3 left = row(p.positions, jointOf(target, "LeftUpLeg")) - row(p.positions, jointOf(target, "RightUpLeg"));
