@@ -12,10 +12,10 @@
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
+#include "core/skin/skinning.h"
 #include "core/skin/weight_compare.h"
 #include "core/voxel/fill.h"
 #include "core/voxel/voxelize.h"
-#include "core/skin/skinning.h"
 #include "ui/render_offscreen.h"
 
 #include <nlohmann/json.hpp>
@@ -42,7 +42,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> commands = {"info", "render", "skeleton", "fit", "retarget", "rig", "export", "bench"};
+const std::vector<std::string> commands = {"info", "render", "skeleton", "fit", "rig", "export", "retarget", "bench", "weights", "compare-weights"};
 
 /// Parsed `--key value` options and positional arguments.
 struct Args {
@@ -751,6 +751,125 @@ int cmdBench(const std::vector<std::string>& raw)
     throw Error("rigsmith bench: expected 'bar' or 'skinning' (see rigsmith --help)");
 }
 
+
+/// `rigsmith retarget RIG.json CLIP.bvh --out OUT.bvh|OUT.json`: thesis Ch. 5 (issue 7).
+json retargetJson(const RetargetedClip& r, const Skeleton& target)
+{
+    json frames = json::array();
+    for (const Pose& p : r.frames) {
+        json rotations = json::array();
+        for (const auto& q : p.localRotations)
+            rotations.push_back({q.w(), q.x(), q.y(), q.z()});
+        frames.push_back({{"root_translation", {p.rootTranslation.x(), p.rootTranslation.y(), p.rootTranslation.z()}},
+                          {"rotations", rotations}});
+    }
+    json joints = json::array();
+    for (int j = 0; j < target.jointCount(); ++j)
+        joints.push_back({{"name", target.names[static_cast<size_t>(j)]}, {"parent", target.parents[static_cast<size_t>(j)]}});
+    return {{"format", "rigsmith-clip"},
+            {"version", 1},
+            {"name", r.name},
+            {"frame_time", r.frameTime},
+            {"rotation_convention", "local rotations [w, x, y, z] in each joint's bind frame (rig::Pose); root "
+                                    "translation in world space from the bind position"},
+            {"joints", joints},
+            {"frames", frames}};
+}
+
+json mappingJson(const RetargetMapping& m)
+{
+    json rows = json::array();
+    for (size_t i = 0; i < m.joints.size(); ++i) {
+        json sources = json::array();
+        for (const auto& s : m.joints[i].sources)
+            sources.push_back({{"joint", m.sourceNames[static_cast<size_t>(s.joint)]}, {"weight", s.weight}});
+        rows.push_back({{"target", m.targetNames[i]},
+                        {"level", m.targetLevels[i]},
+                        {"match", std::string(retargetMatchName(m.joints[i].match))},
+                        {"sources", sources}});
+    }
+    return rows;
+}
+
+int cmdRetarget(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--out", "--rest", "--step"}, {"--no-names", "--no-ground"}, "retarget");
+    if (a.positional.size() != 2)
+        throw Error("rigsmith retarget: expected RIG.json and CLIP.bvh (see rigsmith --help)");
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith retarget: --out OUT.bvh or OUT.json is required");
+    std::string ext = std::filesystem::path(*out).extension().string();
+    for (char& c : ext)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    if (ext != ".bvh" && ext != ".json")
+        throw Error("rigsmith retarget: --out must end in .bvh or .json, got '" + *out + "'");
+    RetargetOptions o;
+    o.rest = parseRetargetRest(a.value("--rest").value_or("frame0"));
+    o.useNames = !a.flag("--no-names");
+    o.keepFeetOnGround = !a.flag("--no-ground");
+    if (const auto step = a.value("--step")) {
+        const auto [end, ec] = std::from_chars(step->data(), step->data() + step->size(), o.frameStep);
+        if (ec != std::errc() || end != step->data() + step->size() || o.frameStep < 1)
+            throw Error("rigsmith retarget: --step must be a whole number >= 1, got '" + *step + "'");
+    }
+    const std::string& rigPath = a.positional[0];
+    const std::string& clipPath = a.positional[1];
+    StageTimings stages;
+    StageClock clock(stages);
+    const RigFile rig = readRigFile(rigPath);
+    const Motion clip = readBvh(clipPath);
+    clock.lap("read");
+    const RetargetMapping mapping = mapSkeletons(clip, rig.skeleton, o);
+    clock.lap("map");
+    RetargetedClip r = retargetClip(clip, rig.skeleton, mapping, o);
+    r.name = std::filesystem::path(clipPath).stem().string();
+    clock.lap("retarget");
+    if (ext == ".bvh")
+        writeBvh(retargetedMotion(r, rig.skeleton), *out);
+    else
+        writeJsonFile(*out, retargetJson(r, rig.skeleton));
+    clock.lap("write");
+
+    std::vector<std::string> unmapped;
+    for (int j = 0; j < rig.skeleton.jointCount(); ++j)
+        if (r.mapping.joints[static_cast<size_t>(j)].sources.empty())
+            unmapped.push_back(rig.skeleton.names[static_cast<size_t>(j)]);
+    const double retargetSeconds = stages[2].seconds;
+    const double perFrameMs = r.frames.empty() ? 0.0 : 1000.0 * retargetSeconds / static_cast<double>(r.frames.size());
+    std::cout << formatMappingTable(r.mapping);
+    std::cout << clipPath << ": " << r.frames.size() << " frames at " << 1.0 / r.frameTime << " fps onto "
+              << rig.skeleton.jointCount() << " joints (" << r.mapping.mappedCount() << " mapped, " << unmapped.size()
+              << " unmapped), rest " << retargetRestName(o.rest) << '\n'
+              << "  root translation scale " << r.mapping.translationScale << '\n'
+              << "  foot-ground error " << 100.0 * r.footErrorAfter << "% of height on " << r.contactFrames
+              << " contact frames (" << 100.0 * r.footErrorBefore << "% before the feet correction)\n"
+              << "  stages:";
+    for (const auto& s : stages)
+        std::cout << ' ' << s.name << ' ' << 1000.0 * s.seconds << " ms";
+    std::cout << " (" << perFrameMs * 1000.0 << " us/frame)\n"
+              << "  wrote " << *out << '\n';
+    writeReport(a, "retarget", clipPath,
+                stages,
+                {{"rig", rigPath},
+                 {"out", *out},
+                 {"frames", r.frames.size()},
+                 {"fps", 1.0 / r.frameTime},
+                 {"rest", std::string(retargetRestName(o.rest))},
+                 {"source_joints", clip.jointCount()},
+                 {"target_joints", rig.skeleton.jointCount()},
+                 {"mapped_joints", r.mapping.mappedCount()},
+                 {"unmapped_joints", unmapped},
+                 {"translation_scale", r.mapping.translationScale},
+                 {"contact_frames", r.contactFrames},
+                 {"foot_ground_error_percent", 100.0 * r.footErrorAfter},
+                 {"foot_ground_error_before_correction_percent", 100.0 * r.footErrorBefore},
+                 {"retarget_ms_per_frame", perFrameMs},
+                 {"mapping", mappingJson(r.mapping)}});
+    return 0;
+}
+
 /// The mesh a rig is exported with: the imported character's (welded, +Y up, skeleton space).
 const Mesh& rigExportMesh(const RigProject& project) { return project.character()->imported.mesh; }
 
@@ -948,125 +1067,6 @@ int cmdExport(const std::vector<std::string>& raw)
     return 0;
 }
 
-
-/// `rigsmith retarget RIG.json CLIP.bvh --out OUT.bvh|OUT.json`: thesis Ch. 5 (issue 7).
-json retargetJson(const RetargetedClip& r, const Skeleton& target)
-{
-    json frames = json::array();
-    for (const Pose& p : r.frames) {
-        json rotations = json::array();
-        for (const auto& q : p.localRotations)
-            rotations.push_back({q.w(), q.x(), q.y(), q.z()});
-        frames.push_back({{"root_translation", {p.rootTranslation.x(), p.rootTranslation.y(), p.rootTranslation.z()}},
-                          {"rotations", rotations}});
-    }
-    json joints = json::array();
-    for (int j = 0; j < target.jointCount(); ++j)
-        joints.push_back({{"name", target.names[static_cast<size_t>(j)]}, {"parent", target.parents[static_cast<size_t>(j)]}});
-    return {{"format", "rigsmith-clip"},
-            {"version", 1},
-            {"name", r.name},
-            {"frame_time", r.frameTime},
-            {"rotation_convention", "local rotations [w, x, y, z] in each joint's bind frame (rig::Pose); root "
-                                    "translation in world space from the bind position"},
-            {"joints", joints},
-            {"frames", frames}};
-}
-
-json mappingJson(const RetargetMapping& m)
-{
-    json rows = json::array();
-    for (size_t i = 0; i < m.joints.size(); ++i) {
-        json sources = json::array();
-        for (const auto& s : m.joints[i].sources)
-            sources.push_back({{"joint", m.sourceNames[static_cast<size_t>(s.joint)]}, {"weight", s.weight}});
-        rows.push_back({{"target", m.targetNames[i]},
-                        {"level", m.targetLevels[i]},
-                        {"match", std::string(retargetMatchName(m.joints[i].match))},
-                        {"sources", sources}});
-    }
-    return rows;
-}
-
-int cmdRetarget(const std::vector<std::string>& raw)
-{
-    const Args a = parse(raw, {"--report", "--out", "--rest", "--step"}, {"--no-names", "--no-ground"}, "retarget");
-    if (a.positional.size() != 2)
-        throw Error("rigsmith retarget: expected RIG.json and CLIP.bvh (see rigsmith --help)");
-    const auto out = a.value("--out");
-    if (!out)
-        throw Error("rigsmith retarget: --out OUT.bvh or OUT.json is required");
-    std::string ext = std::filesystem::path(*out).extension().string();
-    for (char& c : ext)
-        if (c >= 'A' && c <= 'Z')
-            c = static_cast<char>(c - 'A' + 'a');
-    if (ext != ".bvh" && ext != ".json")
-        throw Error("rigsmith retarget: --out must end in .bvh or .json, got '" + *out + "'");
-    RetargetOptions o;
-    o.rest = parseRetargetRest(a.value("--rest").value_or("frame0"));
-    o.useNames = !a.flag("--no-names");
-    o.keepFeetOnGround = !a.flag("--no-ground");
-    if (const auto step = a.value("--step")) {
-        const auto [end, ec] = std::from_chars(step->data(), step->data() + step->size(), o.frameStep);
-        if (ec != std::errc() || end != step->data() + step->size() || o.frameStep < 1)
-            throw Error("rigsmith retarget: --step must be a whole number >= 1, got '" + *step + "'");
-    }
-    const std::string& rigPath = a.positional[0];
-    const std::string& clipPath = a.positional[1];
-    StageTimings stages;
-    StageClock clock(stages);
-    const RigFile rig = readRigFile(rigPath);
-    const Motion clip = readBvh(clipPath);
-    clock.lap("read");
-    const RetargetMapping mapping = mapSkeletons(clip, rig.skeleton, o);
-    clock.lap("map");
-    RetargetedClip r = retargetClip(clip, rig.skeleton, mapping, o);
-    r.name = std::filesystem::path(clipPath).stem().string();
-    clock.lap("retarget");
-    if (ext == ".bvh")
-        writeBvh(retargetedMotion(r, rig.skeleton), *out);
-    else
-        writeJsonFile(*out, retargetJson(r, rig.skeleton));
-    clock.lap("write");
-
-    std::vector<std::string> unmapped;
-    for (int j = 0; j < rig.skeleton.jointCount(); ++j)
-        if (r.mapping.joints[static_cast<size_t>(j)].sources.empty())
-            unmapped.push_back(rig.skeleton.names[static_cast<size_t>(j)]);
-    const double retargetSeconds = stages[2].seconds;
-    const double perFrameMs = r.frames.empty() ? 0.0 : 1000.0 * retargetSeconds / static_cast<double>(r.frames.size());
-    std::cout << formatMappingTable(r.mapping);
-    std::cout << clipPath << ": " << r.frames.size() << " frames at " << 1.0 / r.frameTime << " fps onto "
-              << rig.skeleton.jointCount() << " joints (" << r.mapping.mappedCount() << " mapped, " << unmapped.size()
-              << " unmapped), rest " << retargetRestName(o.rest) << '\n'
-              << "  root translation scale " << r.mapping.translationScale << '\n'
-              << "  foot-ground error " << 100.0 * r.footErrorAfter << "% of height on " << r.contactFrames
-              << " contact frames (" << 100.0 * r.footErrorBefore << "% before the feet correction)\n"
-              << "  stages:";
-    for (const auto& s : stages)
-        std::cout << ' ' << s.name << ' ' << 1000.0 * s.seconds << " ms";
-    std::cout << " (" << perFrameMs * 1000.0 << " us/frame)\n"
-              << "  wrote " << *out << '\n';
-    writeReport(a, "retarget", clipPath,
-                stages,
-                {{"rig", rigPath},
-                 {"out", *out},
-                 {"frames", r.frames.size()},
-                 {"fps", 1.0 / r.frameTime},
-                 {"rest", std::string(retargetRestName(o.rest))},
-                 {"source_joints", clip.jointCount()},
-                 {"target_joints", rig.skeleton.jointCount()},
-                 {"mapped_joints", r.mapping.mappedCount()},
-                 {"unmapped_joints", unmapped},
-                 {"translation_scale", r.mapping.translationScale},
-                 {"contact_frames", r.contactFrames},
-                 {"foot_ground_error_percent", 100.0 * r.footErrorAfter},
-                 {"foot_ground_error_before_correction_percent", 100.0 * r.footErrorBefore},
-                 {"retarget_ms_per_frame", perFrameMs},
-                 {"mapping", mappingJson(r.mapping)}});
-    return 0;
-}
-
 } // namespace
 
 std::string usage()
@@ -1102,6 +1102,11 @@ Usage:
   rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]
                                   median ns/vertex of LBS, DQS and twist-corrected LBS (4 influences,
                                   positions + normals; default 100000 vertices, 1 thread)
+  rigsmith retarget RIG.json CLIP.bvh --out OUT.bvh|OUT.json [--rest frame0|zero] [--step N]
+                  [--no-names] [--no-ground]
+                                  retarget a BVH clip onto the rig (thesis Ch. 5): prints the joint mapping,
+                                  frames, fps, foot-ground error and stage timings; writes a BVH of the rig's
+                                  skeleton or JSON (per-frame local quaternions and root translation)
   rigsmith rig FILE --out character.glb|clip.bvh [--ends auto|head=ID,...] [--weights gaussian|heat]
                [--segmentation 3.2.1|3.2.2|3.2.4] [--clip CLIP.bvh] [--frame-step K] [--resolution N]
                [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
@@ -1110,11 +1115,6 @@ Usage:
                                   animation) or as BVH; --project also saves the session
   rigsmith export PROJECT.rsproj --out character.glb|clip.bvh [--frame-step K]
                                   restore a saved project (mesh, rig edits, weight options, clip) and export it
-  rigsmith retarget RIG.json CLIP.bvh --out OUT.bvh|OUT.json [--rest frame0|zero] [--step N]
-                  [--no-names] [--no-ground]
-                                  retarget a BVH clip onto the rig (thesis Ch. 5): prints the joint mapping,
-                                  frames, fps, foot-ground error and stage timings; writes a BVH of the rig's
-                                  skeleton or JSON (per-frame local quaternions and root translation)
   rigsmith --help | --version
 
 FILE is a path to any format Assimp reads (FBX, OBJ, glTF, Collada, ...), or
@@ -1163,16 +1163,16 @@ int runCli(int argc, char** argv, const std::vector<std::string>& args)
             return cmdSkeleton(rest);
         if (command == "fit")
             return cmdFit(rest);
+        if (command == "rig")
+            return cmdRig(rest);
+        if (command == "export")
+            return cmdExport(rest);
         if (command == "weights")
             return cmdWeights(rest);
         if (command == "compare-weights")
             return cmdCompareWeights(rest);
         if (command == "retarget")
             return cmdRetarget(rest);
-        if (command == "rig")
-            return cmdRig(rest);
-        if (command == "export")
-            return cmdExport(rest);
         if (command == "bench")
             return cmdBench(rest);
         std::cerr << "rigsmith: '" << command << "' is neither a command nor a file (see rigsmith --help)\n";

@@ -178,7 +178,7 @@ void Document::applyRig(const EndNodeLabels& labels, std::shared_ptr<const FitRe
 
 bool Document::setLabels(const EndNodeLabels& labels, const QString& description)
 {
-    if (m_busy) {
+    if (editsBlocked()) {
         emit stageFailed("rig", tr("Wait for the running stage to finish before editing the rig."));
         return false;
     }
@@ -209,7 +209,7 @@ bool Document::setLabel(Limb limb, int node)
 
 bool Document::setRigTemplate(const QString& spec)
 {
-    if (m_busy) {
+    if (editsBlocked()) {
         emit stageFailed("rig", tr("Wait for the running stage to finish before changing the template."));
         return false;
     }
@@ -273,7 +273,7 @@ std::shared_ptr<const FitResult> Document::previewJointMove(int joint, const Vec
 
 bool Document::moveJoint(int joint, const Vec3& position)
 {
-    if (!m_project.rig() || m_busy)
+    if (!m_project.rig() || editsBlocked())
         return false;
     std::shared_ptr<const FitResult> moved;
     try {
@@ -294,6 +294,7 @@ void Document::runStage(const QString& stage, Work work, std::function<void()> o
         emit stageFailed(stage, tr("Another stage is still running; wait for it or cancel it (Esc) first."));
         return;
     }
+    m_stage = stage;
     setBusy(true);
     emit stageStarted(stage);
     auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
@@ -327,7 +328,7 @@ void Document::runStage(const QString& stage, Work work, std::function<void()> o
         if (m_derivedPending && !m_busy)
             refreshDerivedStages();
         if (!m_pendingClip.isEmpty() && !m_busy && m_project.rig())
-            loadClip(std::exchange(m_pendingClip, QString()));
+            loadClip(std::exchange(m_pendingClip, QString()), m_pendingClipIsEdit);
     });
     m_watcher->setFuture(QtConcurrent::run([outcome, cancelFlag, snapshot, self, stage, work] {
         QElapsedTimer timer;
@@ -500,8 +501,25 @@ void Document::computeWeights()
         });
 }
 
+bool Document::editsBlocked() const
+{
+    // The stages before the rig replace what an edit refers to (nodes, joints);
+    // the ones after it (weights, clip, export) only read it and drop stale results.
+    return m_busy && (m_stage == "load" || m_stage == "skeleton" || m_stage == "project");
+}
+
 void Document::loadClip(const QString& path)
 {
+    loadClip(path, true);
+}
+
+void Document::loadClip(const QString& path, bool userEdit)
+{
+    if (m_busy && !editsBlocked()) {
+        m_pendingClip = path; // after the weights: queued, not refused
+        m_pendingClipIsEdit = userEdit;
+        return;
+    }
     if (!m_project.rig()) {
         emit stageFailed("clip", tr("Cannot play %1 yet: fit a rig first (open a character and label its end nodes).")
                                      .arg(path));
@@ -518,8 +536,9 @@ void Document::loadClip(const QString& path)
                     p.setClip(clip);
             };
         },
-        [this] {
-            setModified(true);
+        [this, userEdit] {
+            if (userEdit)
+                setModified(true);
             emit clipChanged();
             setClipTime(0.0);
         });
@@ -631,8 +650,10 @@ void Document::openProject(const QString& path, const QString& mesh)
                 emit rigNotice(QString::fromStdString(note));
             if (!r.mesh.message.empty())
                 emit rigNotice(QString::fromStdString(r.mesh.message));
-            if (!r.clipPath.empty())
+            if (!r.clipPath.empty()) { // part of the project, not an edit
                 m_pendingClip = QString::fromStdString(r.clipPath);
+                m_pendingClipIsEdit = false;
+            }
             refreshDerivedStages();
             setModified(false);
         });

@@ -197,7 +197,12 @@ private:
     void setModified(bool on);
     bool m_modified = false;
     QString m_projectPath;
-    QString m_pendingClip; ///< A project's clip, loaded once the stages before it are done.
+    QString m_pendingClip; ///< A clip to load once the running stage is done.
+    bool m_pendingClipIsEdit = true; ///< Loading it marks the project modified (not for a project's own clip).
+    QString m_stage;       ///< The running (or last) stage.
+    /// True while a stage runs that replaces what rig edits refer to.
+    bool editsBlocked() const;
+    void loadClip(const QString& path, bool userEdit);
 
     friend class PoseEditCommand;
     /// Sets the pose and its unwrapped twists (undo, redo) and emits poseChanged.

@@ -50,7 +50,7 @@ TEST(WeightColors, TheHumanoidsBonesGetDistinctColours)
 {
     for (int a = -1; a < 21; ++a)
         for (int b = a + 1; b < 21; ++b)
-            EXPECT_GT(glm::distance(segmentColor(a), segmentColor(b)), 0.05f) << a << " vs " << b;
+            EXPECT_GT(glm::distance(segmentColor(a), segmentColor(b)), 0.1f) << a << " vs " << b;
 }
 
 } // namespace
