@@ -763,6 +763,9 @@ void MainWindow::onClipChanged()
         m_timeline->setClip({}, 0, 1.0 / 30.0);
         return;
     }
+    // A clip poses the character: show it posed (Pose mode).
+    if (m_poseModeAction)
+        setPoseMode(true);
     const double time = m_timeline->time();
     const bool same = m_timeline->frameCount() == int(clip->retargeted.frames.size());
     m_timeline->setClip(QString::fromStdString(clip->name), int(clip->retargeted.frames.size()),

@@ -21,6 +21,14 @@ QString stageTitle(const QString& stage)
         return QObject::tr("Load character");
     if (stage == "skeleton")
         return QObject::tr("Curve skeleton");
+    if (stage == "weights")
+        return QObject::tr("Segmentation + weights");
+    if (stage == "clip")
+        return QObject::tr("Clip (read + retarget)");
+    if (stage == "project")
+        return QObject::tr("Open project");
+    if (stage == "export")
+        return QObject::tr("Export glTF");
     return stage;
 }
 

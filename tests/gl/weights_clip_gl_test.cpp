@@ -1,0 +1,130 @@
+// The weight views (segments, heat map) and clip playback in the real window.
+#include "ui/main_window.h"
+
+#include "ui/document.h"
+#include "ui/panels/timeline_panel.h"
+#include "ui/panels/weight_panel.h"
+#include "ui/viewport/viewport.h"
+
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QPainter>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cstdlib>
+
+namespace rig::ui {
+namespace {
+
+/// Fraction of sampled pixels whose colour differs between the two images.
+double difference(const QImage& a, const QImage& b)
+{
+    long differ = 0, total = 0;
+    for (int y = 0; y < std::min(a.height(), b.height()); y += 2)
+        for (int x = 0; x < std::min(a.width(), b.width()); x += 2) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            differ += (std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) + std::abs(qBlue(p) - qBlue(q))) > 30;
+            ++total;
+        }
+    return total ? double(differ) / double(total) : 0.0;
+}
+
+/// Distinct hues (in 12 bins) of the saturated pixels.
+int hueCount(const QImage& img)
+{
+    QSet<int> bins;
+    for (int y = 0; y < img.height(); y += 3)
+        for (int x = 0; x < img.width(); x += 3) {
+            const QColor c = QColor::fromRgb(img.pixel(x, y));
+            if (c.hsvSaturation() > 90 && c.value() > 60)
+                bins.insert(c.hsvHue() / 30);
+        }
+    return int(bins.size());
+}
+
+class WeightsClipTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        window = std::make_unique<MainWindow>(MainWindow::ViewportKind::OpenGL);
+        window->resize(1100, 800);
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        window->openFile("default");
+        window->document()->waitForIdle();
+        QCoreApplication::processEvents();
+        viewport = window->viewport();
+        ASSERT_TRUE(window->document()->project().skinning());
+    }
+    QImage frame()
+    {
+        QCoreApplication::processEvents();
+        return viewport->grabFramebuffer();
+    }
+    void saveShot(const char* name)
+    {
+        if (const char* dir = std::getenv("RIGSMITH_SHOTS")) {
+            QCoreApplication::processEvents();
+            QImage shot = window->grab().toImage();
+            QPainter painter(&shot);
+            painter.drawImage(viewport->mapTo(window.get(), QPoint(0, 0)), viewport->grabFramebuffer());
+            painter.end();
+            shot.save(QString("%1/%2.png").arg(dir, name));
+        }
+    }
+    std::unique_ptr<MainWindow> window;
+    Viewport* viewport = nullptr;
+};
+
+TEST_F(WeightsClipTest, SegmentAndHeatMapViewsColourTheMesh)
+{
+    const QImage shaded = frame();
+    window->weightPanel()->setColoring(MeshColoring::Segments);
+    const QImage segments = frame();
+    saveShot("weights_segments");
+    EXPECT_GT(difference(shaded, segments), 0.03);
+    EXPECT_GE(hueCount(segments), hueCount(shaded) + 2) << "one colour per bone";
+
+    // The heat map of the left forearm: red on it, blue elsewhere.
+    const int forearm = *window->document()->project().rig()->skeleton.find("LeftForeArm");
+    emit viewport->jointSelected(forearm);
+    window->weightPanel()->setColoring(MeshColoring::Weights);
+    const QImage heat = frame();
+    saveShot("weights_heat_leftforearm");
+    EXPECT_GT(difference(segments, heat), 0.03);
+    EXPECT_GE(hueCount(heat), 2);
+
+    window->weightPanel()->setColoring(MeshColoring::Shaded);
+    EXPECT_LT(difference(shaded, frame()), 0.01);
+}
+
+TEST_F(WeightsClipTest, AClipPlaysAndTheTimelineMovesTheCharacter)
+{
+    const QString clip = QStringLiteral(RIGSMITH_ASSIMP_MODELS "/BVH/01_01.bvh");
+    if (!QFile::exists(clip))
+        GTEST_SKIP() << "assimp-testmodels is not installed";
+    window->document()->loadClip(clip);
+    window->document()->waitForIdle();
+    QCoreApplication::processEvents();
+    TimelinePanel* timeline = window->timeline();
+    ASSERT_GT(timeline->frameCount(), 100);
+    EXPECT_TRUE(window->poseMode()) << "a clip shows the character posed";
+    timeline->setTime(0.5);
+    const QImage a = frame();
+    saveShot("clip_01_01_t0.5");
+    timeline->setTime(2.0);
+    const QImage b = frame();
+    saveShot("clip_01_01_t2.0");
+    EXPECT_GT(difference(a, b), 0.002);
+    // Playing advances time by itself.
+    timeline->play();
+    QTest::qWait(400);
+    EXPECT_GT(timeline->time(), 2.0);
+    timeline->pause();
+}
+
+} // namespace
+} // namespace rig::ui
