@@ -553,6 +553,51 @@ void Document::clearClip()
     emit clipChanged();
 }
 
+/// One undoable correction of the clip's joint mapping.
+class ClipMappingCommand : public QUndoCommand {
+public:
+    ClipMappingCommand(Document* doc, const QString& text, std::shared_ptr<const LoadedClip> before,
+                       std::shared_ptr<const LoadedClip> after)
+        : QUndoCommand(text), m_doc(doc), m_before(std::move(before)), m_after(std::move(after))
+    {
+    }
+    void undo() override { m_doc->applyClip(m_before); }
+    void redo() override { m_doc->applyClip(m_after); }
+
+private:
+    Document* m_doc;
+    std::shared_ptr<const LoadedClip> m_before, m_after;
+};
+
+void Document::applyClip(std::shared_ptr<const LoadedClip> clip)
+{
+    m_project.setClip(std::move(clip));
+    emit clipChanged();
+}
+
+bool Document::setClipMapping(const QString& target, const QString& source)
+{
+    const auto clip = m_project.clip();
+    if (!clip || !m_project.rig())
+        return false;
+    try {
+        RetargetMapping mapping = clip->retargeted.mapping;
+        std::vector<std::pair<std::string, double>> sources;
+        if (!source.isEmpty())
+            sources.emplace_back(source.toStdString(), 1.0);
+        setRetargetSources(mapping, target.toStdString(), sources);
+        auto edited = std::make_shared<LoadedClip>(*clip);
+        edited->retargeted = retargetClip(clip->source, m_project.rig()->skeleton, mapping);
+        edited->retargeted.name = clip->name;
+        m_undo.push(new ClipMappingCommand(this, tr("Map %1 to %2").arg(target, source.isEmpty() ? tr("nothing") : source),
+                                           clip, std::move(edited)));
+        return true;
+    } catch (const std::exception& e) {
+        emit stageFailed("clip", QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
 void Document::setClipTime(double seconds)
 {
     const auto& clip = m_project.clip();

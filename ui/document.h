@@ -118,6 +118,11 @@ public:
     void setClipTime(double seconds);
     /// Forgets the loaded clip (the pose stays).
     void clearClip();
+    /// Corrects the clip's mapping: target joint `target` follows source joint
+    /// `source` (empty: none, identity rotation), then retargets the clip with
+    /// the edited mapping (fast; undoable). False and `stageFailed("clip", ...)`
+    /// for unknown names.
+    bool setClipMapping(const QString& target, const QString& source);
 
 public slots:
     /// Opens a project file (stage "project"): loads its character, rebuilds
@@ -204,6 +209,8 @@ private:
     bool editsBlocked() const;
     void loadClip(const QString& path, bool userEdit);
 
+    friend class ClipMappingCommand;
+    void applyClip(std::shared_ptr<const LoadedClip> clip);
     friend class PoseEditCommand;
     /// Sets the pose and its unwrapped twists (undo, redo) and emits poseChanged.
     void applyPose(const Pose& pose, const std::vector<double>& twist, bool committed);

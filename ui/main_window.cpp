@@ -4,10 +4,12 @@
 #include "ui/document.h"
 #include "ui/panels/joint_panel.h"
 #include "ui/panels/pipeline_panel.h"
+#include "ui/panels/mapping_dialog.h"
 #include "ui/panels/rig_panel.h"
 #include "ui/panels/timeline_panel.h"
 #include "ui/panels/weight_panel.h"
 #include "ui/viewport/orbit_camera.h"
+#include "ui/viewport/clip_overlay.h"
 #include "ui/viewport/viewport.h"
 #include "ui/viewport/weight_colors.h"
 
@@ -733,6 +735,25 @@ void MainWindow::createClipControls(QMenu* file)
     loop->setChecked(m_timeline->loop());
     connect(loop, &QAction::toggled, m_timeline, &TimelinePanel::setLoop);
     playback->addSeparator();
+    QAction* mapping = playback->addAction(tr("Joint &Mapping…"));
+    mapping->setObjectName("actionMapping");
+    mapping->setShortcut(QKeySequence(tr("Ctrl+M")));
+    connect(mapping, &QAction::triggered, this, [this] {
+        if (!m_mappingDialog)
+            m_mappingDialog = new MappingDialog(m_document, this);
+        m_mappingDialog->show();
+        m_mappingDialog->raise();
+    });
+    QAction* showClip = playback->addAction(tr("Show Clip &Skeleton"));
+    showClip->setObjectName("actionShowClipSkeleton");
+    showClip->setCheckable(true);
+    showClip->setChecked(true);
+    showClip->setToolTip(tr("Draw the clip's own skeleton beside the character"));
+    connect(showClip, &QAction::toggled, this, [this](bool on) {
+        m_showClipSkeleton = on;
+        updateClipSkeleton();
+    });
+    connect(m_timeline, &TimelinePanel::timeChanged, this, &MainWindow::updateClipSkeleton);
     QAction* unload = playback->addAction(tr("&Unload Clip"), m_document, &Document::clearClip);
     unload->setObjectName("actionUnloadClip");
 
@@ -742,6 +763,23 @@ void MainWindow::createClipControls(QMenu* file)
         if (m_viewport)
             m_viewport->setContinuousRepaint(on || m_fpsLabel->isVisible());
     });
+}
+
+void MainWindow::updateClipSkeleton()
+{
+    if (!m_viewport)
+        return;
+    const auto& clip = m_document->project().clip();
+    const auto& character = m_document->project().character();
+    if (!clip || !character || !m_showClipSkeleton) {
+        m_viewport->setClipSkeleton({});
+        return;
+    }
+    // Scaled to the character by the leg-length ratio, standing beside it.
+    const Box3& b = character->stats.bounds;
+    const glm::vec3 anchor(float(b.max.x() + 0.6 * b.size().x()), float(b.min.y()), float(b.center().z()));
+    m_viewport->setClipSkeleton(
+        makeClipSkeletonLines(clip->source, m_timeline->time(), clip->retargeted.mapping.translationScale, anchor));
 }
 
 void MainWindow::showLoadClipDialog()
@@ -761,6 +799,7 @@ void MainWindow::onClipChanged()
     const auto& clip = m_document->project().clip();
     if (!clip) {
         m_timeline->setClip({}, 0, 1.0 / 30.0);
+        updateClipSkeleton();
         return;
     }
     // A clip poses the character: show it posed (Pose mode).
@@ -772,6 +811,7 @@ void MainWindow::onClipChanged()
                         clip->retargeted.frameTime);
     // Retargeted again after a rig edit: stay at the same time.
     m_timeline->setTime(same ? time : 0.0);
+    updateClipSkeleton();
     statusBar()->showMessage(tr("Clip %1: %2 of %3 joints mapped. Space plays, Left / Right step.")
                                  .arg(QString::fromStdString(clip->name))
                                  .arg(clip->retargeted.mapping.mappedCount())

@@ -22,6 +22,7 @@ namespace rig::ui {
 class Document;
 class JointPanel;
 class RigPanel;
+class MappingDialog;
 class TimelinePanel;
 class WeightPanel;
 class Viewport;
@@ -101,6 +102,10 @@ private:
     /// Colours the mesh as the Weights dock says (shaded, segments, heat map).
     void updateMeshColors();
     int m_colorJoint = -1; ///< The joint whose weights the heat map shows.
+    /// The clip's own skeleton beside the character at the timeline's time.
+    void updateClipSkeleton();
+    bool m_showClipSkeleton = true;
+    MappingDialog* m_mappingDialog = nullptr;
     bool m_askBeforeDiscarding = !qEnvironmentVariableIsSet("RIGSMITH_NO_PROMPTS");
     /// Texts over the viewport: the character's left/right sides.
     void updateViewportLabels();

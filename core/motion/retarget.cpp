@@ -731,7 +731,7 @@ void setRetargetSources(RetargetMapping& m, const std::string& target,
         s.weight /= sum;
     JointRetarget& j = m.joints[static_cast<size_t>(t - m.targetNames.begin())];
     j.sources = std::move(out);
-    j.match = j.sources.empty() ? RetargetMatch::Unmapped : RetargetMatch::User;
+    j.match = RetargetMatch::User; // by hand, also when unmapped (the identity is then the artist's choice)
 }
 
 RetargetMapping mapSkeletons(const Motion& source, const Skeleton& target, const RetargetOptions& options)

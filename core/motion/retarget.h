@@ -181,7 +181,8 @@ struct RetargetMapping {
 std::string formatMappingTable(const RetargetMapping& mapping);
 
 /// Sets target joint `target`'s sources by name, as a user edit (match User);
-/// an empty `sources` list unmaps it. Weights are normalized to sum to 1.
+/// an empty `sources` list unmaps it (identity rotation; still match User, so
+/// the edit is kept). Weights are normalized to sum to 1.
 /// @throws rig::InvalidInput naming an unknown joint or a negative / all-zero weight.
 void setRetargetSources(RetargetMapping& mapping, const std::string& target,
                         const std::vector<std::pair<std::string, double>>& sources);

@@ -69,7 +69,14 @@ LoadedClip retargetLoadedClip(const RigProject& project, const LoadedClip& clip,
     out.path = clip.path;
     out.name = clip.name;
     out.source = clip.source;
-    out.retargeted = retargetClip(clip.source, project.rig()->skeleton, options, progress);
+    // The artist's corrections of the mapping survive a rig edit (same joints).
+    const RetargetMapping& m = clip.retargeted.mapping;
+    const bool edited = std::any_of(m.joints.begin(), m.joints.end(),
+                                    [](const JointRetarget& j) { return j.match == RetargetMatch::User; });
+    if (edited && m.targetNames == project.rig()->skeleton.names)
+        out.retargeted = retargetClip(clip.source, project.rig()->skeleton, m, options, progress);
+    else
+        out.retargeted = retargetClip(clip.source, project.rig()->skeleton, options, progress);
     out.retargeted.name = clip.name;
     return out;
 }

@@ -144,7 +144,9 @@ LoadedClip loadClip(const RigProject& project, const std::string& path, const Re
                     const Progress& progress = {});
 
 /// Retargets an already loaded clip again onto the project's current rig
-/// (after a joint edit). @throws as loadClip().
+/// (after a joint edit), keeping the artist's edits of the mapping (joints
+/// matched `RetargetMatch::User`) when the rig has the same joints.
+/// @throws as loadClip().
 LoadedClip retargetLoadedClip(const RigProject& project, const LoadedClip& clip, const RetargetOptions& options = {},
                               const Progress& progress = {});
 

@@ -373,8 +373,10 @@ TEST(Retarget, UserEditedMappingIsUsed)
         const Vec3 dt = (row(pt, jointOf(target, "LeftHand")) - row(pt, fore)).normalized();
         EXPECT_LT((ds - dt).norm(), 1e-9) << f;
     }
+    // Unmapping by hand is still the artist's edit: no sources, match User.
     setRetargetSources(m, "LeftForeArm", {});
-    EXPECT_EQ(m.joints[static_cast<size_t>(fore)].match, RetargetMatch::Unmapped);
+    EXPECT_TRUE(m.joints[static_cast<size_t>(fore)].sources.empty());
+    EXPECT_EQ(m.joints[static_cast<size_t>(fore)].match, RetargetMatch::User);
 }
 
 // ---------------------------------------------------------------- different joint counts

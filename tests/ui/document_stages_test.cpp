@@ -101,6 +101,41 @@ TEST(DocumentStages, AClipPlaysOnTheRigAndTheMeshMoves)
     EXPECT_EQ(r.doc.undoStack()->count(), 0);
 }
 
+TEST(DocumentStages, CorrectingTheClipMappingRetargetsAndIsUndoable)
+{
+    if (!QFile::exists(walk))
+        GTEST_SKIP() << "assimp-testmodels is not installed";
+    Rigged r;
+    r.doc.loadClip(walk);
+    r.doc.waitForIdle();
+    const auto before = r.doc.project().clip();
+    ASSERT_TRUE(before);
+    const int forearm = *r.doc.project().rig()->skeleton.find("LeftForeArm");
+    r.doc.setClipTime(1.0);
+    const Eigen::Quaterniond mapped = r.doc.pose().localRotations[size_t(forearm)];
+    // Unmap the left forearm: it keeps its rest pose (identity) in every frame.
+    ASSERT_TRUE(r.doc.setClipMapping("LeftForeArm", ""));
+    ASSERT_NE(r.doc.project().clip(), before);
+    EXPECT_EQ(r.doc.project().clip()->retargeted.mapping.joints[size_t(forearm)].match, RetargetMatch::User);
+    r.doc.setClipTime(1.0);
+    EXPECT_TRUE(r.doc.pose().localRotations[size_t(forearm)].isApprox(Eigen::Quaterniond::Identity(), 1e-9));
+    EXPECT_GT(mapped.angularDistance(Eigen::Quaterniond::Identity()), 1e-3);
+    // An unknown joint is refused with a message; undo restores the automatic mapping.
+    QSignalSpy failed(&r.doc, &Document::stageFailed);
+    EXPECT_FALSE(r.doc.setClipMapping("LeftForeArm", "NoSuchJoint"));
+    EXPECT_EQ(failed.count(), 1);
+    r.doc.undoStack()->undo();
+    EXPECT_EQ(r.doc.project().clip(), before);
+    // The edit survives a joint move (the clip is retargeted with it).
+    r.doc.undoStack()->redo();
+    const Skeleton& s = r.doc.project().rig()->skeleton;
+    const int knee = *s.find("LeftLeg");
+    ASSERT_TRUE(r.doc.moveJoint(knee, Vec3(s.bindPositions.row(knee)) + Vec3(0.0, 0.0, 0.01)));
+    r.doc.waitForIdle();
+    ASSERT_TRUE(r.doc.project().clip());
+    EXPECT_EQ(r.doc.project().clip()->retargeted.mapping.joints[size_t(forearm)].match, RetargetMatch::User);
+}
+
 TEST(DocumentStages, AMalformedClipIsRefusedNamingTheFileAndTheLastClipStays)
 {
     Rigged r;

@@ -49,7 +49,7 @@ bool Renderer::initialize(QString* error)
     m_pointProgram = buildProgram("points", error);
     if (!m_meshProgram || !m_lineProgram || !m_pointProgram)
         return false;
-    for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones, &m_gizmo})
+    for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones, &m_gizmo, &m_clipBones})
         a->vao.create();
     m_initialized = true;
     return true;
@@ -133,6 +133,13 @@ void Renderer::setGizmo(const std::vector<LineVertex>& lines)
     if (!m_initialized)
         return;
     uploadLines(m_gizmo, lines.data(), static_cast<int>(lines.size()), sizeof(LineVertex));
+}
+
+void Renderer::setClipSkeleton(const std::vector<LineVertex>& lines)
+{
+    if (!m_initialized)
+        return;
+    uploadLines(m_clipBones, lines.data(), static_cast<int>(lines.size()), sizeof(LineVertex));
 }
 
 void Renderer::setSkeleton(const SkeletonDrawData& data)
@@ -328,6 +335,16 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
         m_meshProgram->setUniformValue("uClipPlane", QVector4D(0, 0, 0, 1));
         drawMesh(m_rigJoints, view, proj, 1.0f, true);
     }
+    if (m_clipBones.count > 0) {
+        m_lineProgram->bind();
+        setMatrix(*m_lineProgram, "uViewProjection", proj * view);
+        m_lineProgram->setUniformValue("uAlpha", 1.0f);
+        glLineWidth(2.0f);
+        m_clipBones.vao.bind();
+        glDrawArrays(GL_LINES, 0, m_clipBones.count);
+        m_clipBones.vao.release();
+        glLineWidth(1.0f);
+    }
     if (m_gizmo.count > 0) {
         glClear(GL_DEPTH_BUFFER_BIT);
         glDisable(GL_DEPTH_TEST);
@@ -352,7 +369,7 @@ void Renderer::destroy(GpuArray& a)
 
 void Renderer::release()
 {
-    for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones, &m_gizmo})
+    for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones, &m_gizmo, &m_clipBones})
         destroy(*a);
     m_skin.release();
     m_meshProgram.reset();

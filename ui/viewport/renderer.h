@@ -69,6 +69,8 @@ public:
     bool skinned() const { return m_skin.ready(); }
     /// The rotate gizmo's lines, drawn in front of everything (empty hides it).
     void setGizmo(const std::vector<LineVertex>& lines);
+    /// The loaded clip's own skeleton beside the character (empty hides it).
+    void setClipSkeleton(const std::vector<LineVertex>& lines);
     int meshTriangles() const { return m_mesh.count / 3; }
     /// Uploads the skeleton glyphs and links (empty data clears them).
     void setSkeleton(const SkeletonDrawData& data);
@@ -101,7 +103,7 @@ private:
 
     bool m_initialized = false;
     std::unique_ptr<QOpenGLShaderProgram> m_meshProgram, m_lineProgram, m_pointProgram;
-    GpuArray m_mesh, m_meshLod, m_grid, m_glyphs, m_links, m_voxels, m_rigJoints, m_rigBones, m_gizmo;
+    GpuArray m_mesh, m_meshLod, m_grid, m_glyphs, m_links, m_voxels, m_rigJoints, m_rigBones, m_gizmo, m_clipBones;
     SkinBuffers m_skin;
     /// Skinning uniforms for the next drawMesh(): the deformer, or none (-1).
     int m_drawDeformer = -1;

@@ -65,6 +65,13 @@ void Viewport::setMesh(std::shared_ptr<const Mesh> mesh)
 
 void Viewport::setVertexHover(bool on) { m_vertexHover = on; }
 
+void Viewport::setClipSkeleton(std::vector<LineVertex> lines)
+{
+    m_clipLines = std::move(lines);
+    m_clipLinesDirty = true;
+    update();
+}
+
 void Viewport::setVertexColors(std::vector<glm::vec3> colors)
 {
     m_vertexColors = std::move(colors);
@@ -299,6 +306,7 @@ void Viewport::initializeGL()
     m_rigDirty = true;
     m_skinDirty = true;
     m_gizmoDirty = true;
+    m_clipLinesDirty = true;
     m_fpsTimer.start();
 }
 
@@ -317,6 +325,10 @@ void Viewport::paintGL()
         } else
             m_renderer.clearMesh();
         m_meshDirty = false;
+    }
+    if (m_clipLinesDirty && m_renderer.initialized()) {
+        m_renderer.setClipSkeleton(m_clipLines);
+        m_clipLinesDirty = false;
     }
     if (m_skinDirty && m_renderer.initialized()) {
         // Influences only when they fit the mesh and the rig (a stale stage result draws unskinned).

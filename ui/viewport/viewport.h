@@ -48,6 +48,8 @@ public:
     /// #V colours replacing the shading colour (weight views); empty for the
     /// normal skin colour. Ignored when the count does not match the mesh.
     void setVertexColors(std::vector<glm::vec3> colors);
+    /// The loaded clip's own skeleton as lines (clip_overlay.h); empty hides it.
+    void setClipSkeleton(std::vector<LineVertex> lines);
     /// When on, hovering the mesh emits `vertexHovered` (the weight views).
     void setVertexHover(bool on);
     /// The node under a pixel (logical coordinates), if any.
@@ -156,6 +158,8 @@ private:
     std::shared_ptr<const FitResult> m_rig;
     std::vector<glm::vec3> m_vertexColors;
     bool m_vertexHover = false;
+    std::vector<LineVertex> m_clipLines;
+    bool m_clipLinesDirty = false;
     RigDrawData m_rigDraw;
     bool m_rigDirty = false;
     std::vector<glm::vec4> m_endColors;
