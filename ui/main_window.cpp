@@ -17,6 +17,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDebug>
 #include <QDockWidget>
 #include <QTimer>
 #include <QToolTip>
@@ -775,9 +776,13 @@ void MainWindow::updateClipSkeleton()
         m_viewport->setClipSkeleton({});
         return;
     }
-    // Scaled to the character by the leg-length ratio, standing beside it.
+    // Scaled to the character by the leg-length ratio, walking beside it:
+    // anchored at the posed hips, moved aside (30% of the height) and back (15%).
     const Box3& b = character->stats.bounds;
-    const glm::vec3 anchor(float(b.max.x() + 0.6 * b.size().x()), float(b.min.y()), float(b.center().z()));
+    Vec3 hips = b.center();
+    if (const auto& rig = m_document->project().rig(); rig && rig->skeleton.jointCount() > 0)
+        hips = Vec3(rig->skeleton.bindPositions.row(0)) + m_document->pose().rootTranslation;
+    const glm::vec3 anchor(float(hips.x() + 0.3 * b.size().y()), float(b.min.y()), float(hips.z() - 0.15 * b.size().y()));
     m_viewport->setClipSkeleton(
         makeClipSkeletonLines(clip->source, m_timeline->time(), clip->retargeted.mapping.translationScale, anchor));
 }

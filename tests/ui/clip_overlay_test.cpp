@@ -41,6 +41,7 @@ TEST(ClipOverlay, TimeSelectsTheNearestFrameAndClamps)
     const Motion m = twoBoneClip();
     const auto late = makeClipSkeletonLines(m, 0.4, 1.0, glm::vec3(0.0f));
     // Frame 1: the root turned 90° about Z, the bone now points along -X.
+    EXPECT_LT(glm::distance(late[0].position, glm::vec3(0.0f, 1.0f, 0.0f)), 1e-5f);
     EXPECT_LT(glm::distance(late[1].position, glm::vec3(-1.0f, 1.0f, 0.0f)), 1e-5f);
     EXPECT_EQ(makeClipSkeletonLines(m, 99.0, 1.0, glm::vec3(0.0f))[1].position, late[1].position);
     Motion empty = m;

@@ -14,9 +14,8 @@ std::vector<LineVertex> makeClipSkeletonLines(const Motion& clip, double seconds
     const int last = clip.frameCount() - 1;
     const int frame = std::clamp(int(std::lround(std::isfinite(seconds) ? seconds / clip.frameTime : 0.0)), 0, last);
     const MotionWorld world = worldTransforms(clip, evaluateFrame(clip, frame));
-    // The rest root position anchors the figure; the motion moves it from there.
-    const MotionWorld rest = worldTransforms(clip, restPose(clip));
-    const Vec3 origin(rest.positions(0, 0), 0.0, rest.positions(0, 2));
+    // The current root position (x, z) anchors the figure.
+    const Vec3 origin(world.positions(0, 0), 0.0, world.positions(0, 2));
     auto place = [&](const Vec3& p) {
         const Vec3 q = scale * (p - origin);
         return glm::vec3(anchor.x + float(q.x()), anchor.y + float(q.y()), anchor.z + float(q.z()));

@@ -14,8 +14,9 @@ namespace rig::ui {
 
 /// Lines (two points each) of the clip's bones at `seconds` (the nearest
 /// frame), End Sites included: positions scaled by `scale`, then moved so the
-/// root's rest position lands at `anchor` (x, z) on the ground (y = 0 of the
-/// clip maps to y = anchor.y). Empty for a clip without frames.
+/// root's current position lands at `anchor` (x, z) (the figure walks along
+/// with the character instead of walking off screen); y = 0 of the clip maps
+/// to y = anchor.y. Empty for a clip without frames.
 std::vector<LineVertex> makeClipSkeletonLines(const Motion& clip, double seconds, double scale,
                                               const glm::vec3& anchor);
 
