@@ -974,8 +974,9 @@ int cmdRig(const std::vector<std::string>& raw)
     }
     const Skeleton& skeleton = project.rig()->skeleton;
     project.setWeightOptions(weightOptions);
-    project.setSkinning(std::make_shared<const SkinningResult>(computeSkinning(project)));
-    clock.lap("weights");
+    auto skinning = std::make_shared<const SkinningResult>(computeSkinning(project));
+    clock.add(skinning->timings); // segment, weights, diagnostics
+    project.setSkinning(skinning);
     std::optional<RetargetedClip> clip;
     const std::string clipPath = a.value("--clip").value_or("");
     if (!clipPath.empty()) {

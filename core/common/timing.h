@@ -27,6 +27,13 @@ public:
         m_out.push_back({std::move(name), std::chrono::duration<double>(now - m_last).count()});
         m_last = now;
     }
+    /// Records stages timed elsewhere (a stage function's own timings) and
+    /// restarts the clock after them.
+    void add(const StageTimings& timings)
+    {
+        m_out.insert(m_out.end(), timings.begin(), timings.end());
+        m_last = Clock::now();
+    }
 
 private:
     using Clock = std::chrono::steady_clock;
