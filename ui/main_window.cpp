@@ -754,7 +754,8 @@ void MainWindow::createClipControls(QMenu* file)
         m_showClipSkeleton = on;
         updateClipSkeleton();
     });
-    connect(m_timeline, &TimelinePanel::timeChanged, this, &MainWindow::updateClipSkeleton);
+    // After the document posed the rig for the new time (the figure walks beside it).
+    connect(m_document, &Document::poseChanged, this, &MainWindow::updateClipSkeleton);
     QAction* unload = playback->addAction(tr("&Unload Clip"), m_document, &Document::clearClip);
     unload->setObjectName("actionUnloadClip");
 

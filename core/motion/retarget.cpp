@@ -654,6 +654,42 @@ RetargetRest parseRetargetRest(std::string_view name)
                        "': use 'frame0' (the clip's first frame) or 'zero' (the BVH zero pose)");
 }
 
+namespace {
+
+/// Widest horizontal distance of a joint or End Site from the root, over the height.
+double limbSpread(const Motion& m, const MotionPose& pose)
+{
+    const MotionWorld w = worldTransforms(m, pose);
+    const Vec3 root = w.positions.row(0).transpose();
+    double spread = 0.0, lo = root.y(), hi = root.y();
+    auto visit = [&](const Vec3& p) {
+        spread = std::max(spread, Eigen::Vector2d(p.x() - root.x(), p.z() - root.z()).norm());
+        lo = std::min(lo, p.y());
+        hi = std::max(hi, p.y());
+    };
+    for (Eigen::Index j = 0; j < w.positions.rows(); ++j)
+        visit(w.positions.row(j).transpose());
+    for (Eigen::Index e = 0; e < w.endSitePositions.rows(); ++e)
+        visit(w.endSitePositions.row(e).transpose());
+    return hi > lo ? spread / (hi - lo) : 0.0;
+}
+
+} // namespace
+
+RetargetRest detectRestPose(const Motion& m)
+{
+    if (m.frameCount() < 1 || m.jointCount() == 0)
+        return RetargetRest::Zero;
+    const MotionPose first = evaluateFrame(m, 0);
+    const double limit = 20.0 * std::numbers::pi / 180.0;
+    bool close = true;
+    for (size_t j = 1; j < first.localRotations.size() && close; ++j)
+        close = first.localRotations[j].angularDistance(Eigen::Quaterniond::Identity()) <= limit;
+    if (close)
+        return RetargetRest::FirstFrame;
+    return limbSpread(m, first) >= 0.95 * limbSpread(m, restPose(m)) ? RetargetRest::FirstFrame : RetargetRest::Zero;
+}
+
 std::string_view retargetRestName(RetargetRest rest) { return rest == RetargetRest::Zero ? "zero" : "frame0"; }
 
 std::string_view retargetMatchName(RetargetMatch match)

@@ -98,6 +98,16 @@ enum class RetargetRest : std::uint8_t {
 
 /// Parses "frame0" or "zero". @throws rig::InvalidInput naming the accepted values.
 RetargetRest parseRetargetRest(std::string_view name);
+
+/// Which pose of a clip is its T-pose-like rest (the front ends' default, so
+/// that clips play without the artist choosing): frame 0 when it differs little
+/// from the zero pose (every non-root local rotation within 20°) or spreads the
+/// limbs at least as wide; otherwise the zero pose. The spread is the widest
+/// horizontal distance of a joint or End Site from the root over the figure's
+/// height: a T-pose maximizes it. CMU clips (frame 0 a synthetic T-pose) give
+/// FirstFrame; a clip starting in a fighting stance with a T-pose zero pose
+/// (Boxing_Toes) gives Zero. A clip without frames gives Zero.
+RetargetRest detectRestPose(const Motion& clip);
 /// "frame0" or "zero".
 std::string_view retargetRestName(RetargetRest rest);
 

@@ -55,7 +55,11 @@ LoadedClip loadClip(const RigProject& project, const std::string& path, const Re
     clip.path = path;
     clip.name = std::filesystem::path(path).filename().string();
     clip.source = readBvh(path, {}, progress);
-    clip.retargeted = retargetClip(clip.source, project.rig()->skeleton, options, progress);
+    // The front ends do not ask which pose is the clip's rest: detect it.
+    RetargetOptions o = options;
+    if (o.rest == RetargetRest::FirstFrame)
+        o.rest = detectRestPose(clip.source);
+    clip.retargeted = retargetClip(clip.source, project.rig()->skeleton, o, progress);
     clip.retargeted.name = clip.name;
     return clip;
 }
@@ -75,8 +79,12 @@ LoadedClip retargetLoadedClip(const RigProject& project, const LoadedClip& clip,
                                     [](const JointRetarget& j) { return j.match == RetargetMatch::User; });
     if (edited && m.targetNames == project.rig()->skeleton.names)
         out.retargeted = retargetClip(clip.source, project.rig()->skeleton, m, options, progress);
-    else
-        out.retargeted = retargetClip(clip.source, project.rig()->skeleton, options, progress);
+    else {
+        RetargetOptions o = options;
+        if (o.rest == RetargetRest::FirstFrame)
+            o.rest = detectRestPose(clip.source);
+        out.retargeted = retargetClip(clip.source, project.rig()->skeleton, o, progress);
+    }
     out.retargeted.name = clip.name;
     return out;
 }

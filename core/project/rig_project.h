@@ -137,7 +137,8 @@ Vec3 parseFacing(const std::string& text);
 SkinningResult computeSkinning(const RigProject& project, const Progress& progress = {});
 
 /// Reads a BVH clip and retargets it onto the project's rig (thesis Ch. 5,
-/// `retargetClip()`); `name` is set to the file name.
+/// `retargetClip()`); `name` is set to the file name. With the default
+/// `options.rest` (FirstFrame) the rest pose is detected (`detectRestPose()`).
 /// @throws rig::InvalidInput when there is no rig yet, rig::IoError /
 /// rig::ParseError for unreadable or malformed files (naming the file and line).
 LoadedClip loadClip(const RigProject& project, const std::string& path, const RetargetOptions& options = {},

@@ -654,3 +654,22 @@ TEST(Retarget, RetargetedMotionIsABvhOfTheTarget)
 
 } // namespace
 } // namespace rig
+
+namespace rig {
+namespace {
+
+TEST(RetargetRestDetection, CmuClipsUseFrameZeroAndAStanceStartUsesTheZeroPose)
+{
+    const std::string dir = RIGSMITH_ASSIMP_MODELS "/BVH/";
+    if (!std::filesystem::exists(dir + "01_01.bvh"))
+        GTEST_SKIP() << "assimp-testmodels is not installed";
+    EXPECT_EQ(detectRestPose(readBvh(dir + "01_01.bvh")), RetargetRest::FirstFrame);
+    EXPECT_EQ(detectRestPose(readBvh(dir + "01_03.bvh")), RetargetRest::FirstFrame);
+    EXPECT_EQ(detectRestPose(readBvh(dir + "Boxing_Toes.bvh")), RetargetRest::Zero);
+    Motion none = readBvh(dir + "01_01.bvh");
+    none.frames.resize(0, none.channelCount());
+    EXPECT_EQ(detectRestPose(none), RetargetRest::Zero);
+}
+
+} // namespace
+} // namespace rig
