@@ -12,6 +12,8 @@
 #include "core/deform/bar_experiment.h"
 #include "core/deform/twist_lbs.h"
 
+#include "tests/support/qt/image_compare.h"
+
 #include <gtest/gtest.h>
 
 #include <QCoreApplication>
@@ -197,17 +199,7 @@ TEST_F(SkinningGlTest, IdentityPoseReturnsTheRestMesh)
 }
 
 /// Fraction of sampled pixels that differ between two frames.
-double difference(const QImage& a, const QImage& b)
-{
-    long differ = 0, total = 0;
-    for (int y = 0; y < std::min(a.height(), b.height()); y += 2)
-        for (int x = 0; x < std::min(a.width(), b.width()); x += 2) {
-            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
-            differ += (std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) + std::abs(qBlue(p) - qBlue(q))) > 30;
-            ++total;
-        }
-    return total ? double(differ) / double(total) : 0.0;
-}
+double difference(const QImage& a, const QImage& b) { return test::imageDifference(a, b); }
 
 /// The app posing the default character: weights from the nearest-link
 /// segmentation (the same whatever the weights stage computes), Pose mode.

@@ -12,6 +12,8 @@
 #include <QPushButton>
 #include <QUndoStack>
 
+#include "tests/support/qt/image_compare.h"
+
 #include <gtest/gtest.h>
 
 #include <QMouseEvent>
@@ -38,17 +40,7 @@ double coverage(const QImage& img, QRect region = {})
     return total ? double(differ) / double(total) : 0.0;
 }
 
-double difference(const QImage& a, const QImage& b)
-{
-    long differ = 0, total = 0;
-    for (int y = 0; y < std::min(a.height(), b.height()); y += 2)
-        for (int x = 0; x < std::min(a.width(), b.width()); x += 2) {
-            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
-            differ += (std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) + std::abs(qBlue(p) - qBlue(q))) > 30;
-            ++total;
-        }
-    return total ? double(differ) / double(total) : 0.0;
-}
+double difference(const QImage& a, const QImage& b) { return test::imageDifference(a, b); }
 
 class ViewportTest : public ::testing::Test {
 protected:

@@ -6,6 +6,8 @@
 #include "ui/panels/weight_panel.h"
 #include "ui/viewport/viewport.h"
 
+#include "tests/support/qt/image_compare.h"
+
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -20,17 +22,7 @@ namespace rig::ui {
 namespace {
 
 /// Fraction of sampled pixels whose colour differs between the two images.
-double difference(const QImage& a, const QImage& b)
-{
-    long differ = 0, total = 0;
-    for (int y = 0; y < std::min(a.height(), b.height()); y += 2)
-        for (int x = 0; x < std::min(a.width(), b.width()); x += 2) {
-            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
-            differ += (std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) + std::abs(qBlue(p) - qBlue(q))) > 30;
-            ++total;
-        }
-    return total ? double(differ) / double(total) : 0.0;
-}
+double difference(const QImage& a, const QImage& b) { return test::imageDifference(a, b); }
 
 /// Distinct hues (in 12 bins) of the saturated pixels.
 int hueCount(const QImage& img)
