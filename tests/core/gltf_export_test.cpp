@@ -410,7 +410,7 @@ std::optional<nlohmann::json> runThree(const std::string& glb, const std::vector
     std::string cmd = "node '";
     cmd.append(clients).append("/three_skin.mjs' '").append(glb).append("' '").append(out).append("'");
     for (double t : times)
-        cmd += " " + std::to_string(t);
+        cmd.append(" ").append(std::to_string(t));
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::ifstream in(out);
     if (!in)

@@ -168,8 +168,9 @@ TEST(TwistLbs, EqualsDqsWhenNoJointTwistsAndLbsWhenNothingBends)
     const DeformedMesh l = lbs(t.mesh.V, t.mesh.N, t.weights, ps.skinning);
     EXPECT_GT((a.V - l.V).cwiseAbs().maxCoeff(), 1e-2);
     for (Eigen::Index i = 0; i < t.mesh.V.rows(); ++i)
-        if (t.weights.weights(i, 0) == 1.0f)
+        if (t.weights.weights(i, 0) == 1.0f) {
             EXPECT_LT((a.V.row(i) - l.V.row(i)).norm(), 1e-5) << i;
+        }
     // With neither twist nor bend (only the root moves and turns) it is LBS.
     Pose r = identityPose(t.skeleton);
     r.localRotations[0] = Eigen::AngleAxisd(0.8, Vec3(0.2, 1, -0.4).normalized());
