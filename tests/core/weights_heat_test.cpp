@@ -23,7 +23,7 @@ Skeleton chain(const std::vector<Vec3>& points)
 {
     Skeleton s;
     for (size_t i = 0; i < points.size(); ++i) {
-        s.names.push_back("j" + std::to_string(i));
+        s.names.push_back(std::string("j").append(std::to_string(i))); // not "j" + ...: GCC 12 -Wrestrict false positive
         s.parents.push_back(static_cast<int>(i) - 1);
     }
     s.bindPositions.resize(static_cast<Eigen::Index>(points.size()), 3);
