@@ -1,5 +1,7 @@
 #include "core/skin/segmentation.h"
 
+#include "core/mesh/vertex_adjacency.h"
+
 #include "core/common/error.h"
 #include "core/common/parallel.h"
 #include "core/mesh/mesh_queries.h"
@@ -256,41 +258,8 @@ Assign postProcess(const Rig& rig, const Vec3& p, Assign cur, int level)
     return out;
 }
 
-/// Vertex adjacency (compressed rows) from the triangles.
-struct Adjacency {
-    std::vector<int> start; ///< #V + 1 offsets into nbr.
-    std::vector<int> nbr;
-    int degree(int v) const { return start[static_cast<size_t>(v) + 1] - start[static_cast<size_t>(v)]; }
-};
-
-Adjacency buildAdjacency(int n, const MatrixX3i& F)
-{
-    std::vector<std::pair<int, int>> e;
-    e.reserve(static_cast<size_t>(F.rows()) * 6);
-    for (Eigen::Index f = 0; f < F.rows(); ++f)
-        for (int k = 0; k < 3; ++k) {
-            const int a = F(f, k), b = F(f, (k + 1) % 3);
-            if (a != b) {
-                e.emplace_back(a, b);
-                e.emplace_back(b, a);
-            }
-        }
-    std::sort(e.begin(), e.end());
-    e.erase(std::unique(e.begin(), e.end()), e.end());
-    Adjacency adj;
-    adj.start.assign(static_cast<size_t>(n) + 1, 0);
-    for (const auto& [a, b] : e)
-        ++adj.start[static_cast<size_t>(a) + 1];
-    for (int i = 0; i < n; ++i)
-        adj.start[static_cast<size_t>(i) + 1] += adj.start[static_cast<size_t>(i)];
-    adj.nbr.resize(e.size());
-    for (size_t i = 0; i < e.size(); ++i)
-        adj.nbr[i] = e[i].second; // sorted by a, so already in place
-    return adj;
-}
-
 /// Connected components of the adjacency; an isolated vertex is its own.
-int components(const Adjacency& adj, int n, std::vector<int>& comp)
+int components(const VertexAdjacency& adj, int n, std::vector<int>& comp)
 {
     comp.assign(static_cast<size_t>(n), -1);
     int count = 0;
@@ -319,7 +288,7 @@ int components(const Adjacency& adj, int n, std::vector<int>& comp)
 /// Thesis Alg. 3.2.4, region merge: per link, the connected subsets of its
 /// vertices; the largest per part of the mesh stays, the others join the
 /// neighbouring region they share the most edges with. Repeated until stable.
-void mergeRegions(const Adjacency& adj, const std::vector<int>& meshComp, std::vector<int>& bone)
+void mergeRegions(const VertexAdjacency& adj, const std::vector<int>& meshComp, std::vector<int>& bone)
 {
     const int n = static_cast<int>(bone.size());
     std::vector<int> subset(static_cast<size_t>(n));
@@ -475,7 +444,7 @@ Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const Voxel
     }
 
     // ---- Thesis Alg. 3.2.4 -------------------------------------------------
-    const Adjacency adj = buildAdjacency(n, mesh.F);
+    const VertexAdjacency adj = vertexAdjacency(n, mesh.F);
     std::vector<int> comp;
     const int compCount = components(adj, n, comp);
     const MatrixX3d N = mesh.N.rows() == n ? mesh.N : vertexNormals(mesh.V, mesh.F);

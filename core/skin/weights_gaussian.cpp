@@ -1,5 +1,7 @@
 #include "core/skin/weights_gaussian.h"
 
+#include "core/mesh/vertex_adjacency.h"
+
 #include "core/common/error.h"
 
 #include <Eigen/SparseCore>
@@ -63,31 +65,6 @@ void checkInput(const Mesh& mesh, const Skeleton& skeleton, const Segmentation& 
                            std::to_string(o.maxInfluences));
     if (!(o.minRelativeWeight >= 0.0 && o.minRelativeWeight < 1.0))
         throw InvalidInput(kFn + "minRelativeWeight must lie in [0, 1), got " + std::to_string(o.minRelativeWeight));
-}
-
-/// Vertex adjacency (compressed rows) from the triangles.
-void adjacency(int n, const MatrixX3i& F, std::vector<int>& start, std::vector<int>& nbr)
-{
-    std::vector<std::pair<int, int>> e;
-    e.reserve(static_cast<size_t>(F.rows()) * 6);
-    for (Eigen::Index f = 0; f < F.rows(); ++f)
-        for (int k = 0; k < 3; ++k) {
-            const int a = F(f, k), b = F(f, (k + 1) % 3);
-            if (a != b) {
-                e.emplace_back(a, b);
-                e.emplace_back(b, a);
-            }
-        }
-    std::sort(e.begin(), e.end());
-    e.erase(std::unique(e.begin(), e.end()), e.end());
-    start.assign(static_cast<size_t>(n) + 1, 0);
-    for (const auto& [a, b] : e)
-        ++start[static_cast<size_t>(a) + 1];
-    for (int i = 0; i < n; ++i)
-        start[static_cast<size_t>(i) + 1] += start[static_cast<size_t>(i)];
-    nbr.resize(e.size());
-    for (size_t i = 0; i < e.size(); ++i)
-        nbr[i] = e[i].second;
 }
 
 } // namespace
@@ -206,8 +183,9 @@ SkinWeights segmentationWeights(const Mesh& mesh, const Skeleton& skeleton, cons
                 if (t != k)
                     moves[static_cast<size_t>(m)].emplace_back(k, t);
             }
-        std::vector<int> aStart, aNbr;
-        adjacency(n, mesh.F, aStart, aNbr);
+        const VertexAdjacency adjacency = vertexAdjacency(n, mesh.F);
+        const std::vector<int>& aStart = adjacency.start;
+        const std::vector<int>& aNbr = adjacency.nbr;
         // Only vertices near a jump change: the zone around the edges whose
         // ends differ by more than 0.05 in some weight (region borders, and
         // the steep part of the distribution on short links). Its radius is half of `smoothingIterations` rings, at most
