@@ -2,13 +2,9 @@ cmake_minimum_required(VERSION 3.25)
 # Checks a `rigsmith bench bar|skinning --report` file: the common schema and
 # the keys of issue 6 (values are not checked: timings vary by machine).
 # -DREPORT=file -DKIND=bar|skinning
+include(${CMAKE_CURRENT_LIST_DIR}/report_checks.cmake)
 file(READ ${REPORT} json)
-foreach(key command input stages total_seconds)
-  string(JSON value ERROR_VARIABLE err GET "${json}" ${key})
-  if(err)
-    message(FATAL_ERROR "report lacks '${key}': ${err}")
-  endif()
-endforeach()
+require_report_keys("${json}" command input stages total_seconds)
 if(KIND STREQUAL "bar")
   string(JSON n LENGTH "${json}" volume_error_percent)
   if(NOT n EQUAL 6)
