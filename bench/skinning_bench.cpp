@@ -3,8 +3,10 @@
 // The scene is rig::makeSkinningScene() (core/deform/skinning_timing.h: a tube
 // of 1000 rings × 100 around a 16-joint chain, thesis Gaussian weights, every
 // joint bent and twisted); `rigsmith bench skinning` times the same scene.
-// The per-frame work (transform conversion, twistTransforms()) is inside the
-// timed loop.
+// The skin is bound once (rig::bindSkin/bindTwist, as the app does when the
+// weights change); the per-frame work (forward kinematics, transform
+// conversion, twistTransforms(), the deformation) is inside the timed loop.
+// BM_LbsUnbound times the convenience form that binds on every call.
 #include "core/deform/dqs.h"
 #include "core/deform/lbs.h"
 #include "core/deform/pose.h"
@@ -24,6 +26,17 @@ const Scene& scene()
     return s;
 }
 
+const rig::SkinBinding& bound()
+{
+    static const rig::SkinBinding b = [] {
+        const Scene& s = scene();
+        rig::SkinBinding r = rig::bindSkin(s.V, s.N, s.weights, s.skeleton.jointCount());
+        rig::bindTwist(r, s.segmentation, s.skeleton);
+        return r;
+    }();
+    return b;
+}
+
 void setCounters(benchmark::State& state, const Scene& s)
 {
     state.counters["ns_per_vertex"] = benchmark::Counter(static_cast<double>(s.V.rows()) * 1e-9,
@@ -31,7 +44,7 @@ void setCounters(benchmark::State& state, const Scene& s)
                                                              benchmark::Counter::kInvert);
 }
 
-void BM_Lbs(benchmark::State& state)
+void BM_LbsUnbound(benchmark::State& state)
 {
     const Scene& s = scene();
     const rig::SkinningOptions o{.threads = static_cast<int>(state.range(0))};
@@ -44,15 +57,28 @@ void BM_Lbs(benchmark::State& state)
     setCounters(state, s);
 }
 
+void BM_Lbs(benchmark::State& state)
+{
+    const Scene& s = scene();
+    const rig::SkinningOptions o{.threads = static_cast<int>(state.range(0))};
+    rig::SkinnedMesh out;
+    for (auto _ : state) {
+        const rig::PosedSkeleton ps = rig::forwardKinematics(s.skeleton, s.pose);
+        rig::lbs(bound(), ps.skinning, out, o);
+        benchmark::DoNotOptimize(out.vertices.data());
+    }
+    setCounters(state, s);
+}
+
 void BM_Dqs(benchmark::State& state)
 {
     const Scene& s = scene();
     const rig::SkinningOptions o{.threads = static_cast<int>(state.range(0))};
-    rig::DeformedMesh out;
+    rig::SkinnedMesh out;
     for (auto _ : state) {
         const rig::PosedSkeleton ps = rig::forwardKinematics(s.skeleton, s.pose);
-        rig::dqs(s.V, s.N, s.weights, ps.skinning, out, o);
-        benchmark::DoNotOptimize(out.V.data());
+        rig::dqs(bound(), ps.skinning, out, o);
+        benchmark::DoNotOptimize(out.vertices.data());
     }
     setCounters(state, s);
 }
@@ -61,12 +87,12 @@ void BM_TwistLbs(benchmark::State& state)
 {
     const Scene& s = scene();
     const rig::SkinningOptions o{.threads = static_cast<int>(state.range(0))};
-    rig::DeformedMesh out;
+    rig::SkinnedMesh out;
     for (auto _ : state) {
         const rig::PosedSkeleton ps = rig::forwardKinematics(s.skeleton, s.pose);
         const rig::TwistTransforms T = rig::twistTransforms(s.skeleton, s.pose, ps);
-        rig::twistLbs(s.V, s.N, s.weights, s.segmentation, T, out, o);
-        benchmark::DoNotOptimize(out.V.data());
+        rig::twistLbs(bound(), T, out, o);
+        benchmark::DoNotOptimize(out.vertices.data());
     }
     setCounters(state, s);
 }
@@ -85,6 +111,7 @@ void BM_Portable(benchmark::State& state)
 BENCHMARK(BM_Portable<BM_Lbs>)->Name("BM_LbsPortable")->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Portable<BM_Dqs>)->Name("BM_DqsPortable")->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Portable<BM_TwistLbs>)->Name("BM_TwistLbsPortable")->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LbsUnbound)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Lbs)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Dqs)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TwistLbs)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);

@@ -173,13 +173,13 @@ int main(int argc, char** argv)
             });
             SkinningOptions one;
             one.threads = 1;
-            DeformedMesh out;
-            const double cpu1 = timeFrames(10, [&](int i) {
-                out = ui::deformOnCpu(d, hum.mesh.V, hum.mesh.N, W, &seg, s, poseAt(i), {}, one);
-            });
-            const double cpuAll = timeFrames(10, [&](int i) {
-                out = ui::deformOnCpu(d, hum.mesh.V, hum.mesh.N, W, &seg, s, poseAt(i), {}, {});
-            });
+            SkinBinding bound = bindSkin(hum.mesh.V, hum.mesh.N, W, s.jointCount()); // once, as on a weights change
+            bindTwist(bound, seg, s);
+            SkinnedMesh out;
+            const double cpu1 =
+                timeFrames(10, [&](int i) { ui::deformOnCpu(d, bound, s, poseAt(i), out, {}, one); });
+            const double cpuAll =
+                timeFrames(10, [&](int i) { ui::deformOnCpu(d, bound, s, poseAt(i), out, {}, {}); });
             std::printf("%-10s %8d %-22s %9.2f ms %9.2f ms %9.2f ms %9.2f ms\n", cell == 0.0 ? "default" : "dense",
                         hum.mesh.vertexCount(), std::string(ui::deformerTitle(d)).c_str(), gpu, frame, cpu1, cpuAll);
         }

@@ -4,6 +4,7 @@
 #include "core/common/parallel.h"
 #include "core/deform/skinning_kernels.h"
 
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -12,38 +13,25 @@ namespace rig {
 namespace {
 
 using skinning::DualQuatf;
-using skinning::DualQuatTable;
 using skinning::F4;
 
 constexpr std::ptrdiff_t kMinChunk = 4096;
 
-template <int K, bool HasN>
-void dqsRange(const double* V, const double* N, const int* J, const float* W, int k, const DualQuatTable& D,
-              double* outV, double* outN, std::ptrdiff_t begin, std::ptrdiff_t end)
+/// The portable vertex loop: blend of the vertex's hemisphere-aligned table
+/// entries, converted to a matrix and applied.
+template <int K>
+void dqsRange(const SkinBinding& b, const DualQuatf* D, PackedVertex* out, std::ptrdiff_t begin, std::ptrdiff_t end)
 {
-    const int kk = K > 0 ? K : k;
-    float wsBuf[K > 0 ? K : 16];
-    std::vector<float> wsHeap(K > 0 || kk <= 16 ? 0 : static_cast<size_t>(kk));
-    float* ws = wsHeap.empty() ? wsBuf : wsHeap.data();
+    const int kk = K > 0 ? K : b.influences;
     for (std::ptrdiff_t i = begin; i < end; ++i) {
-        const int* ji = J + i * kk;
-        skinning::alignedWeights(D, ji, W + i * kk, kk, ws);
-        F4 br = skinning::splat(0.0f), bd = br;
-        for (int s = 0; s < kk; ++s) {
-            const DualQuatf& q = D.q[static_cast<size_t>(ji[s])];
-            const F4 w = skinning::splat(ws[s]);
-            br += w * q.r;
-            bd += w * q.d;
-        }
+        F4 br, bd, A[4];
+        skinning::blendDualQuat<K>(D, b.dqOffset.data() + i * kk, b.weights.data() + i * kk, kk, br, bd);
         // Rotation as a column-major matrix: cheaper than two quaternion
         // sandwiches when both the position and the normal are rotated.
-        F4 A[4];
         skinning::dualQuatMatrix(br, bd, A);
-        skinning::applyPoint(A, static_cast<float>(V[3 * i]), static_cast<float>(V[3 * i + 1]),
-                             static_cast<float>(V[3 * i + 2]), outV + 3 * i);
-        if constexpr (HasN)
-            skinning::applyNormal(A, static_cast<float>(N[3 * i]), static_cast<float>(N[3 * i + 1]),
-                                  static_cast<float>(N[3 * i + 2]), outN + 3 * i);
+        skinning::applyPoint(A, b.rest[static_cast<size_t>(i)].p, out[i].p);
+        out[i].p[3] = 1.0f;
+        skinning::applyNormal(A, b.rest[static_cast<size_t>(i)].n, out[i].n, false);
     }
 }
 
@@ -51,61 +39,41 @@ void dqsRange(const double* V, const double* N, const int* J, const float* W, in
 /// The same with AVX2 + FMA: one 256-bit FMA per influence blends the whole
 /// dual quaternion; the blend is applied to position and normal together as
 /// v + 2 v₀ × (v₀ × v + w₀ v) (no matrix).
-template <int K, bool HasN, bool Fast>
-RIG_TARGET_AVX2 inline void dqsVertexAvx2(const double* V, const double* N, const int* J, const float* W, int kk,
-                                          const DualQuatTable& D, float* ws, double* outV, double* outN,
-                                          std::ptrdiff_t i)
-{
-    const int* ji = J + i * kk;
-    skinning::alignedWeights(D, ji, W + i * kk, kk, ws);
-    const __m128 p = Fast ? skinning::loadVec3Fast(V + 3 * i) : skinning::loadVec3(V + 3 * i, 1.0);
-    const __m128 n = !HasN ? _mm_setzero_ps()
-                           : (Fast ? skinning::loadVec3Fast(N + 3 * i) : skinning::loadVec3(N + 3 * i, 0.0));
-    const __m256 r = skinning::dualQuatApply(D.q.data(), ji, ws, kk, _mm256_set_m128(n, p));
-    if constexpr (Fast) {
-        skinning::storeVec3Fast(outV + 3 * i, _mm256_castps256_ps128(r));
-        if constexpr (HasN)
-            skinning::storeVec3Fast(outN + 3 * i, _mm256_extractf128_ps(r, 1));
-    } else {
-        skinning::storeVec3(outV + 3 * i, _mm256_castps256_ps128(r));
-        if constexpr (HasN)
-            skinning::storeVec3(outN + 3 * i, _mm256_extractf128_ps(r, 1));
-    }
-}
-
-template <int K, bool HasN>
-RIG_TARGET_AVX2 void dqsRangeAvx2(const double* V, const double* N, const int* J, const float* W, int k,
-                                  const DualQuatTable& D, double* outV, double* outN, std::ptrdiff_t begin,
+template <int K>
+RIG_TARGET_AVX2 void dqsRangeAvx2(const SkinBinding& b, const DualQuatf* D, PackedVertex* out, std::ptrdiff_t begin,
                                   std::ptrdiff_t end)
 {
-    const int kk = K > 0 ? K : k;
-    float wsBuf[K > 0 ? K : 16];
-    std::vector<float> wsHeap(K > 0 || kk <= 16 ? 0 : static_cast<size_t>(kk));
-    float* ws = wsHeap.empty() ? wsBuf : wsHeap.data();
-    for (std::ptrdiff_t i = begin; i + 1 < end; ++i)
-        dqsVertexAvx2<K, HasN, true>(V, N, J, W, kk, D, ws, outV, outN, i);
-    if (end > begin)
-        dqsVertexAvx2<K, HasN, false>(V, N, J, W, kk, D, ws, outV, outN, end - 1);
+    const int kk = K > 0 ? K : b.influences;
+    const int* S = b.dqOffset.data();
+    const float* W = b.weights.data();
+    const float* T = reinterpret_cast<const float*>(D);
+    const float* in = reinterpret_cast<const float*>(b.rest.data());
+    float* o = reinterpret_cast<float*>(out);
+    std::ptrdiff_t i = begin;
+    for (; i + 1 < end; i += 2) {
+        const __m256 ba = skinning::blendDualQuat8<K>(T, S + i * kk, W + i * kk, kk);
+        const __m256 bb = skinning::blendDualQuat8<K>(T, S + (i + 1) * kk, W + (i + 1) * kk, kk);
+        __m256 pa = _mm256_load_ps(in + 8 * i), pb = _mm256_load_ps(in + 8 * i + 8);
+        skinning::dualQuatApply2(ba, bb, pa, pb);
+        _mm256_store_ps(o + 8 * i, pa);
+        _mm256_store_ps(o + 8 * i + 8, pb);
+    }
+    if (i < end)
+        _mm256_store_ps(o + 8 * i, skinning::dualQuatApply1(skinning::blendDualQuat8<K>(T, S + i * kk, W + i * kk, kk),
+                                                            _mm256_load_ps(in + 8 * i)));
 }
 #endif
 
 template <int K>
-void dqsDispatchN(bool hasN, const double* V, const double* N, const int* J, const float* W, int k,
-                  const DualQuatTable& D, double* outV, double* outN, std::ptrdiff_t b, std::ptrdiff_t e)
+void dqsDispatch(const SkinBinding& b, const DualQuatf* D, PackedVertex* out, std::ptrdiff_t begin, std::ptrdiff_t end)
 {
 #if RIG_SKINNING_AVX2
     if (skinning::useAvx2()) {
-        if (hasN)
-            dqsRangeAvx2<K, true>(V, N, J, W, k, D, outV, outN, b, e);
-        else
-            dqsRangeAvx2<K, false>(V, N, J, W, k, D, outV, outN, b, e);
+        dqsRangeAvx2<K>(b, D, out, begin, end);
         return;
     }
 #endif
-    if (hasN)
-        dqsRange<K, true>(V, N, J, W, k, D, outV, outN, b, e);
-    else
-        dqsRange<K, false>(V, N, J, W, k, D, outV, outN, b, e);
+    dqsRange<K>(b, D, out, begin, end);
 }
 
 } // namespace
@@ -131,39 +99,46 @@ Eigen::Matrix<double, 8, 1> dualQuaternion(const Eigen::Isometry3d& M)
     return d;
 }
 
+static std::vector<skinning::DualQuatf> alignedDualQuatTable(std::span<const Eigen::Matrix<double, 8, 1>> q,
+                                                     std::span<const std::array<std::int32_t, 2>> keys)
+{
+    std::vector<skinning::DualQuatf> table(keys.size());
+    for (size_t e = 0; e < keys.size(); ++e) {
+        const auto& a = q[static_cast<size_t>(keys[e][0])];
+        const auto& c = q[static_cast<size_t>(keys[e][1])];
+        // Kavan et al. 2008 §4: blend in the hemisphere of the pivot (the
+        // vertex's most-weighted influence): q_c · q_pivot < 0 flips q_c.
+        table[e] = skinning::toDualQuatf(c, a.head<4>().dot(c.head<4>()) < 0.0 ? -1.0 : 1.0);
+    }
+    return table;
+}
+
+void dqs(const SkinBinding& b, std::span<const Eigen::Isometry3d> M, SkinnedMesh& out, const SkinningOptions& options)
+{
+    skinning::checkPose("rig::dqs()", b, M.size());
+    std::vector<Eigen::Matrix<double, 8, 1>> q(M.size());
+    for (size_t j = 0; j < M.size(); ++j)
+        q[j] = dualQuaternion(M[j]);
+    const std::vector<DualQuatf> D = alignedDualQuatTable(q, b.dqKeys);
+    out.vertices.resize(static_cast<size_t>(b.vertexCount));
+    const DualQuatf* pD = D.data();
+    PackedVertex* o = out.vertices.data();
+    skinning::parallelVertices(b.vertexCount, options.threads, kMinChunk, [&](std::ptrdiff_t s, std::ptrdiff_t e) {
+        switch (b.influences) {
+        case 4: dqsDispatch<4>(b, pD, o, s, e); break;
+        case 2: dqsDispatch<2>(b, pD, o, s, e); break;
+        default: dqsDispatch<0>(b, pD, o, s, e); break;
+        }
+    });
+}
+
 void dqs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span<const Eigen::Isometry3d> M,
          DeformedMesh& out, const SkinningOptions& options)
 {
-    validateSkinningInput("rig::dqs()", V, N, W, static_cast<int>(M.size()));
-    if (&out.V == &V || &out.N == &N || &out.V == &N || &out.N == &V) {
-        DeformedMesh fresh; // in place: the kernels write ahead of what they read
-        dqs(V, N, W, M, fresh, options);
-        out = std::move(fresh);
-        return;
-    }
-    DualQuatTable D;
-    D.q.resize(M.size());
-    for (size_t j = 0; j < M.size(); ++j)
-        D.q[j] = skinning::toDualQuatf(dualQuaternion(M[j]));
-    skinning::buildFlipTable(D);
-    const bool hasN = N.size() != 0;
-    out.V.resize(V.rows(), 3);
-    out.N.resize(hasN ? V.rows() : 0, 3);
-    const int k = W.maxInfluences;
-    const double* pV = V.data();
-    const double* pN = N.data();
-    const int* pJ = W.joints.data();
-    const float* pW = W.weights.data();
-    double* oV = out.V.data();
-    double* oN = out.N.data();
-    skinning::parallelVertices(V.rows(), options.threads, kMinChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
-        switch (k) {
-        case 4: dqsDispatchN<4>(hasN, pV, pN, pJ, pW, k, D, oV, oN, b, e); break;
-        case 2: dqsDispatchN<2>(hasN, pV, pN, pJ, pW, k, D, oV, oN, b, e); break;
-        case 8: dqsDispatchN<8>(hasN, pV, pN, pJ, pW, k, D, oV, oN, b, e); break;
-        default: dqsDispatchN<0>(hasN, pV, pN, pJ, pW, k, D, oV, oN, b, e); break;
-        }
-    });
+    const SkinBinding b = bindSkin(V, N, W, static_cast<int>(M.size()));
+    SkinnedMesh posed;
+    dqs(b, M, posed, options);
+    toDeformedMesh(posed, b.hasNormals, out);
 }
 
 DeformedMesh dqs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span<const Eigen::Isometry3d> M,

@@ -13,9 +13,10 @@
 /// the position and (rotation only) to the normal.
 ///
 /// Implementation: float, AVX2 + FMA where available (one 256-bit FMA per
-/// influence; the blend applied as v + 2 v₀ × (v₀ × v + w₀ v) + t); the
-/// hemisphere signs of up to 64 joints come from a per-call joint × joint
-/// table.
+/// influence; the blend applied as v + 2 v₀ × (v₀ × v + w₀ v) + t). The
+/// hemisphere signs are not tested per vertex: the binding (skin_binding.h)
+/// points each influence slot at a (pivot, joint) entry of a per-frame table
+/// of aligned dual quaternions.
 ///
 /// No candy-wrapper collapse (a pure twist stays a rotation about the bone
 /// axis) but a bulge in bends, and a jump where the relative twist between two
@@ -26,7 +27,15 @@
 
 namespace rig {
 
-/// Dual-quaternion skinning of positions and (if N is non-empty) normals.
+/// Dual-quaternion skinning of a bound mesh (positions and, when bound with
+/// them, normals) into `out`, its storage reused from frame to frame.
+/// @throws rig::InvalidInput when the pose has another joint count than the
+/// binding or a transform is not rigid.
+void dqs(const SkinBinding& b, std::span<const Eigen::Isometry3d> M, SkinnedMesh& out,
+         const SkinningOptions& options = {});
+
+/// Dual-quaternion skinning of positions and (if N is non-empty) normals
+/// (binds on every call).
 /// @param V #V by 3 rest positions. @param N #V by 3 rest normals, or empty.
 /// @param W influences; joint indices index `M`.
 /// @param M #J rigid skinning transforms (bind → posed), e.g. `PosedSkeleton::skinning`.
@@ -35,7 +44,7 @@ namespace rig {
 DeformedMesh dqs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W,
                  std::span<const Eigen::Isometry3d> M, const SkinningOptions& options = {});
 
-/// The same, writing into `out` and reusing its storage when the sizes match.
+/// The same, writing into `out`.
 void dqs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span<const Eigen::Isometry3d> M,
          DeformedMesh& out, const SkinningOptions& options = {});
 

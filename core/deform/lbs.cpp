@@ -17,110 +17,69 @@ using skinning::Mat4f;
 /// Vertices per thread below which threads are not worth starting.
 constexpr std::ptrdiff_t kMinChunk = 4096;
 
-/// The vertex loop. K > 0 fixes the influence count at compile time (the
-/// common k = 4 unrolls); K = 0 reads it from k. HasN: normals present.
-template <int K, bool HasN>
-void lbsRange(const double* V, const double* N, const int* J, const float* W, int k, const Mat4f* M,
-              double* outV, double* outN, std::ptrdiff_t begin, std::ptrdiff_t end)
+/// The portable vertex loop. K > 0 fixes the influence count at compile time
+/// (the common k = 4 unrolls); K = 0 reads it from k.
+template <int K>
+void lbsRange(const SkinBinding& b, const Mat4f* M, PackedVertex* out, std::ptrdiff_t begin, std::ptrdiff_t end)
 {
-    const int kk = K > 0 ? K : k;
+    const int kk = K > 0 ? K : b.influences;
     for (std::ptrdiff_t i = begin; i < end; ++i) {
         F4 A[4];
-        skinning::blend<K>(M, J + i * kk, W + i * kk, kk, A);
-        skinning::applyPoint(A, static_cast<float>(V[3 * i]), static_cast<float>(V[3 * i + 1]),
-                             static_cast<float>(V[3 * i + 2]), outV + 3 * i);
-        if constexpr (HasN)
-            skinning::applyNormal(A, static_cast<float>(N[3 * i]), static_cast<float>(N[3 * i + 1]),
-                                  static_cast<float>(N[3 * i + 2]), outN + 3 * i);
+        skinning::blend<K>(M, b.jointOffset.data() + i * kk, b.weights.data() + i * kk, kk, A);
+        skinning::applyPoint(A, b.rest[static_cast<size_t>(i)].p, out[i].p);
+        skinning::applyNormal(A, b.rest[static_cast<size_t>(i)].n, out[i].n, b.hasNormals);
     }
 }
 
 #if RIG_SKINNING_AVX2
-/// The same loop with AVX2 + FMA: the k matrices are blended as two 256-bit
-/// halves (8 FMAs for k = 4), position and normal in one pass; all but the
-/// last vertex of the range load and store 4 doubles at once (see
-/// loadVec3Fast / storeVec3Fast).
-template <int K, bool HasN, bool Fast>
-RIG_TARGET_AVX2 inline void lbsVertexAvx2(const double* V, const double* N, const int* J, const float* W, int kk,
-                                          const Mat4f* M, double* outV, double* outN, std::ptrdiff_t i)
-{
-    __m256 lo, hi;
-    skinning::blendLoHi<K>(M, J + i * kk, W + i * kk, kk, lo, hi);
-    const __m128 p = Fast ? skinning::withW(skinning::loadVec3Fast(V + 3 * i), 1.0f) : skinning::loadVec3(V + 3 * i, 1.0);
-    if constexpr (HasN) {
-        const __m128 n =
-            Fast ? skinning::withW(skinning::loadVec3Fast(N + 3 * i), 0.0f) : skinning::loadVec3(N + 3 * i, 0.0);
-        const __m256 r = skinning::applyLoHiPN(lo, hi, p, n);
-        if constexpr (Fast) {
-            skinning::storeVec3Fast(outV + 3 * i, _mm256_castps256_ps128(r));
-            skinning::storeVec3Fast(outN + 3 * i, _mm256_extractf128_ps(r, 1));
-        } else {
-            skinning::storeVec3(outV + 3 * i, _mm256_castps256_ps128(r));
-            skinning::storeVec3(outN + 3 * i, _mm256_extractf128_ps(r, 1));
-        }
-    } else {
-        const __m128 r = skinning::applyLoHi(lo, hi, p);
-        if constexpr (Fast)
-            skinning::storeVec3Fast(outV + 3 * i, r);
-        else
-            skinning::storeVec3(outV + 3 * i, r);
-    }
-}
-
-/// Two vertices at a time (both not the range's last): their normals are
-/// normalized together in one 256-bit register.
-template <int K>
-RIG_TARGET_AVX2 inline void lbsPairAvx2(const double* V, const double* N, const int* J, const float* W, int kk,
-                                        const Mat4f* M, double* outV, double* outN, std::ptrdiff_t i)
-{
-    __m256 lo, hi;
-    skinning::blendLoHi<K>(M, J + i * kk, W + i * kk, kk, lo, hi);
-    const __m256 ra = skinning::applyLoHiRaw(lo, hi, skinning::withW(skinning::loadVec3Fast(V + 3 * i), 1.0f),
-                                             skinning::withW(skinning::loadVec3Fast(N + 3 * i), 0.0f));
-    skinning::blendLoHi<K>(M, J + (i + 1) * kk, W + (i + 1) * kk, kk, lo, hi);
-    const __m256 rb = skinning::applyLoHiRaw(lo, hi, skinning::withW(skinning::loadVec3Fast(V + 3 * i + 3), 1.0f),
-                                             skinning::withW(skinning::loadVec3Fast(N + 3 * i + 3), 0.0f));
-    skinning::storeVec3Fast(outV + 3 * i, _mm256_castps256_ps128(ra));
-    skinning::storeVec3Fast(outV + 3 * i + 3, _mm256_castps256_ps128(rb));
-    const __m256 nn = skinning::normalize3x2(_mm256_permute2f128_ps(ra, rb, 0x31));
-    skinning::storeVec3Fast(outN + 3 * i, _mm256_castps256_ps128(nn));
-    skinning::storeVec3Fast(outN + 3 * i + 3, _mm256_extractf128_ps(nn, 1));
-}
-
+/// The same with AVX2 + FMA: the k matrices are blended as two 256-bit halves
+/// (8 FMAs for k = 4), position and normal applied in one pass, two vertices'
+/// normals normalized together.
 template <int K, bool HasN>
-RIG_TARGET_AVX2 void lbsRangeAvx2(const double* V, const double* N, const int* J, const float* W, int k,
-                                  const Mat4f* M, double* outV, double* outN, std::ptrdiff_t begin,
+RIG_TARGET_AVX2 void lbsRangeAvx2(const SkinBinding& b, const Mat4f* M, PackedVertex* out, std::ptrdiff_t begin,
                                   std::ptrdiff_t end)
 {
-    const int kk = K > 0 ? K : k;
+    const int kk = K > 0 ? K : b.influences;
+    const int* J = b.jointOffset.data();
+    const float* W = b.weights.data();
+    const float* in = reinterpret_cast<const float*>(b.rest.data());
+    float* o = reinterpret_cast<float*>(out);
     std::ptrdiff_t i = begin;
-    if constexpr (HasN)
-        for (; i + 2 < end; i += 2)
-            lbsPairAvx2<K>(V, N, J, W, kk, M, outV, outN, i);
-    for (; i + 1 < end; ++i)
-        lbsVertexAvx2<K, HasN, true>(V, N, J, W, kk, M, outV, outN, i);
-    if (end > begin)
-        lbsVertexAvx2<K, HasN, false>(V, N, J, W, kk, M, outV, outN, end - 1);
+    for (; i + 1 < end; i += 2) {
+        __m256 lo, hi;
+        skinning::blendLoHi<K>(M, J + i * kk, W + i * kk, kk, lo, hi);
+        __m256 ra = skinning::applyPN(lo, hi, _mm256_load_ps(in + 8 * i));
+        skinning::blendLoHi<K>(M, J + (i + 1) * kk, W + (i + 1) * kk, kk, lo, hi);
+        __m256 rb = skinning::applyPN(lo, hi, _mm256_load_ps(in + 8 * i + 8));
+        if constexpr (HasN)
+            skinning::normalizeNormals2(ra, rb);
+        _mm256_store_ps(o + 8 * i, ra);
+        _mm256_store_ps(o + 8 * i + 8, rb);
+    }
+    if (i < end) {
+        __m256 lo, hi;
+        skinning::blendLoHi<K>(M, J + i * kk, W + i * kk, kk, lo, hi);
+        __m256 r = skinning::applyPN(lo, hi, _mm256_load_ps(in + 8 * i));
+        if constexpr (HasN)
+            r = skinning::normalizeNormal(r);
+        _mm256_store_ps(o + 8 * i, r);
+    }
 }
 #endif
 
 template <int K>
-void lbsDispatchN(bool hasN, const double* V, const double* N, const int* J, const float* W, int k,
-                  const Mat4f* M, double* outV, double* outN, std::ptrdiff_t b, std::ptrdiff_t e)
+void lbsDispatch(const SkinBinding& b, const Mat4f* M, PackedVertex* out, std::ptrdiff_t begin, std::ptrdiff_t end)
 {
 #if RIG_SKINNING_AVX2
     if (skinning::useAvx2()) {
-        if (hasN)
-            lbsRangeAvx2<K, true>(V, N, J, W, k, M, outV, outN, b, e);
+        if (b.hasNormals)
+            lbsRangeAvx2<K, true>(b, M, out, begin, end);
         else
-            lbsRangeAvx2<K, false>(V, N, J, W, k, M, outV, outN, b, e);
+            lbsRangeAvx2<K, false>(b, M, out, begin, end);
         return;
     }
 #endif
-    if (hasN)
-        lbsRange<K, true>(V, N, J, W, k, M, outV, outN, b, e);
-    else
-        lbsRange<K, false>(V, N, J, W, k, M, outV, outN, b, e);
+    lbsRange<K>(b, M, out, begin, end);
 }
 
 } // namespace
@@ -145,38 +104,45 @@ void validateSkinningInput(const char* fn, const MatrixX3d& V, const MatrixX3d& 
                            "); the pose has " + std::to_string(jointCount) + " joints");
 }
 
-void lbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span<const Eigen::Isometry3d> M,
-         DeformedMesh& out, const SkinningOptions& options)
+void lbs(const SkinBinding& b, std::span<const Eigen::Isometry3d> M, SkinnedMesh& out, const SkinningOptions& options)
 {
-    validateSkinningInput("rig::lbs()", V, N, W, static_cast<int>(M.size()));
-    if (&out.V == &V || &out.N == &N || &out.V == &N || &out.N == &V) {
-        DeformedMesh fresh; // in place: the kernels write ahead of what they read
-        lbs(V, N, W, M, fresh, options);
-        out = std::move(fresh);
-        return;
-    }
+    skinning::checkPose("rig::lbs()", b, M.size());
     std::vector<Mat4f> A(M.size());
     for (size_t j = 0; j < M.size(); ++j)
         A[j] = skinning::toMat4f(M[j]);
-    const bool hasN = N.size() != 0;
-    out.V.resize(V.rows(), 3);
-    out.N.resize(hasN ? V.rows() : 0, 3);
-    const int k = W.maxInfluences;
-    const double* pV = V.data();
-    const double* pN = N.data();
-    const int* pJ = W.joints.data();
-    const float* pW = W.weights.data();
+    out.vertices.resize(static_cast<size_t>(b.vertexCount));
     const Mat4f* pA = A.data();
-    double* oV = out.V.data();
-    double* oN = out.N.data();
-    skinning::parallelVertices(V.rows(), options.threads, kMinChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
-        switch (k) {
-        case 4: lbsDispatchN<4>(hasN, pV, pN, pJ, pW, k, pA, oV, oN, b, e); break;
-        case 2: lbsDispatchN<2>(hasN, pV, pN, pJ, pW, k, pA, oV, oN, b, e); break;
-        case 8: lbsDispatchN<8>(hasN, pV, pN, pJ, pW, k, pA, oV, oN, b, e); break;
-        default: lbsDispatchN<0>(hasN, pV, pN, pJ, pW, k, pA, oV, oN, b, e); break;
+    PackedVertex* o = out.vertices.data();
+    skinning::parallelVertices(b.vertexCount, options.threads, kMinChunk, [&](std::ptrdiff_t s, std::ptrdiff_t e) {
+        switch (b.influences) {
+        case 4: lbsDispatch<4>(b, pA, o, s, e); break;
+        case 2: lbsDispatch<2>(b, pA, o, s, e); break;
+        case 8: lbsDispatch<8>(b, pA, o, s, e); break;
+        default: lbsDispatch<0>(b, pA, o, s, e); break;
         }
     });
+}
+
+void toDeformedMesh(const SkinnedMesh& s, bool normals, DeformedMesh& out)
+{
+    const Eigen::Index n = s.vertexCount();
+    out.V.resize(n, 3);
+    out.N.resize(normals ? n : 0, 3);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const PackedVertex& v = s.vertices[static_cast<size_t>(i)];
+        out.V.row(i) << v.p[0], v.p[1], v.p[2];
+        if (normals)
+            out.N.row(i) << v.n[0], v.n[1], v.n[2];
+    }
+}
+
+void lbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span<const Eigen::Isometry3d> M,
+         DeformedMesh& out, const SkinningOptions& options)
+{
+    const SkinBinding b = bindSkin(V, N, W, static_cast<int>(M.size()));
+    SkinnedMesh posed;
+    lbs(b, M, posed, options);
+    toDeformedMesh(posed, b.hasNormals, out);
 }
 
 DeformedMesh lbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, std::span<const Eigen::Isometry3d> M,

@@ -5,11 +5,14 @@
 /// on x86-64, NEON on ARM, scalar elsewhere). Not part of the engine's API.
 ///
 /// A joint transform is a column-major 4×4 float matrix (one 64-byte cache
-/// line): columns 0–2 the linear part, column 3 the translation, row 3 zero.
+/// line): columns 0–2 the linear part, column 3 the translation, row 3
+/// (0, 0, 0, 1), so a blend keeps w = Σ w_s = 1 for points and 0 for normals.
 /// Blending k of them is 4k vector multiply-adds; applying the blend to a
 /// point is three broadcasts and multiply-adds.
 
+#include "core/common/error.h"
 #include "core/common/parallel.h"
+#include "core/deform/skin_binding.h"
 
 #include <Eigen/Geometry>
 
@@ -19,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -50,23 +54,30 @@ inline Mat4f toMat4f(const Eigen::Isometry3d& T)
     Mat4f m;
     for (int c = 0; c < 4; ++c) {
         const Eigen::Vector3d v = c < 3 ? Eigen::Vector3d(T.linear().col(c)) : Eigen::Vector3d(T.translation());
-        m.c[c] = F4{static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z()), 0.0f};
+        m.c[c] = F4{static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z()), c < 3 ? 0.0f : 1.0f};
     }
     return m;
 }
 
 inline F4 splat(float x) { return F4{x, x, x, x}; }
 
-/// Σ_s w_s M_{j_s}, K slots (K > 0 compile-time, else k).
+/// The matrix at float offset `offset` (16 per joint) of M.
+inline const Mat4f& at(const Mat4f* M, int offset)
+{
+    return M[offset >> 4];
+}
+
+/// Σ_s w_s M_{j_s}, K slots (K > 0 compile-time, else k); j_s are float
+/// offsets (16 × joint, `SkinBinding::jointOffset`).
 template <int K>
 inline void blend(const Mat4f* M, const int* j, const float* w, int k, F4 out[4])
 {
     const int kk = K > 0 ? K : k;
-    const Mat4f& m0 = M[j[0]];
+    const Mat4f& m0 = at(M, j[0]);
     const F4 w0 = splat(w[0]);
     F4 a0 = m0.c[0] * w0, a1 = m0.c[1] * w0, a2 = m0.c[2] * w0, a3 = m0.c[3] * w0;
     for (int s = 1; s < kk; ++s) {
-        const Mat4f& m = M[j[s]];
+        const Mat4f& m = at(M, j[s]);
         const F4 ws = splat(w[s]);
         a0 += m.c[0] * ws;
         a1 += m.c[1] * ws;
@@ -209,64 +220,31 @@ inline bool useAvx2()
 #endif
 }
 
-/// Unit dual quaternions of the joints in the kernels' float layout: real part
-/// (x, y, z, w) then dual part (x⁰, y⁰, z⁰, w⁰), 32 bytes, and, for at most 64
-/// joints, the hemisphere table: bit b of `flip[a]` is set when q_a · q_b < 0
-/// (so the per-vertex hemisphere test of DQS is a shift, not four dot products).
+/// The per-call checks of the bound deformers: the pose fits the binding.
+inline void checkPose(const char* fn, const SkinBinding& b, std::size_t transforms)
+{
+    if (static_cast<int>(transforms) != b.jointCount)
+        throw InvalidInput(std::string(fn) + ": the pose has " + std::to_string(transforms) +
+                           " joint transforms but the skin was bound to " + std::to_string(b.jointCount) +
+                           " joints; bind it again (rig::bindSkin()) after the skeleton changed");
+    if (b.influences < 1 || b.rest.size() != static_cast<size_t>(b.vertexCount) ||
+        b.jointOffset.size() != b.rest.size() * static_cast<size_t>(b.influences) ||
+        b.weights.size() != b.jointOffset.size() || b.dqOffset.size() != b.jointOffset.size())
+        throw InvalidInput(std::string(fn) + ": the skin binding is inconsistent; make it with rig::bindSkin()");
+}
+
+/// A unit dual quaternion in the kernels' float layout: real part (x, y, z, w)
+/// then dual part (x⁰, y⁰, z⁰, w⁰), 32 bytes (one 256-bit load).
 struct alignas(32) DualQuatf {
     F4 r, d;
 };
 
-struct DualQuatTable {
-    std::vector<DualQuatf> q;
-    std::vector<std::uint64_t> flip; ///< Empty for more than 64 joints: test per vertex.
-};
-
-/// From 8 numbers (w, x, y, z | w⁰, x⁰, y⁰, z⁰) per joint (`dualQuaternion()` of dqs.h).
-inline DualQuatf toDualQuatf(const Eigen::Matrix<double, 8, 1>& d)
+/// From 8 numbers (w, x, y, z | w⁰, x⁰, y⁰, z⁰) (`dualQuaternion()` of dqs.h),
+/// times `sign` (±1: the hemisphere alignment).
+inline DualQuatf toDualQuatf(const Eigen::Matrix<double, 8, 1>& d, double sign = 1.0)
 {
-    return DualQuatf{F4{static_cast<float>(d[1]), static_cast<float>(d[2]), static_cast<float>(d[3]),
-                        static_cast<float>(d[0])},
-                     F4{static_cast<float>(d[5]), static_cast<float>(d[6]), static_cast<float>(d[7]),
-                        static_cast<float>(d[4])}};
-}
-
-inline void buildFlipTable(DualQuatTable& t)
-{
-    const size_t n = t.q.size();
-    t.flip.clear();
-    if (n > 64)
-        return;
-    t.flip.assign(n, 0);
-    for (size_t a = 0; a < n; ++a)
-        for (size_t b = 0; b < n; ++b) {
-            const F4 p = t.q[a].r * t.q[b].r;
-            if ((p[0] + p[1]) + (p[2] + p[3]) < 0.0f)
-                t.flip[a] |= std::uint64_t{1} << b;
-        }
-}
-
-/// The hemisphere-aligned weights of one vertex: slot s gets −w_s when q_{j_s}
-/// lies in the other hemisphere than the most-weighted influence (Kavan et al.
-/// 2008, §4: DLB blends in the pivot's hemisphere). The pivot is searched, so
-/// hand-made (unsorted) weights work too.
-inline void alignedWeights(const DualQuatTable& t, const int* j, const float* w, int k, float* out)
-{
-    int pivot = 0;
-    for (int s = 1; s < k; ++s)
-        if (w[s] > w[pivot])
-            pivot = s;
-    if (!t.flip.empty()) {
-        const std::uint64_t mask = t.flip[static_cast<size_t>(j[pivot])];
-        for (int s = 0; s < k; ++s)
-            out[s] = ((mask >> j[s]) & 1u) ? -w[s] : w[s];
-        return;
-    }
-    const F4 p = t.q[static_cast<size_t>(j[pivot])].r;
-    for (int s = 0; s < k; ++s) {
-        const F4 pr = t.q[static_cast<size_t>(j[s])].r * p;
-        out[s] = (pr[0] + pr[1]) + (pr[2] + pr[3]) < 0.0f ? -w[s] : w[s];
-    }
+    auto f = [&](int i) { return static_cast<float>(sign * d[i]); };
+    return DualQuatf{F4{f(1), f(2), f(3), f(0)}, F4{f(5), f(6), f(7), f(4)}};
 }
 
 /// The rigid transform of a blended (unnormalized) dual quaternion as a
@@ -275,16 +253,7 @@ inline void alignedWeights(const DualQuatTable& t, const int* j, const float* w,
 inline void dualQuatMatrix(F4 br, F4 bd, F4 A[4])
 {
     const F4 sq = br * br;
-    const float len2 = (sq[0] + sq[1]) + (sq[2] + sq[3]);
-    float inv = 0.0f;
-#if defined(__SSE__)
-    if (len2 > 0.0f) {
-        const float r = _mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(len2)));
-        inv = r * (1.5f - 0.5f * len2 * r * r);
-    }
-#else
-    inv = len2 > 0.0f ? 1.0f / std::sqrt(len2) : 0.0f;
-#endif
+    const float inv = inverseLength((sq[0] + sq[1]) + (sq[2] + sq[3]));
     br *= splat(inv);
     bd *= splat(inv);
     const float x0 = br[0], y0 = br[1], z0 = br[2], w0 = br[3];
@@ -301,80 +270,75 @@ inline void dualQuatMatrix(F4 br, F4 bd, F4 A[4])
     A[3] = F4{tx, ty, tz, 0.0f};
 }
 
-/// Writes A·(x, y, z, 1) to p[0..2].
-inline void applyPoint(const F4 A[4], float x, float y, float z, double* p)
+/// Σ_s w_s D[j_s] (real, dual), K slots (K > 0 compile-time, else k); j_s
+/// are float offsets (8 × entry).
+template <int K>
+inline void blendDualQuat(const DualQuatf* D, const int* j, const float* w, int k, F4& br, F4& bd)
 {
-    const F4 r = A[0] * splat(x) + A[1] * splat(y) + A[2] * splat(z) + A[3];
-    p[0] = r[0];
-    p[1] = r[1];
-    p[2] = r[2];
+    const int kk = K > 0 ? K : k;
+    br = D[j[0] >> 3].r * splat(w[0]);
+    bd = D[j[0] >> 3].d * splat(w[0]);
+    for (int s = 1; s < kk; ++s) {
+        br += D[j[s] >> 3].r * splat(w[s]);
+        bd += D[j[s] >> 3].d * splat(w[s]);
+    }
 }
 
-/// Writes normalize(A's linear part · n) to out[0..2].
-inline void applyNormal(const F4 A[4], float x, float y, float z, double* out)
+/// A·(x, y, z, 1) into p[0..3] (lane 3 = 0).
+inline void applyPoint(const F4 A[4], const float* v, float* p)
 {
-    const F4 r = A[0] * splat(x) + A[1] * splat(y) + A[2] * splat(z);
-    const float inv = inverseLength(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-    out[0] = r[0] * inv;
-    out[1] = r[1] * inv;
-    out[2] = r[2] * inv;
+    const F4 r = A[0] * splat(v[0]) + A[1] * splat(v[1]) + A[2] * splat(v[2]) + A[3];
+    for (int c = 0; c < 4; ++c)
+        p[c] = r[c];
+}
+
+/// A's linear part times n into out[0..3]; normalized when `unit`.
+inline void applyNormal(const F4 A[4], const float* n, float* out, bool unit)
+{
+    F4 r = A[0] * splat(n[0]) + A[1] * splat(n[1]) + A[2] * splat(n[2]);
+    if (unit)
+        r *= splat(inverseLength(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
+    for (int c = 0; c < 4; ++c)
+        out[c] = r[c];
+}
+
+/// sin φ and cos φ − 1 (accurate near 0: no cancellation) for a float angle
+/// (radians, |φ| up to ~1e4): Cody–Waite reduction by π/2, float polynomials
+/// on [−π/4, π/4] (error < 1e-6).
+inline void sinCosm1(float x, float& s, float& cm1)
+{
+    const float q = std::nearbyint(x * 0.636619772f);
+    float r = x - q * 1.5707963705062866f;
+    r -= q * -4.371139e-8f;
+    const long quadrant = static_cast<long>(q) & 3;
+    const float r2 = r * r;
+    const float sr = r * (1.0f + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040))));
+    const float crm1 = r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 + r2 * (1.0f / 40320))));
+    switch (quadrant) {
+    case 0: s = sr; cm1 = crm1; break;
+    case 1: s = 1.0f + crm1; cm1 = -sr - 1.0f; break;
+    case 2: s = -sr; cm1 = -crm1 - 2.0f; break;
+    default: s = -(1.0f + crm1); cm1 = sr - 1.0f; break;
+    }
 }
 
 #if RIG_SKINNING_AVX2
 // ---------------------------------------------------------------------------
 // AVX2 + FMA pieces. A vertex's position and normal travel together in one
-// 256-bit register, PN = (x, y, z, 1 | nx, ny, nz, 0); input and output stay
-// double (3 per vertex), converted on load and store.
+// 256-bit register, PN = (x, y, z, 1 | nx, ny, nz, 0): the PackedVertex
+// record of skin_binding.h.
 
-/// (x, y, z, w) from 3 doubles and a given w.
-RIG_TARGET_AVX2 inline __m128 loadVec3(const double* v, double w)
+/// A blended matrix (lo = (c0 | c1), hi = (c2 | c3), the Mat4f layout read as
+/// two 256-bit halves) applied to PN: (A p | A n), the normal not normalized.
+RIG_TARGET_AVX2 inline __m256 applyPN(__m256 lo, __m256 hi, __m256 PN)
 {
-    const __m128d xy = _mm_loadu_pd(v);
-    const __m128d zw = _mm_set_pd(w, v[2]);
-    return _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(zw));
-}
-
-/// (x, y, z, ·) from 4 doubles: reads one double past the vertex (the next
-/// vertex's x), so only for vertices that are not the array's last.
-RIG_TARGET_AVX2 inline __m128 loadVec3Fast(const double* v)
-{
-    return _mm256_cvtpd_ps(_mm256_loadu_pd(v));
-}
-
-/// Stores lanes 0–2 as doubles and lane 3 over the next vertex's x: only for
-/// vertices whose successor the same thread writes afterwards.
-RIG_TARGET_AVX2 inline void storeVec3Fast(double* o, __m128 r)
-{
-    _mm256_storeu_pd(o, _mm256_cvtps_pd(r));
-}
-
-/// Lane 3 of v replaced by w.
-RIG_TARGET_AVX2 inline __m128 withW(__m128 v, float w)
-{
-    return _mm_blend_ps(v, _mm_set1_ps(w), 0x8);
-}
-
-/// A blended (lo, hi) matrix applied to a point p (lane 3 = 1) and a normal n
-/// (lane 3 = 0): (A p | normalize(A n)).
-RIG_TARGET_AVX2 inline __m256 applyLoHiPN(__m256 lo, __m256 hi, __m128 p, __m128 n)
-{
-    const __m256i ixy = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    const __m256i izw = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
-    const __m256 P = _mm256_castps128_ps256(p), Q = _mm256_castps128_ps256(n);
-    const __m256 rp = _mm256_fmadd_ps(hi, _mm256_permutevar8x32_ps(P, izw),
-                                      _mm256_mul_ps(lo, _mm256_permutevar8x32_ps(P, ixy)));
-    const __m256 rn = _mm256_fmadd_ps(hi, _mm256_permutevar8x32_ps(Q, izw),
-                                      _mm256_mul_ps(lo, _mm256_permutevar8x32_ps(Q, ixy)));
-    const __m256 r = _mm256_add_ps(_mm256_permute2f128_ps(rp, rn, 0x20), _mm256_permute2f128_ps(rp, rn, 0x31));
-    // 1/‖n‖ in the upper half (rsqrt + one Newton step), 1 in the lower.
-    const __m256 sq = _mm256_mul_ps(r, r);
-    const __m256 s2 = _mm256_add_ps(sq, _mm256_permute_ps(sq, _MM_SHUFFLE(2, 3, 0, 1)));
-    const __m256 len2 = _mm256_add_ps(s2, _mm256_permute_ps(s2, _MM_SHUFFLE(1, 0, 3, 2)));
-    const __m256 e = _mm256_rsqrt_ps(len2);
-    __m256 inv = _mm256_mul_ps(e, _mm256_fnmadd_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), len2), _mm256_mul_ps(e, e),
-                                                   _mm256_set1_ps(1.5f)));
-    inv = _mm256_and_ps(inv, _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_GT_OQ));
-    return _mm256_mul_ps(r, _mm256_blend_ps(_mm256_set1_ps(1.0f), inv, 0xF0));
+    const __m256 px = _mm256_permutevar8x32_ps(PN, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
+    const __m256 pz = _mm256_permutevar8x32_ps(PN, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3));
+    const __m256 nx = _mm256_permutevar8x32_ps(PN, _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5));
+    const __m256 nz = _mm256_permutevar8x32_ps(PN, _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7));
+    const __m256 rp = _mm256_fmadd_ps(hi, pz, _mm256_mul_ps(lo, px));
+    const __m256 rn = _mm256_fmadd_ps(hi, nz, _mm256_mul_ps(lo, nx));
+    return _mm256_add_ps(_mm256_permute2f128_ps(rp, rn, 0x20), _mm256_permute2f128_ps(rp, rn, 0x31));
 }
 
 /// Both halves normalized (lane 3 of each = 0; a zero vector stays zero).
@@ -390,63 +354,32 @@ RIG_TARGET_AVX2 inline __m256 normalize3x2(__m256 r)
     return _mm256_mul_ps(r, inv);
 }
 
-/// (A p | A n) for a blended (lo, hi) matrix, p with lane 3 = 1 and n with
-/// lane 3 = 0; no normalization.
-RIG_TARGET_AVX2 inline __m256 applyLoHiRaw(__m256 lo, __m256 hi, __m128 p, __m128 n)
+/// The normal halves of two (position | normal) registers normalized together.
+RIG_TARGET_AVX2 inline void normalizeNormals2(__m256& a, __m256& b)
 {
-    const __m256i ixy = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    const __m256i izw = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
-    const __m256 P = _mm256_castps128_ps256(p), Q = _mm256_castps128_ps256(n);
-    const __m256 rp = _mm256_fmadd_ps(hi, _mm256_permutevar8x32_ps(P, izw),
-                                      _mm256_mul_ps(lo, _mm256_permutevar8x32_ps(P, ixy)));
-    const __m256 rn = _mm256_fmadd_ps(hi, _mm256_permutevar8x32_ps(Q, izw),
-                                      _mm256_mul_ps(lo, _mm256_permutevar8x32_ps(Q, ixy)));
-    return _mm256_add_ps(_mm256_permute2f128_ps(rp, rn, 0x20), _mm256_permute2f128_ps(rp, rn, 0x31));
+    const __m256 nn = normalize3x2(_mm256_permute2f128_ps(a, b, 0x31));
+    a = _mm256_permute2f128_ps(a, nn, 0x20);
+    b = _mm256_permute2f128_ps(b, nn, 0x30);
 }
 
-/// Stores lanes 0–2 as doubles.
-RIG_TARGET_AVX2 inline void storeVec3(double* o, __m128 r)
+/// The normal half of one (position | normal) register normalized.
+RIG_TARGET_AVX2 inline __m256 normalizeNormal(__m256 a)
 {
-    const __m256d d = _mm256_cvtps_pd(r);
-    _mm_storeu_pd(o, _mm256_castpd256_pd128(d));
-    _mm_store_sd(o + 2, _mm256_extractf128_pd(d, 1));
+    return _mm256_blend_ps(a, normalize3x2(a), 0xF0);
 }
 
-/// r / ‖r‖ for r with lane 3 = 0 (rsqrt estimate + one Newton step); 0 stays 0.
-RIG_TARGET_AVX2 inline __m128 normalize3(__m128 r)
-{
-    const __m128 sq = _mm_mul_ps(r, r);
-    const __m128 s2 = _mm_add_ps(sq, _mm_movehl_ps(sq, sq));
-    const __m128 s = _mm_add_ss(s2, _mm_shuffle_ps(s2, s2, 1));
-    const __m128 e = _mm_rsqrt_ss(s);
-    // e (1.5 − 0.5 s e²)
-    __m128 inv = _mm_mul_ss(e, _mm_fnmadd_ss(_mm_mul_ss(_mm_set_ss(0.5f), s), _mm_mul_ss(e, e), _mm_set_ss(1.5f)));
-    inv = _mm_and_ps(inv, _mm_cmpgt_ss(s, _mm_setzero_ps()));
-    return _mm_mul_ps(r, _mm_shuffle_ps(inv, inv, 0));
-}
-
-/// A blended 3×4 matrix as two registers, lo = (c0 | c1), hi = (c2 | c3)
-/// (the Mat4f layout read as two 256-bit halves), applied to (x, y, z, w).
-RIG_TARGET_AVX2 inline __m128 applyLoHi(__m256 lo, __m256 hi, __m128 p)
-{
-    const __m256 P = _mm256_castps128_ps256(p);
-    const __m256 xy = _mm256_permutevar8x32_ps(P, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
-    const __m256 zw = _mm256_permutevar8x32_ps(P, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3));
-    const __m256 r = _mm256_fmadd_ps(hi, zw, _mm256_mul_ps(lo, xy));
-    return _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
-}
-
-/// Σ_s w_s M_{j_s} as (lo, hi).
+/// Σ_s w_s M_{j_s} as (lo, hi); j_s float offsets (16 × joint).
 template <int K>
 RIG_TARGET_AVX2 inline void blendLoHi(const Mat4f* M, const int* j, const float* w, int k, __m256& lo, __m256& hi)
 {
     const int kk = K > 0 ? K : k;
-    const float* m = reinterpret_cast<const float*>(&M[j[0]]);
+    const float* base = reinterpret_cast<const float*>(M);
+    const float* m = base + j[0];
     __m256 ws = _mm256_broadcast_ss(w);
     lo = _mm256_mul_ps(_mm256_load_ps(m), ws);
     hi = _mm256_mul_ps(_mm256_load_ps(m + 8), ws);
     for (int s = 1; s < kk; ++s) {
-        m = reinterpret_cast<const float*>(&M[j[s]]);
+        m = base + j[s];
         ws = _mm256_broadcast_ss(w + s);
         lo = _mm256_fmadd_ps(_mm256_load_ps(m), ws, lo);
         hi = _mm256_fmadd_ps(_mm256_load_ps(m + 8), ws, hi);
@@ -462,49 +395,59 @@ RIG_TARGET_AVX2 inline __m256 cross256(__m256 a, __m256 ayzx, __m256 b)
     return _mm256_permute_ps(w, _MM_SHUFFLE(3, 0, 2, 1));
 }
 
-RIG_TARGET_AVX2 inline __m256 yzx(__m256 a)
+/// Σ_s w_s D[j_s] for the 8-float dual quaternions at float offsets j_s of D.
+template <int K>
+RIG_TARGET_AVX2 inline __m256 blendDualQuat8(const float* D, const int* j, const float* w, int k)
 {
-    return _mm256_permute_ps(a, _MM_SHUFFLE(3, 0, 2, 1));
+    const int kk = K > 0 ? K : k;
+    __m256 b = _mm256_mul_ps(_mm256_load_ps(D + j[0]), _mm256_broadcast_ss(w));
+    for (int s = 1; s < kk; ++s)
+        b = _mm256_fmadd_ps(_mm256_load_ps(D + j[s]), _mm256_broadcast_ss(w + s), b);
+    return b;
 }
 
-/// The dot product of lanes 0–3 of each half, broadcast within the half.
-RIG_TARGET_AVX2 inline __m256 dot4x2(__m256 a, __m256 b)
+/// The rigid motions of two blended (unnormalized, hemisphere-aligned) dual
+/// quaternions ba, bb applied to two (position | normal) records: the
+/// positions get rotation and translation, the normals the rotation only (a
+/// unit normal stays unit). The two vertices share every register: real
+/// parts R = (v₀, w₀ of a | of b), dual parts E likewise, so the
+/// normalization and the translation are computed once for both. With
+/// s = 1/‖b_0‖²: v' = v + 2 s v₀ × (v₀ × v + w₀ v),
+/// t = 2 s (w₀ v⁰ − w⁰ v₀ + v₀ × v⁰) (Kavan et al. 2008, Alg. 1).
+RIG_TARGET_AVX2 inline void dualQuatApply2(__m256 ba, __m256 bb, __m256& PNa, __m256& PNb)
 {
-    const __m256 m = _mm256_mul_ps(a, b);
-    const __m256 s = _mm256_add_ps(m, _mm256_permute_ps(m, _MM_SHUFFLE(2, 3, 0, 1)));
-    return _mm256_add_ps(s, _mm256_permute_ps(s, _MM_SHUFFLE(1, 0, 3, 2)));
-}
-
-/// Blends a vertex's dual quaternions with hemisphere-aligned weights `ws`,
-/// normalizes, and applies the rigid motion to PN: the position half gets
-/// rotation and translation, the normal half the rotation only.
-RIG_TARGET_AVX2 inline __m256 dualQuatApply(const DualQuatf* D, const int* j, const float* ws, int k, __m256 PN)
-{
-    __m256 b = _mm256_mul_ps(_mm256_load_ps(reinterpret_cast<const float*>(&D[j[0]])), _mm256_broadcast_ss(ws));
-    for (int s = 1; s < k; ++s)
-        b = _mm256_fmadd_ps(_mm256_load_ps(reinterpret_cast<const float*>(&D[j[s]])), _mm256_broadcast_ss(ws + s),
-                            b);
-    // 1/‖b_0‖ over the real part (lanes 0–3).
-    const __m128 r = _mm256_castps256_ps128(b);
-    const __m128 sq = _mm_mul_ps(r, r);
-    const __m128 s2 = _mm_add_ps(sq, _mm_movehl_ps(sq, sq));
-    const __m128 n2 = _mm_add_ss(s2, _mm_shuffle_ps(s2, s2, 1));
-    const __m128 e = _mm_rsqrt_ss(n2);
-    __m128 inv = _mm_mul_ss(e, _mm_fnmadd_ss(_mm_mul_ss(_mm_set_ss(0.5f), n2), _mm_mul_ss(e, e), _mm_set_ss(1.5f)));
-    inv = _mm_and_ps(inv, _mm_cmpgt_ss(n2, _mm_setzero_ps()));
-    b = _mm256_mul_ps(b, _mm256_broadcastss_ps(inv));
-    const __m256 R = _mm256_permute2f128_ps(b, b, 0x00); // (v₀, w₀ | v₀, w₀)
-    const __m256 E = _mm256_permute2f128_ps(b, b, 0x11); // (v⁰, w⁰ | v⁰, w⁰)
+    const __m256 R = _mm256_permute2f128_ps(ba, bb, 0x20);
+    const __m256 E = _mm256_permute2f128_ps(ba, bb, 0x31);
+    const __m256 P = _mm256_permute2f128_ps(PNa, PNb, 0x20);
+    const __m256 N = _mm256_permute2f128_ps(PNa, PNb, 0x31);
+    // 2/‖b_0‖² per half (rcp + one Newton step), 0 for a zero blend.
+    const __m256 sq = _mm256_mul_ps(R, R);
+    const __m256 s2 = _mm256_add_ps(sq, _mm256_permute_ps(sq, _MM_SHUFFLE(2, 3, 0, 1)));
+    const __m256 n2 = _mm256_add_ps(s2, _mm256_permute_ps(s2, _MM_SHUFFLE(1, 0, 3, 2)));
+    const __m256 e = _mm256_rcp_ps(n2);
+    __m256 two = _mm256_mul_ps(e, _mm256_fnmadd_ps(n2, e, _mm256_set1_ps(2.0f)));
+    two = _mm256_and_ps(_mm256_add_ps(two, two), _mm256_cmp_ps(n2, _mm256_setzero_ps(), _CMP_GT_OQ));
     const __m256 Rw = _mm256_permute_ps(R, _MM_SHUFFLE(3, 3, 3, 3));
     const __m256 Ew = _mm256_permute_ps(E, _MM_SHUFFLE(3, 3, 3, 3));
-    const __m256 Ryzx = yzx(R);
-    // v' = v + 2 v₀ × (v₀ × v + w₀ v)
-    const __m256 u = _mm256_fmadd_ps(Rw, PN, cross256(R, Ryzx, PN));
-    const __m256 two = _mm256_set1_ps(2.0f);
-    __m256 out = _mm256_fmadd_ps(two, cross256(R, Ryzx, u), PN);
-    // t = 2 (w₀ v⁰ − w⁰ v₀ + v₀ × v⁰), added to the position half only.
+    const __m256 Ryzx = _mm256_permute_ps(R, _MM_SHUFFLE(3, 0, 2, 1));
     const __m256 t = _mm256_add_ps(_mm256_fmsub_ps(Rw, E, _mm256_mul_ps(Ew, R)), cross256(R, Ryzx, E));
-    return _mm256_fmadd_ps(_mm256_setr_ps(2, 2, 2, 2, 0, 0, 0, 0), t, out);
+    const __m256 uP = _mm256_fmadd_ps(Rw, P, cross256(R, Ryzx, P));
+    const __m256 uN = _mm256_fmadd_ps(Rw, N, cross256(R, Ryzx, N));
+    // Lanes 3 and 7 keep the records' w (1 for positions, 0 for normals).
+    const __m256 keepW = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0));
+    const __m256 twoW = _mm256_and_ps(two, keepW);
+    const __m256 P2 = _mm256_fmadd_ps(twoW, _mm256_add_ps(cross256(R, Ryzx, uP), t), P);
+    const __m256 N2 = _mm256_fmadd_ps(twoW, cross256(R, Ryzx, uN), N);
+    PNa = _mm256_permute2f128_ps(P2, N2, 0x20);
+    PNb = _mm256_permute2f128_ps(P2, N2, 0x31);
+}
+
+/// One vertex: `dualQuatApply2()` with a copy of itself.
+RIG_TARGET_AVX2 inline __m256 dualQuatApply1(__m256 b, __m256 PN)
+{
+    __m256 other = PN;
+    dualQuatApply2(b, b, PN, other);
+    return PN;
 }
 #endif
 

@@ -6,6 +6,7 @@
 #include "core/deform/skinning_kernels.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -17,228 +18,206 @@ using skinning::F4;
 using skinning::Mat4f;
 
 using skinning::DualQuatf;
-using skinning::DualQuatTable;
-
-/// Per-segment data of the vertex loop. The per-vertex transform
-/// H_c · T_c(φ), φ = θ_c δ, is the 3×4 matrix cos φ · C0 + sin φ · C1 + C2:
-/// with T(φ) = rotation by φ about the line (b, u) (Rodrigues, eq. 4.9:
-/// R(φ) = cos φ I + sin φ [u]× + (1 − cos φ) u uᵀ) and A0 = Hl, A1 = Hl [u]×,
-/// A2 = Hl u uᵀ (Hl, h: H's linear part and translation),
-///     C0 = [A0 − A2 | −(A0 − A2) b],  C1 = [A1 | −A1 b],  C2 = [A2 | h − A2 b].
-/// Per vertex: one sin/cos (vectorized over blocks of vertices) and 4 FMAs.
-struct alignas(64) SegmentF {
-    Mat4f c0, c1, c2;
-    double theta; ///< θ_c, unwrapped (0 when the link has no axis).
-    int identity; ///< 1 when H = I and θ = 0: the vertex is used as is.
-};
 
 constexpr std::ptrdiff_t kMinChunk = 4096;
+/// Vertices whose partial-twist sines and cosines are computed together.
+constexpr int kBlock = 64;
 
-/// sin and cos of x (radians, |x| up to ~1e6): range reduction in double,
-/// then float polynomials on [−π/4, π/4] (error < 4e-7, float precision).
-inline void fastSinCos(double x, float& s, float& c)
+/// The per-frame data of the vertex loop: the twist angle θ_c of each link,
+/// the aligned table of ĝ_k ⊗ ĥ_c per (segment, pivot, joint) key of the
+/// binding, and the skinning matrices M_k for unsegmented vertices.
+struct TwistFrame {
+    std::vector<float> theta; ///< #J + 1: 0, then θ_c at c + 1 (so unsegmented vertices, c = −1, read 0).
+    std::vector<DualQuatf> table;
+    std::vector<Mat4f> M;
+};
+
+/// φ = θ_c δ of a block's vertices (0 for unsegmented ones), then sin φ and
+/// cos φ − 1.
+void blockAngles(const SkinBinding& b, const float* theta, std::ptrdiff_t b0, int m, float* phi)
 {
-    const double q = std::nearbyint(x * (2.0 / std::numbers::pi));
-    const float r = static_cast<float>(x - q * (std::numbers::pi / 2));
-    const long long quadrant = static_cast<long long>(q) & 3;
-    const float r2 = r * r;
-    const float sr = r * (1.0f + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040))));
-    const float cr = 1.0f + r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 + r2 * (1.0f / 40320))));
-    const bool swap = quadrant & 1;
-    const float sv = swap ? cr : sr;
-    const float cv = swap ? sr : cr;
-    s = (quadrant & 2) ? -sv : sv;
-    c = ((quadrant + 1) & 2) ? -cv : cv;
+    for (int t = 0; t < m; ++t) {
+        const int c = b.segment[static_cast<size_t>(b0 + t)];
+        phi[t] = theta[c + 1] * b.delta[static_cast<size_t>(b0 + t)];
+    }
 }
 
-/// The per-vertex loop: unsegmented vertices (c < 0) are plain LBS with M;
-/// the others get the partial twist and segment base, then the rigid blend
-/// (DLB) of the untwisted transforms G.
-template <int K, bool HasN>
-void twistRange(const double* V, const double* N, const int* J, const float* W, int k, const int* bone,
-                const double* delta, const DualQuatTable& G, const Mat4f* M, const SegmentF* S, double* outV,
-                double* outN, std::ptrdiff_t begin, std::ptrdiff_t end)
+/// The portable vertex loop: p_t = p + (cos φ − 1) r + sin φ (u × r) (the
+/// partial twist about the link axis), then the rigid blend (DLB) of the
+/// vertex's table entries; unsegmented vertices (c < 0) are plain LBS.
+template <int K>
+void twistRange(const SkinBinding& b, const TwistFrame& f, PackedVertex* out, std::ptrdiff_t begin,
+                std::ptrdiff_t end)
 {
-    const int kk = K > 0 ? K : k;
-    float wsBuf[K > 0 ? K : 16];
-    std::vector<float> wsHeap(K > 0 || kk <= 16 ? 0 : static_cast<size_t>(kk));
-    float* ws = wsHeap.empty() ? wsBuf : wsHeap.data();
+    const int kk = K > 0 ? K : b.influences;
     for (std::ptrdiff_t i = begin; i < end; ++i) {
-        float x = static_cast<float>(V[3 * i]), y = static_cast<float>(V[3 * i + 1]),
-              z = static_cast<float>(V[3 * i + 2]);
-        float nx = 0, ny = 0, nz = 0;
-        if constexpr (HasN) {
-            nx = static_cast<float>(N[3 * i]);
-            ny = static_cast<float>(N[3 * i + 1]);
-            nz = static_cast<float>(N[3 * i + 2]);
-        }
-        const int c = bone[i];
-        const int* ji = J + i * kk;
-        const float* wi = W + i * kk;
+        const size_t I = static_cast<size_t>(i);
+        const PackedVertex& rest = b.rest[I];
         F4 A[4];
+        const int c = b.segment[I];
         if (c < 0) {
-            skinning::blend<K>(M, ji, wi, kk, A);
-        } else {
-            const SegmentF& sg = S[c];
-            if (!sg.identity) {
-                // Per-vertex part: H_c · T_c(θ_c δ) = cos φ C0 + sin φ C1 + C2.
-                float sn, cs;
-                fastSinCos(sg.theta * delta[i], sn, cs);
-                F4 T[4];
-                for (int col = 0; col < 4; ++col)
-                    T[col] = sg.c0.c[col] * skinning::splat(cs) + sg.c1.c[col] * skinning::splat(sn) + sg.c2.c[col];
-                const F4 q = T[0] * skinning::splat(x) + T[1] * skinning::splat(y) + T[2] * skinning::splat(z) + T[3];
-                x = q[0];
-                y = q[1];
-                z = q[2];
-                if constexpr (HasN) {
-                    const F4 m = T[0] * skinning::splat(nx) + T[1] * skinning::splat(ny) + T[2] * skinning::splat(nz);
-                    nx = m[0];
-                    ny = m[1];
-                    nz = m[2];
-                }
-            }
-            skinning::alignedWeights(G, ji, wi, kk, ws);
-            F4 br = skinning::splat(0.0f), bd = br;
-            for (int s = 0; s < kk; ++s) {
-                const DualQuatf& q = G.q[static_cast<size_t>(ji[s])];
-                br += skinning::splat(ws[s]) * q.r;
-                bd += skinning::splat(ws[s]) * q.d;
-            }
-            skinning::dualQuatMatrix(br, bd, A);
+            skinning::blend<K>(f.M.data(), b.jointOffset.data() + i * kk, b.weights.data() + i * kk, kk, A);
+            skinning::applyPoint(A, rest.p, out[i].p);
+            skinning::applyNormal(A, rest.n, out[i].n, b.hasNormals);
+            continue;
         }
-        skinning::applyPoint(A, x, y, z, outV + 3 * i);
-        if constexpr (HasN)
-            skinning::applyNormal(A, nx, ny, nz, outN + 3 * i);
+        float sn, cm1;
+        skinning::sinCosm1(f.theta[static_cast<size_t>(c) + 1] * b.delta[I], sn, cm1);
+        PackedVertex t;
+        for (int a = 0; a < 4; ++a) {
+            t.p[a] = rest.p[a] + cm1 * b.arm[I].p[a] + sn * b.armCross[I].p[a];
+            t.n[a] = rest.n[a] + cm1 * b.arm[I].n[a] + sn * b.armCross[I].n[a];
+        }
+        F4 br, bd;
+        skinning::blendDualQuat<K>(f.table.data(), b.twistOffset.data() + i * kk, b.weights.data() + i * kk, kk, br, bd);
+        skinning::dualQuatMatrix(br, bd, A);
+        skinning::applyPoint(A, t.p, out[i].p);
+        out[i].p[3] = 1.0f;
+        skinning::applyNormal(A, t.n, out[i].n, false);
     }
 }
 
 #if RIG_SKINNING_AVX2
-/// sin and cos of 4 angles: `fastSinCos()` 4 lanes at a time (double range
-/// reduction, float polynomials).
-RIG_TARGET_AVX2 inline void sinCos4(const double* x, float* s, float* c)
+/// sin x and cos x − 1 of 8 float angles (`skinning::sinCosm1()` 8 lanes at a time).
+RIG_TARGET_AVX2 inline void sinCosm1x8(const float* x, float* s, float* cm1)
 {
-    const __m256d xd = _mm256_loadu_pd(x);
-    const __m256d q = _mm256_round_pd(_mm256_mul_pd(xd, _mm256_set1_pd(2.0 / std::numbers::pi)),
-                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m128 r = _mm256_cvtpd_ps(_mm256_fnmadd_pd(q, _mm256_set1_pd(std::numbers::pi / 2), xd));
-    const __m128i quadrant = _mm256_cvtpd_epi32(q);
-    const __m128 r2 = _mm_mul_ps(r, r);
-    __m128 sp = _mm_fmadd_ps(r2, _mm_set1_ps(-1.0f / 5040), _mm_set1_ps(1.0f / 120));
-    sp = _mm_fmadd_ps(r2, sp, _mm_set1_ps(-1.0f / 6));
-    sp = _mm_fmadd_ps(r2, sp, _mm_set1_ps(1.0f));
-    const __m128 sr = _mm_mul_ps(r, sp);
-    __m128 cr = _mm_fmadd_ps(r2, _mm_set1_ps(1.0f / 40320), _mm_set1_ps(-1.0f / 720));
-    cr = _mm_fmadd_ps(r2, cr, _mm_set1_ps(1.0f / 24));
-    cr = _mm_fmadd_ps(r2, cr, _mm_set1_ps(-0.5f));
-    cr = _mm_fmadd_ps(r2, cr, _mm_set1_ps(1.0f));
-    const __m128 swap = _mm_castsi128_ps(
-        _mm_cmpeq_epi32(_mm_and_si128(quadrant, _mm_set1_epi32(1)), _mm_set1_epi32(1)));
-    const __m128 sv = _mm_blendv_ps(sr, cr, swap);
-    const __m128 cv = _mm_blendv_ps(cr, sr, swap);
-    const __m128 sSign = _mm_castsi128_ps(_mm_slli_epi32(_mm_and_si128(quadrant, _mm_set1_epi32(2)), 30));
-    const __m128 cSign = _mm_castsi128_ps(
-        _mm_slli_epi32(_mm_and_si128(_mm_add_epi32(quadrant, _mm_set1_epi32(1)), _mm_set1_epi32(2)), 30));
-    _mm_storeu_ps(s, _mm_xor_ps(sv, sSign));
-    _mm_storeu_ps(c, _mm_xor_ps(cv, cSign));
+    const __m256 X = _mm256_load_ps(x);
+    const __m256 q = _mm256_round_ps(_mm256_mul_ps(X, _mm256_set1_ps(0.636619772f)),
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_fnmadd_ps(q, _mm256_set1_ps(1.5707963705062866f), X);
+    r = _mm256_fnmadd_ps(q, _mm256_set1_ps(-4.371139e-8f), r);
+    const __m256i quadrant = _mm256_and_si256(_mm256_cvtps_epi32(q), _mm256_set1_epi32(3));
+    const __m256 r2 = _mm256_mul_ps(r, r);
+    __m256 sp = _mm256_fmadd_ps(r2, _mm256_set1_ps(-1.0f / 5040), _mm256_set1_ps(1.0f / 120));
+    sp = _mm256_fmadd_ps(r2, sp, _mm256_set1_ps(-1.0f / 6));
+    const __m256 sr = _mm256_fmadd_ps(_mm256_mul_ps(r, r2), sp, r);
+    __m256 cp = _mm256_fmadd_ps(r2, _mm256_set1_ps(1.0f / 40320), _mm256_set1_ps(-1.0f / 720));
+    cp = _mm256_fmadd_ps(r2, cp, _mm256_set1_ps(1.0f / 24));
+    cp = _mm256_fmadd_ps(r2, cp, _mm256_set1_ps(-0.5f));
+    const __m256 crm1 = _mm256_mul_ps(r2, cp);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 q1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(quadrant, _mm256_set1_epi32(1)));
+    const __m256 q2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(quadrant, _mm256_set1_epi32(2)));
+    const __m256 q3 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(quadrant, _mm256_set1_epi32(3)));
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    // sin: sr, 1 + crm1, −sr, −(1 + crm1); cos − 1: crm1, −sr − 1, −crm1 − 2, sr − 1.
+    const __m256 odd = _mm256_or_ps(q1, q3);
+    const __m256 sv = _mm256_blendv_ps(sr, _mm256_add_ps(one, crm1), odd);
+    const __m256 sNeg = _mm256_and_ps(_mm256_or_ps(q2, q3), sign);
+    _mm256_store_ps(s, _mm256_xor_ps(sv, sNeg));
+    const __m256 cv = _mm256_blendv_ps(crm1, sr, odd);
+    const __m256 cNeg = _mm256_and_ps(_mm256_or_ps(q1, q2), sign);
+    const __m256 off = _mm256_blendv_ps(_mm256_and_ps(q2, _mm256_set1_ps(-2.0f)), _mm256_set1_ps(-1.0f), odd);
+    _mm256_store_ps(cm1, _mm256_add_ps(_mm256_xor_ps(cv, cNeg), off));
 }
 
-template <int K, bool HasN, bool Fast>
-RIG_TARGET_AVX2 inline void twistVertexAvx2(const double* V, const double* N, const int* J, const float* W, int kk,
-                                            const int* bone, const DualQuatTable& G, const Mat4f* M,
-                                            const SegmentF* S, float sn, float cs, float* ws, double* outV,
-                                            double* outN, std::ptrdiff_t i)
+/// φ = θ_c δ of 8 vertices from 8 segments (θ read at c + 1, see TwistFrame).
+RIG_TARGET_AVX2 inline __m256 angles8(const float* theta, const std::int32_t* segment, const float* delta)
 {
-    const __m128 p = Fast ? skinning::withW(skinning::loadVec3Fast(V + 3 * i), 1.0f) : skinning::loadVec3(V + 3 * i, 1.0);
-    const __m128 n = !HasN ? _mm_setzero_ps()
-                           : (Fast ? skinning::withW(skinning::loadVec3Fast(N + 3 * i), 0.0f)
-                                   : skinning::loadVec3(N + 3 * i, 0.0));
-    const int c = bone[i];
-    const int* ji = J + i * kk;
-    const float* wi = W + i * kk;
-    __m256 out;
-    if (c < 0) {
-        __m256 lo, hi;
-        skinning::blendLoHi<K>(M, ji, wi, kk, lo, hi);
-        out = skinning::applyLoHiPN(lo, hi, p, n);
-    } else {
-        const SegmentF& sg = S[c];
-        __m256 PN;
-        if (!sg.identity) {
-            const float* c0 = reinterpret_cast<const float*>(&sg.c0);
-            const float* c1 = reinterpret_cast<const float*>(&sg.c1);
-            const float* c2 = reinterpret_cast<const float*>(&sg.c2);
-            const __m256 vc = _mm256_set1_ps(cs), vs = _mm256_set1_ps(sn);
-            const __m256 lo = _mm256_fmadd_ps(_mm256_load_ps(c0), vc,
-                                              _mm256_fmadd_ps(_mm256_load_ps(c1), vs, _mm256_load_ps(c2)));
-            const __m256 hi = _mm256_fmadd_ps(_mm256_load_ps(c0 + 8), vc,
-                                              _mm256_fmadd_ps(_mm256_load_ps(c1 + 8), vs, _mm256_load_ps(c2 + 8)));
-            PN = skinning::applyLoHiRaw(lo, hi, p, n);
-        } else {
-            PN = _mm256_set_m128(n, p);
-        }
-        skinning::alignedWeights(G, ji, wi, kk, ws);
-        out = skinning::dualQuatApply(G.q.data(), ji, ws, kk, PN);
-    }
-    if constexpr (Fast) {
-        skinning::storeVec3Fast(outV + 3 * i, _mm256_castps256_ps128(out));
-        if constexpr (HasN)
-            skinning::storeVec3Fast(outN + 3 * i, _mm256_extractf128_ps(out, 1));
-    } else {
-        skinning::storeVec3(outV + 3 * i, _mm256_castps256_ps128(out));
-        if constexpr (HasN)
-            skinning::storeVec3(outN + 3 * i, _mm256_extractf128_ps(out, 1));
-    }
+    const __m256i c = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(segment)),
+                                       _mm256_set1_epi32(1));
+    return _mm256_mul_ps(_mm256_i32gather_ps(theta, c, 4), _mm256_loadu_ps(delta));
 }
 
-/// The same with AVX2 + FMA, position and normal in one 256-bit register; the
-/// partial-twist angles' sines and cosines are computed 4 at a time for
-/// blocks of vertices first.
+/// The same with AVX2 + FMA, position and normal in one 256-bit register;
+/// two segmented vertices at a time share the rigid blend's registers
+/// (`dualQuatApply2()`).
 template <int K, bool HasN>
-RIG_TARGET_AVX2 void twistRangeAvx2(const double* V, const double* N, const int* J, const float* W, int k,
-                                    const int* bone, const double* delta, const DualQuatTable& G, const Mat4f* M,
-                                    const SegmentF* S, double* outV, double* outN, std::ptrdiff_t begin,
-                                    std::ptrdiff_t end)
+RIG_TARGET_AVX2 void twistRangeAvx2(const SkinBinding& b, const TwistFrame& f, PackedVertex* out,
+                                    std::ptrdiff_t begin, std::ptrdiff_t end)
 {
-    const int kk = K > 0 ? K : k;
-    float wsBuf[K > 0 ? K : 16];
-    std::vector<float> wsHeap(K > 0 || kk <= 16 ? 0 : static_cast<size_t>(kk));
-    float* ws = wsHeap.empty() ? wsBuf : wsHeap.data();
-    constexpr int kBlock = 64;
-    alignas(32) double phi[kBlock];
-    alignas(16) float sn[kBlock], cs[kBlock];
+    const int kk = K > 0 ? K : b.influences;
+    const int* J = b.jointOffset.data();
+    const int* S = b.twistOffset.data();
+    const std::int32_t* seg = b.segment.data();
+    const float* W = b.weights.data();
+    const float* T = reinterpret_cast<const float*>(f.table.data());
+    const float* in = reinterpret_cast<const float*>(b.rest.data());
+    const float* arm = reinterpret_cast<const float*>(b.arm.data());
+    const float* cross = reinterpret_cast<const float*>(b.armCross.data());
+    float* o = reinterpret_cast<float*>(out);
+    alignas(32) float phi[kBlock], sn[kBlock], cm1[kBlock];
+    // p + (cos φ − 1) r + sin φ (u × r) of vertex i (block slot t).
+    auto twisted = [&](std::ptrdiff_t i, int t) RIG_TARGET_AVX2 {
+        return _mm256_fmadd_ps(_mm256_load_ps(cross + 8 * i), _mm256_broadcast_ss(sn + t),
+                               _mm256_fmadd_ps(_mm256_load_ps(arm + 8 * i), _mm256_broadcast_ss(cm1 + t),
+                                               _mm256_load_ps(in + 8 * i)));
+    };
+    auto single = [&](std::ptrdiff_t i, int t) RIG_TARGET_AVX2 {
+        __m256 r;
+        if (seg[i] < 0) {
+            __m256 lo, hi;
+            skinning::blendLoHi<K>(f.M.data(), J + i * kk, W + i * kk, kk, lo, hi);
+            r = skinning::applyPN(lo, hi, _mm256_load_ps(in + 8 * i));
+            if constexpr (HasN)
+                r = skinning::normalizeNormal(r);
+        } else {
+            r = skinning::dualQuatApply1(skinning::blendDualQuat8<K>(T, S + i * kk, W + i * kk, kk), twisted(i, t));
+        }
+        _mm256_store_ps(o + 8 * i, r);
+    };
     for (std::ptrdiff_t b0 = begin; b0 < end; b0 += kBlock) {
         const int m = static_cast<int>(std::min<std::ptrdiff_t>(kBlock, end - b0));
-        for (int t = 0; t < m; ++t) {
-            const int c = bone[b0 + t];
-            phi[t] = c >= 0 ? S[c].theta * delta[b0 + t] : 0.0;
+        int t = 0;
+        for (; t + 8 <= m; t += 8)
+            _mm256_store_ps(phi + t, angles8(f.theta.data(), seg + b0 + t, b.delta.data() + b0 + t));
+        if (t < m) {
+            blockAngles(b, f.theta.data(), b0 + t, m - t, phi + t);
+            for (int r = m; r < ((m + 7) & ~7); ++r)
+                phi[r] = 0.0f;
         }
-        for (int t = m; t < ((m + 3) & ~3); ++t)
-            phi[t] = 0.0;
-        for (int t = 0; t < m; t += 4)
-            sinCos4(phi + t, sn + t, cs + t);
-        const std::ptrdiff_t fastEnd = std::min(b0 + m, end - 1);
-        for (std::ptrdiff_t i = b0; i < fastEnd; ++i)
-            twistVertexAvx2<K, HasN, true>(V, N, J, W, kk, bone, G, M, S, sn[i - b0], cs[i - b0], ws, outV, outN, i);
-        if (fastEnd < b0 + m) // the range's last vertex
-            twistVertexAvx2<K, HasN, false>(V, N, J, W, kk, bone, G, M, S, sn[m - 1], cs[m - 1], ws, outV, outN,
-                                            fastEnd);
+        for (t = 0; t < m; t += 8)
+            sinCosm1x8(phi + t, sn + t, cm1 + t);
+        // A block of segmented vertices only (the usual case) skips the per-pair test.
+        bool allSegmented = (m & 7) == 0;
+        for (t = 0; t < m && allSegmented; t += 8)
+            allSegmented = _mm256_movemask_ps(_mm256_castsi256_ps(
+                               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(seg + b0 + t)))) == 0;
+        for (t = 0; t < m;) {
+            const std::ptrdiff_t i = b0 + t;
+            if (t + 1 < m && (allSegmented || (seg[i] >= 0 && seg[i + 1] >= 0))) {
+                const __m256 ba = skinning::blendDualQuat8<K>(T, S + i * kk, W + i * kk, kk);
+                const __m256 bb = skinning::blendDualQuat8<K>(T, S + (i + 1) * kk, W + (i + 1) * kk, kk);
+                __m256 pa = twisted(i, t), pb = twisted(i + 1, t + 1);
+                skinning::dualQuatApply2(ba, bb, pa, pb);
+                _mm256_store_ps(o + 8 * i, pa);
+                _mm256_store_ps(o + 8 * i + 8, pb);
+                t += 2;
+            } else {
+                single(i, t);
+                t += 1;
+            }
+        }
     }
 }
 #endif
 
-template <int K, bool HasN>
-void twistDispatch(const double* V, const double* N, const int* J, const float* W, int k, const int* bone,
-                   const double* delta, const DualQuatTable& G, const Mat4f* M, const SegmentF* S, double* outV,
-                   double* outN, std::ptrdiff_t b, std::ptrdiff_t e)
+template <int K>
+void twistDispatch(const SkinBinding& b, const TwistFrame& f, PackedVertex* out, std::ptrdiff_t begin,
+                   std::ptrdiff_t end)
 {
 #if RIG_SKINNING_AVX2
     if (skinning::useAvx2()) {
-        twistRangeAvx2<K, HasN>(V, N, J, W, k, bone, delta, G, M, S, outV, outN, b, e);
+        if (b.hasNormals)
+            twistRangeAvx2<K, true>(b, f, out, begin, end);
+        else
+            twistRangeAvx2<K, false>(b, f, out, begin, end);
         return;
     }
 #endif
-    twistRange<K, HasN>(V, N, J, W, k, bone, delta, G, M, S, outV, outN, b, e);
+    twistRange<K>(b, f, out, begin, end);
+}
+
+/// The product of two dual quaternions in the (w, x, y, z | w⁰, x⁰, y⁰, z⁰)
+/// layout: (a + ε a⁰)(c + ε c⁰) = a c + ε (a c⁰ + a⁰ c).
+Eigen::Matrix<double, 8, 1> dualQuatProduct(const Eigen::Matrix<double, 8, 1>& a, const Eigen::Matrix<double, 8, 1>& c)
+{
+    auto q = [](const Eigen::Matrix<double, 8, 1>& v, int o) { return Eigen::Quaterniond(v[o], v[o + 1], v[o + 2], v[o + 3]); };
+    const Eigen::Quaterniond r = q(a, 0) * q(c, 0);
+    const Eigen::Quaterniond d1 = q(a, 0) * q(c, 4), d2 = q(a, 4) * q(c, 0);
+    Eigen::Matrix<double, 8, 1> out;
+    out << r.w(), r.x(), r.y(), r.z(), d1.w() + d2.w(), d1.x() + d2.x(), d1.y() + d2.y(), d1.z() + d2.z();
+    return out;
 }
 
 /// Rotation by θ about the line through b with unit direction u (identity
@@ -352,87 +331,78 @@ TwistTransforms twistTransforms(const Skeleton& s, const Pose& pose, const Posed
     return T;
 }
 
-void twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, const Segmentation& seg,
-              const TwistTransforms& T, DeformedMesh& out, const SkinningOptions& options)
+void twistLbs(const SkinBinding& b, const TwistTransforms& T, SkinnedMesh& out, const SkinningOptions& options)
 {
     const int nJ = static_cast<int>(T.untwisted.size());
-    validateSkinningInput("rig::twistLbs()", V, N, W, nJ);
+    skinning::checkPose("rig::twistLbs()", b, T.untwisted.size());
     if (static_cast<int>(T.skinning.size()) != nJ || static_cast<int>(T.segmentBase.size()) != nJ ||
         T.axisPoint.rows() != nJ || T.axisDirection.rows() != nJ || static_cast<int>(T.angle.size()) != nJ)
         throw InvalidInput("rig::twistLbs(): the twist transforms have inconsistent sizes; build them with "
                            "rig::twistTransforms()");
-    validateSegmentation(seg, static_cast<int>(V.rows()), nJ);
-    if (&out.V == &V || &out.N == &N || &out.V == &N || &out.N == &V) {
-        DeformedMesh fresh; // in place: the kernels write ahead of what they read
-        twistLbs(V, N, W, seg, T, fresh, options);
-        out = std::move(fresh);
-        return;
-    }
-
+    if (!b.hasTwist())
+        throw InvalidInput("rig::twistLbs(): the skin binding has no segmentation; add it with rig::bindTwist()");
+    if ((b.axisPoint - T.axisPoint).cwiseAbs().maxCoeff() > 1e-9)
+        throw InvalidInput("rig::twistLbs(): the pose's link axes differ from those the skin was bound with; "
+                           "bind it again (rig::bindTwist()) after the skeleton changed");
+    if ((b.axisDirection - T.axisDirection).cwiseAbs().maxCoeff() > 1e-9)
+        throw InvalidInput("rig::twistLbs(): the pose's link directions differ from those the skin was bound with; "
+                           "bind it again (rig::bindTwist()) after the skeleton changed");
     for (int j = 0; j < nJ; ++j)
         if (!(T.untwisted[static_cast<size_t>(j)].linear().transpose() * T.untwisted[static_cast<size_t>(j)].linear())
                  .isApprox(Eigen::Matrix3d::Identity(), 1e-6))
             throw InvalidInput("rig::twistLbs(): an untwisted transform is not a rigid motion (scale or shear); "
                                "build the twist transforms with rig::twistTransforms() from a rigid pose");
-    DualQuatTable G;
-    G.q.resize(static_cast<size_t>(nJ));
-    std::vector<Mat4f> M(static_cast<size_t>(nJ));
-    std::vector<SegmentF> S(static_cast<size_t>(nJ));
+    TwistFrame f;
+    f.theta.assign(static_cast<size_t>(nJ) + 1, 0.0f);
+    f.M.resize(static_cast<size_t>(nJ));
+    std::vector<Eigen::Matrix<double, 8, 1>> g(static_cast<size_t>(nJ)), h(static_cast<size_t>(nJ));
     for (int j = 0; j < nJ; ++j) {
         const size_t J = static_cast<size_t>(j);
-        G.q[J] = skinning::toDualQuatf(dualQuaternion(T.untwisted[J]));
-        M[J] = skinning::toMat4f(T.skinning[J]);
-        const Eigen::Isometry3d& H = T.segmentBase[J];
-        const Vec3 b = T.axisPoint.row(j).transpose();
-        const Vec3 u = T.axisDirection.row(j).transpose();
-        SegmentF& sg = S[J];
-        const double theta = u.squaredNorm() > 0.0 ? T.angle[J] : 0.0;
-        sg.theta = theta;
-        sg.identity = (theta == 0.0 && H.matrix().isIdentity(0.0)) ? 1 : 0;
-        // C0, C1, C2 of SegmentF (see there).
-        const Eigen::Matrix3d Hl = H.linear();
-        Eigen::Matrix3d ux;
-        ux << 0, -u.z(), u.y(), u.z(), 0, -u.x(), -u.y(), u.x(), 0;
-        const Eigen::Matrix3d A0 = Hl, A1 = Hl * ux, A2 = Hl * u * u.transpose();
-        auto pack = [](const Eigen::Matrix3d& L, const Vec3& t) {
-            Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-            X.linear() = L; // not rigid: only the 3×4 numbers matter here
-            X.translation() = t;
-            return skinning::toMat4f(X);
-        };
-        sg.c0 = pack(A0 - A2, -(A0 - A2) * b);
-        sg.c1 = pack(A1, -A1 * b);
-        sg.c2 = pack(A2, H.translation() + Hl * b - A2 * b);
+        f.M[J] = skinning::toMat4f(T.skinning[J]);
+        f.theta[J + 1] = T.axisDirection.row(j).squaredNorm() > 0.0 ? static_cast<float>(T.angle[J]) : 0.0f;
+        g[J] = dualQuaternion(T.untwisted[J]);
+        h[J] = dualQuaternion(T.segmentBase[J]);
     }
-    skinning::buildFlipTable(G);
-
-    const bool hasN = N.size() != 0;
-    out.V.resize(V.rows(), 3);
-    out.N.resize(hasN ? V.rows() : 0, 3);
-    const int k = W.maxInfluences;
-    const double* pV = V.data();
-    const double* pN = N.data();
-    const int* pJ = W.joints.data();
-    const float* pW = W.weights.data();
-    const int* pB = seg.bone.data();
-    const double* pD = seg.delta.data();
-    double* oV = out.V.data();
-    double* oN = out.N.data();
-    const Mat4f* pM = M.data();
-    const SegmentF* pS = S.data();
-    skinning::parallelVertices(V.rows(), options.threads, kMinChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
-        if (k == 4) {
-            if (hasN)
-                twistDispatch<4, true>(pV, pN, pJ, pW, k, pB, pD, G, pM, pS, oV, oN, b, e);
-            else
-                twistDispatch<4, false>(pV, pN, pJ, pW, k, pB, pD, G, pM, pS, oV, oN, b, e);
-        } else {
-            if (hasN)
-                twistDispatch<0, true>(pV, pN, pJ, pW, k, pB, pD, G, pM, pS, oV, oN, b, e);
-            else
-                twistDispatch<0, false>(pV, pN, pJ, pW, k, pB, pD, G, pM, pS, oV, oN, b, e);
-        }
+    // DLB(w, ĝ)·H_c = DLB(w, ĝ ⊗ ĥ_c): right-multiplying by a unit dual
+    // quaternion keeps the blend linear and the hemisphere tests (dot products
+    // of the real parts) unchanged, so each entry is aligned with its pivot's ĝ.
+    f.table.resize(b.twistKeys.size());
+    for (size_t e = 0; e < b.twistKeys.size(); ++e) {
+        const auto [c, pivot, j] = b.twistKeys[e];
+        const auto& gj = g[static_cast<size_t>(j)];
+        const double sign = g[static_cast<size_t>(pivot)].head<4>().dot(gj.head<4>()) < 0.0 ? -1.0 : 1.0;
+        f.table[e] = skinning::toDualQuatf(dualQuatProduct(gj, h[static_cast<size_t>(c)]), sign);
+    }
+    out.vertices.resize(static_cast<size_t>(b.vertexCount));
+    PackedVertex* o = out.vertices.data();
+    skinning::parallelVertices(b.vertexCount, options.threads, kMinChunk, [&](std::ptrdiff_t s, std::ptrdiff_t e) {
+        if (b.influences == 4)
+            twistDispatch<4>(b, f, o, s, e);
+        else
+            twistDispatch<0>(b, f, o, s, e);
     });
+}
+
+void bindTwist(SkinBinding& b, const Segmentation& seg, const Skeleton& skeleton)
+{
+    validateSkeleton(skeleton);
+    MatrixX3d u(skeleton.jointCount(), 3);
+    for (int j = 0; j < skeleton.jointCount(); ++j)
+        u.row(j) = twistAxis(skeleton, j).transpose();
+    bindTwist(b, seg, skeleton.bindPositions, u);
+}
+
+void twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, const Segmentation& seg,
+              const TwistTransforms& T, DeformedMesh& out, const SkinningOptions& options)
+{
+    SkinBinding b = bindSkin(V, N, W, static_cast<int>(T.untwisted.size()));
+    if (T.axisPoint.rows() != b.jointCount || T.axisDirection.rows() != b.jointCount)
+        throw InvalidInput("rig::twistLbs(): the twist transforms have inconsistent sizes; build them with "
+                           "rig::twistTransforms()");
+    bindTwist(b, seg, T.axisPoint, T.axisDirection);
+    SkinnedMesh posed;
+    twistLbs(b, T, posed, options);
+    toDeformedMesh(posed, b.hasNormals, out);
 }
 
 DeformedMesh twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, const Segmentation& seg,

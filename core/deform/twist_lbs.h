@@ -116,6 +116,20 @@ struct TwistTransforms {
 TwistTransforms twistTransforms(const Skeleton& skeleton, const Pose& pose, const PosedSkeleton& posed,
                                 std::span<const double> unwrappedTwist = {});
 
+/// `bindTwist()` of skin_binding.h with the skeleton's link axes (b_c its
+/// bind positions, u_c = `twistAxis()`): what `twistTransforms()` of any pose
+/// of this skeleton carries.
+/// @throws rig::InvalidInput for an invalid skeleton or segmentation.
+void bindTwist(SkinBinding& binding, const Segmentation& segmentation, const Skeleton& skeleton);
+
+/// Twist-corrected LBS of a bound mesh (`bindSkin()` then `bindTwist()`)
+/// into `out`, its storage reused from frame to frame.
+/// @throws rig::InvalidInput when the binding has no segmentation, the pose
+/// another joint count or other link axes than the binding, or a transform is
+/// not rigid.
+void twistLbs(const SkinBinding& binding, const TwistTransforms& T, SkinnedMesh& out,
+              const SkinningOptions& options = {});
+
 /// Twist-corrected LBS of positions and (if N is non-empty) normals (thesis
 /// eq. 4.7 with eq. 4.9, swings blended by DLB; see the formulation above).
 /// @param V #V by 3 rest positions. @param N #V by 3 rest normals, or empty.
@@ -128,7 +142,7 @@ DeformedMesh twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights&
                       const Segmentation& segmentation, const TwistTransforms& T,
                       const SkinningOptions& options = {});
 
-/// The same, writing into `out` and reusing its storage when the sizes match.
+/// The same, writing into `out` (binds on every call).
 void twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, const Segmentation& segmentation,
               const TwistTransforms& T, DeformedMesh& out, const SkinningOptions& options = {});
 

@@ -120,6 +120,17 @@ DeformedMesh deformOnCpu(Deformer deformer, const MatrixX3d& V, const MatrixX3d&
     return {};
 }
 
+void deformOnCpu(Deformer deformer, const SkinBinding& binding, const Skeleton& skeleton, const Pose& pose,
+                 SkinnedMesh& out, std::span<const double> twist, const SkinningOptions& options)
+{
+    const PosedSkeleton posed = forwardKinematics(skeleton, pose);
+    switch (deformer) {
+    case Deformer::Lbs: lbs(binding, posed.skinning, out, options); return;
+    case Deformer::Dqs: dqs(binding, posed.skinning, out, options); return;
+    case Deformer::Twist: twistLbs(binding, twistTransforms(skeleton, pose, posed, twist), out, options); return;
+    }
+}
+
 Skeleton posedSkeleton(const Skeleton& skeleton, const PosedSkeleton& posed)
 {
     Skeleton s = skeleton;

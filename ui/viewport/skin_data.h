@@ -75,6 +75,13 @@ DeformedMesh deformOnCpu(Deformer deformer, const MatrixX3d& V, const MatrixX3d&
                          const Segmentation* segmentation, const Skeleton& skeleton, const Pose& pose,
                          std::span<const double> unwrappedTwist = {}, const SkinningOptions& options = {});
 
+/// The same on a skin bound once (`bindSkin()`, and `bindTwist()` with the
+/// skeleton for the twist-corrected deformer), writing into `out`: the
+/// per-frame form.
+/// @throws rig::InvalidInput as above, or when the binding lacks the twist data.
+void deformOnCpu(Deformer deformer, const SkinBinding& binding, const Skeleton& skeleton, const Pose& pose,
+                 SkinnedMesh& out, std::span<const double> unwrappedTwist = {}, const SkinningOptions& options = {});
+
 /// The skeleton as posed: bind positions and orientations replaced by the
 /// posed ones (for drawing the rig and placing the gizmo).
 Skeleton posedSkeleton(const Skeleton& skeleton, const PosedSkeleton& posed);
