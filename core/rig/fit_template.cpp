@@ -38,6 +38,36 @@ struct Polyline {
         int node = (u <= 0.5 || nodes[k + 1] < 0) ? nodes[k] : nodes[k + 1];
         return {p, node};
     }
+    // Arc length of the first point at Euclidean distance `radius` from `centre`
+    // (walking from the start, which lies closer); the whole length when the
+    // line never gets that far.
+    double arcAtDistance(const Vec3& centre, double radius) const
+    {
+        for (size_t k = 0; k + 1 < points.size(); ++k) {
+            const Vec3 a = points[k] - centre, d = points[k + 1] - points[k];
+            if ((points[k + 1] - centre).norm() < radius)
+                continue;
+            // |a + u d| = radius, the root in [0, 1] (a is inside or on the sphere).
+            const double qa = d.squaredNorm(), qb = 2.0 * a.dot(d), qc = a.squaredNorm() - radius * radius;
+            if (qa <= 0.0)
+                return arc[k];
+            const double u = std::clamp((-qb + std::sqrt(std::max(0.0, qb * qb - 4.0 * qa * qc))) / (2.0 * qa), 0.0, 1.0);
+            return arc[k] + u * (arc[k + 1] - arc[k]);
+        }
+        return length();
+    }
+    // The part of the line from arc length s on, starting with the point there.
+    Polyline from(double s) const
+    {
+        Polyline out;
+        const double t = length() > 0.0 ? s / length() : 0.0;
+        const auto [p, node] = at(t);
+        out.add(p, node);
+        for (size_t k = 0; k < points.size(); ++k)
+            if (arc[k] > s + 1e-12)
+                out.add(points[k], nodes[k]);
+        return out;
+    }
 };
 
 Vec3 nodePosition(const CurveSkeleton& s, int v) { return s.positions.row(v).transpose(); }
@@ -60,6 +90,75 @@ Polyline polyline(const CurveSkeleton& s, const std::vector<int>& path, const Fi
             line.add(line.points.back() + r * d.normalized(), -1);
     }
     return line;
+}
+
+// The arms from the shoulders (FitOptions::armsFromShoulders). Per arm chain
+// that starts with a clavicle hanging from a spine joint:
+//  1. the clavicle by its rest offset from that joint, scaled with the spine:
+//     along the fitted spine as at rest, sideways towards the arm;
+//  2. the upper-arm joint on the segment at the clavicle's rest length from it
+//     (Euclidean), where the arm leaves the trunk;
+//  3. the joints after it by their rest arc lengths from it along the rest of
+//     the segment, scaled by the longer of the segment's and the spine's scale.
+// `placed` receives (position, node) for the joints it places.
+void placeArms(const RigTemplate& t, const std::array<Polyline, limbCount>& lines,
+               const std::array<double, limbCount>& scales, std::vector<std::optional<std::pair<Vec3, int>>>& placed)
+{
+    const Polyline& spine = lines[0];
+    auto onSpine = [&](int j) { return spine.at(t.chainPositions[static_cast<size_t>(j)]).first; };
+    auto rest = [&](int j) -> Vec3 { return t.restPositions.row(j).transpose(); };
+    const double scale = scales[0];
+    for (Limb l : {Limb::LeftHand, Limb::RightHand}) {
+        const auto c = static_cast<size_t>(l);
+        const std::vector<int>& joints = t.chainJoints[c];
+        const Polyline& line = lines[c];
+        if (joints.size() < 3 || line.points.size() < 2 || line.length() <= 0.0)
+            continue;
+        const int clavicle = joints[0], shoulder = joints[1];
+        const int parent = t.parents[static_cast<size_t>(clavicle)];
+        const int grand = parent >= 0 ? t.parents[static_cast<size_t>(parent)] : -1;
+        if (grand < 0 || t.chains[static_cast<size_t>(parent)] != Chain::Spine ||
+            t.chains[static_cast<size_t>(grand)] != Chain::Spine)
+            continue;
+        // 1. The clavicle.
+        const Vec3 p = onSpine(parent);
+        Vec3 upRest = rest(parent) - rest(grand), upFit = p - onSpine(grand);
+        if (upRest.norm() <= 0.0 || upFit.norm() <= 0.0)
+            continue;
+        upRest.normalize();
+        upFit.normalize();
+        const Vec3 offset = rest(clavicle) - rest(parent);
+        const double along = offset.dot(upRest);
+        const double aside = (offset - along * upRest).norm();
+        // Sideways: towards the segment where it is as far from the spine joint
+        // as the shoulder is at rest (the arm's root whatever the arm's pose).
+        const double reach = scale * (rest(shoulder) - rest(parent)).norm();
+        const Vec3 toArm = line.at(line.arcAtDistance(p, reach) / line.length()).first - p;
+        Vec3 side = toArm - toArm.dot(upFit) * upFit;
+        side = side.norm() > 0.0 ? Vec3(side.normalized()) : Vec3::Zero();
+        const Vec3 anchor = p + scale * (along * upFit + aside * side);
+        int node = line.nodes.front(); // the segment's node nearest to the clavicle
+        double best = std::numeric_limits<double>::infinity();
+        for (size_t k = 0; k < line.points.size(); ++k)
+            if (line.nodes[k] >= 0 && (line.points[k] - anchor).norm() < best) {
+                best = (line.points[k] - anchor).norm();
+                node = line.nodes[k];
+            }
+        placed[static_cast<size_t>(clavicle)] = std::make_pair(anchor, node);
+        // 2. The shoulder.
+        const Polyline tail = line.from(line.arcAtDistance(anchor, scale * (rest(shoulder) - rest(clavicle)).norm()));
+        // 3. The rest of the arm. A curve skeleton stops short of a flat
+        // extremity (a mitten hand: by half its width, not the half thickness
+        // the tip extension adds), which would pull every joint inwards; the
+        // spine's scale bounds the arm's from below.
+        const double tShoulder = t.chainPositions[static_cast<size_t>(shoulder)];
+        const double restTail = (1.0 - tShoulder) * t.chainLengths[c];
+        const double tailScale = restTail > 0.0 ? std::max(tail.length() / restTail, scale) : scale;
+        for (size_t k = 1; k < joints.size(); ++k) {
+            const double arc = (t.chainPositions[static_cast<size_t>(joints[k])] - tShoulder) * t.chainLengths[c] * tailScale;
+            placed[static_cast<size_t>(joints[k])] = tail.at(tail.length() > 0.0 ? arc / tail.length() : 0.0);
+        }
+    }
 }
 
 void checkAxes(const Vec3& up, const Vec3& front, const char* fn)
@@ -102,12 +201,17 @@ FitResult fitTemplate(const CurveSkeleton& s, const EndNodeLabels& labels, const
     k.bindPositions.resize(n, 3);
     k.bindOrientations.assign(static_cast<size_t>(n), Eigen::Quaterniond::Identity());
     result.jointNode.assign(static_cast<size_t>(n), -1);
+    std::vector<std::optional<std::pair<Vec3, int>>> placed(static_cast<size_t>(n));
+    if (options.armsFromShoulders)
+        placeArms(t, lines, result.chainScales, placed);
     std::vector<int> chainOfJoint(static_cast<size_t>(n), -1); // nearest chain up the hierarchy, for scales
     for (int j = 0; j < n; ++j) {
         const Chain chain = t.chains[static_cast<size_t>(j)];
         const int p = t.parents[static_cast<size_t>(j)];
         if (chain != Chain::None) {
-            const auto [position, node] = lines[static_cast<size_t>(chain)].at(t.chainPositions[static_cast<size_t>(j)]);
+            const auto [position, node] = placed[static_cast<size_t>(j)]
+                                              ? *placed[static_cast<size_t>(j)]
+                                              : lines[static_cast<size_t>(chain)].at(t.chainPositions[static_cast<size_t>(j)]);
             k.bindPositions.row(j) = position.transpose();
             result.jointNode[static_cast<size_t>(j)] = node;
             chainOfJoint[static_cast<size_t>(j)] = static_cast<int>(chain);

@@ -26,6 +26,20 @@
 /// along its last direction. Without it, every joint of a chain slides towards
 /// the body by up to that radius (10 cm for the head at 1.75 m).
 ///
+/// A second departure, also on by default (`FitOptions::armsFromShoulders`):
+/// an arm segment starts at the chest node, on the midline and a hand below the
+/// shoulders, so along it the clavicle lands inside the chest and the whole arm
+/// slides inwards (5 cm at the elbows of the bundled humanoid). Instead, for an
+/// arm chain that starts with a clavicle: the clavicle keeps its rest offset
+/// from its spine joint (scaled with the spine; sideways towards the arm); the
+/// upper-arm joint goes where the segment gets the clavicle's rest length away
+/// from it, which is where the arm leaves the trunk; the elbow, wrist and hand
+/// follow at their rest arc lengths from it along the segment, scaled by the
+/// segment's remaining length over the template's, but never by less than the
+/// spine's scale (the curve skeleton of a flat hand stops half the hand's width
+/// short of the fingertips, more than the tip extension restores). Legs keep
+/// the thesis's normalized arc length.
+///
 /// Joints off the five chains (fingers beside the main finger, thumbs, a tail)
 /// keep their rest offset from their parent, scaled by the chain's length ratio
 /// and turned with the parent's bone.
@@ -48,6 +62,9 @@ struct FitOptions {
     /// How far back from the end node (in multiples of its radius, along the
     /// segment) the direction of the extension is measured.
     double tipDirectionSpan = 1.5;
+    /// Fit the arms from the shoulders (see the file comment). Off: every arm
+    /// joint by normalized arc length along the whole segment (the thesis).
+    bool armsFromShoulders = true;
     Vec3 up = Vec3::UnitY();    ///< For `orientBones()`.
     Vec3 front = Vec3::UnitZ(); ///< For `orientBones()`: the character's facing direction.
 };

@@ -289,23 +289,28 @@ TEST_P(SegmentHumanoid, AgreesWithTheBodyParts)
         if (count * 200 > mesh.vertexCount())
             std::cout << "             " << what << ": " << count << "\n";
     RecordProperty("partAgreementPercent", std::to_string(100.0 * a.part));
-    // Thresholds a little below the measured figures (see the report). The
-    // fitted rig's joints lie a few centimetres off the generator's (the
-    // elbows 5 cm inward), which moves the part borders.
+    // Thresholds a little below the measured figures (bench/README.md). With
+    // the arms fitted from the shoulders the fitted rig agrees about as well as
+    // the generator's joints. Below 97 % with 3.2.4: the bent knees (knees-bent,
+    // sitting), where thigh vertices around the knee go to the shin (with the
+    // generator's joints too: a segmentation limit, not the fit), and the
+    // fitted T-pose, whose right elbow and wrist the fit puts 3-4 cm inwards.
     // With the arms down, the plain nearest-link rule (3.2.1) gives hip and
     // thigh vertices to the hands; the line of sight (3.2.2) and the region
     // growing (3.2.4) do not.
     const bool grow = method == SegmentationMethod::RegionGrow;
     const bool nearest = method == SegmentationMethod::NearestLink;
-    EXPECT_GE(a.part, kind == RigKind::Truth ? (grow ? 0.96 : 0.95) : 0.88);
-    EXPECT_GE(a.limb, kind == RigKind::Truth ? (nearest ? 0.98 : 0.99) : (grow ? 0.965 : 0.94));
+    const bool bentKnees = pose == HumanoidPose::KneesBent || pose == HumanoidPose::Sitting;
+    const bool fittedT = pose == HumanoidPose::T && kind == RigKind::Fitted;
+    EXPECT_GE(a.part, grow ? (bentKnees ? 0.955 : fittedT ? 0.96 : 0.97) : 0.95);
+    EXPECT_GE(a.limb, kind == RigKind::Truth ? (nearest ? 0.98 : 0.99) : (nearest ? 0.98 : 0.985));
     EXPECT_EQ(a.armToOtherLimb, 0) << "left/right arm vertices on the other arm or a leg";
     EXPECT_EQ(a.legToOtherLimb, 0) << "leg vertices on the other leg or an arm";
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Poses, SegmentHumanoid,
-    ::testing::Combine(::testing::Values(HumanoidPose::T, HumanoidPose::A, HumanoidPose::ArmsDown),
+    ::testing::Combine(::testing::ValuesIn(allHumanoidPoses()),
                        ::testing::Values(SegmentationMethod::NearestLink, SegmentationMethod::LineOfSight,
                                          SegmentationMethod::RegionGrow),
                        ::testing::Values(RigKind::Fitted, RigKind::Truth)),
