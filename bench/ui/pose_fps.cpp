@@ -1,0 +1,186 @@
+// Frame rate of the real app while the artist drags a joint's rotate gizmo:
+// the figure issue 6 asks for (>= 30 fps dragging a joint of the default
+// character with any deformer, under Xvfb + llvmpipe).
+//
+//   xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/ui/pose_fps [--frames N] [--size WxH] [--joint NAME]
+//
+// The whole main window (docks, document, viewport) opens the default
+// character and runs its stages (skeleton, rig, weights) as the app does, goes
+// to pose mode, clicks the joint (LeftForeArm by default) and drags its Z ring
+// back and forth, one mouse move per presented frame, under LBS, DQS and the
+// twist-corrected deformer in turn. The frame time is measured from one
+// frameSwapped to the next (as bench/ui/orbit_fps does).
+
+#include "core/deform/pose.h"
+#include "core/project/rig_project.h"
+#include "ui/document.h"
+#include "ui/main_window.h"
+#include "ui/render_offscreen.h"
+#include "ui/viewport/gizmo.h"
+#include "ui/viewport/viewport.h"
+
+#include <QApplication>
+#include <QEventLoop>
+#include <QUndoStack>
+#include <QElapsedTimer>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <numbers>
+#include <string>
+#include <vector>
+
+using namespace rig;
+using namespace rig::ui;
+
+int main(int argc, char** argv)
+{
+    int frames = 120, w = 1400, h = 900;
+    std::string jointName = "LeftForeArm";
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (!std::strcmp(argv[i], "--frames"))
+            frames = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--size"))
+            std::sscanf(argv[++i], "%dx%d", &w, &h);
+        else if (!std::strcmp(argv[i], "--joint"))
+            jointName = argv[++i];
+    }
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    QSurfaceFormat::setDefaultFormat(format);
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    format.setSamples(softwareRenderer() ? 0 : 4);
+    QSurfaceFormat::setDefaultFormat(format);
+    // Throw-away settings and autosaves; no modal prompts.
+    QTemporaryDir scratch;
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, scratch.path());
+    qputenv("RIGSMITH_NO_PROMPTS", "1");
+    qputenv("RIGSMITH_AUTOSAVE_DIR", scratch.path().toUtf8());
+
+    MainWindow window(MainWindow::ViewportKind::OpenGL);
+    window.resize(w, h);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) {
+        std::fprintf(stderr, "pose_fps: the window was not exposed (is there a display? use xvfb-run)\n");
+        return 1;
+    }
+    window.openFile("default");
+    window.document()->waitForIdle();
+    QCoreApplication::processEvents();
+    Document* doc = window.document();
+    Viewport* viewport = window.viewport();
+    if (!doc->project().rig() || !viewport->hasSkinning()) {
+        std::fprintf(stderr, "pose_fps: the default character has no rig or weights after its stages\n");
+        return 1;
+    }
+    const Skeleton& skeleton = doc->project().rig()->skeleton;
+    const std::optional<int> joint = skeleton.find(jointName);
+    if (!joint) {
+        std::fprintf(stderr, "pose_fps: the rig has no joint '%s'\n", jointName.c_str());
+        return 1;
+    }
+    window.setPoseMode(true);
+    viewport->frameAll();
+    QCoreApplication::processEvents();
+    const PosedSkeleton rest = forwardKinematics(skeleton, doc->pose());
+    const glm::vec3 at(rest.positions(*joint, 0), rest.positions(*joint, 1), rest.positions(*joint, 2));
+    QTest::mouseClick(viewport, Qt::LeftButton, Qt::NoModifier, viewport->project(at).toPoint());
+    const std::optional<RotateGizmo> g = viewport->gizmo();
+    if (viewport->selectedJoint() != *joint || !g) {
+        std::fprintf(stderr, "pose_fps: clicking the joint did not select it\n");
+        return 1;
+    }
+    // A point that picks the Z ring alone, and the ring's on-screen tangent there.
+    auto toScreen = [&](const glm::vec3& p) {
+        const QPointF s = viewport->project(p);
+        return glm::vec2(float(s.x()), float(s.y()));
+    };
+    glm::vec2 grab{0.0f}, tangent{0.0f};
+    for (int i = 0; i < RotateGizmo::segments && glm::length(tangent) == 0.0f; ++i) {
+        const float t = 2.0f * std::numbers::pi_v<float> * float(i) / float(RotateGizmo::segments);
+        const glm::vec3 p = g->center + g->radius * (std::cos(t) * g->axes[0] + std::sin(t) * g->axes[1]);
+        const glm::vec3 q = g->center + g->radius * (std::cos(t + 0.05f) * g->axes[0] + std::sin(t + 0.05f) * g->axes[1]);
+        const glm::vec2 sp = toScreen(p), sq = toScreen(q);
+        if (pickGizmoRing(*g, toScreen, sp) == 2 && glm::length(sq - sp) > 0.5f) {
+            grab = sp;
+            tangent = glm::normalize(sq - sp);
+        }
+    }
+    if (glm::length(tangent) == 0.0f) {
+        std::fprintf(stderr, "pose_fps: no point picks the Z ring alone\n");
+        return 1;
+    }
+    QOpenGLContext* ctx = viewport->context();
+    std::printf("GL: %s; window %dx%d, viewport %dx%d; joint %s; %d vertices\n",
+                [&] {
+                    viewport->makeCurrent();
+                    const char* r = reinterpret_cast<const char*>(ctx->functions()->glGetString(GL_RENDERER));
+                    std::string s = r ? r : "?";
+                    viewport->doneCurrent();
+                    return s;
+                }()
+                    .c_str(),
+                w, h, viewport->width(), viewport->height(), jointName.c_str(),
+                doc->project().character()->imported.mesh.vertexCount());
+
+    for (const Deformer d : {Deformer::Lbs, Deformer::Dqs, Deformer::Twist}) {
+        doc->setDeformer(d);
+        QCoreApplication::processEvents();
+        const QPoint start(int(std::lround(grab.x)), int(std::lround(grab.y)));
+        QPoint mouse = start;
+        auto send = [&](QEvent::Type type, Qt::MouseButton button, Qt::MouseButtons buttons) {
+            QMouseEvent e(type, mouse, viewport->mapToGlobal(mouse), button, buttons, Qt::NoModifier);
+            QCoreApplication::sendEvent(viewport, &e);
+        };
+        std::vector<double> ms;
+        QElapsedTimer timer;
+        int frame = 0;
+        QEventLoop loop;
+        const QMetaObject::Connection c = QObject::connect(viewport, &QOpenGLWidget::frameSwapped, viewport, [&] {
+            viewport->makeCurrent();
+            ctx->functions()->glFinish();
+            if (frame > 5) // warm-up frames excluded
+                ms.push_back(double(timer.nsecsElapsed()) * 1e-6);
+            timer.start();
+            if (++frame > frames + 5) {
+                loop.quit();
+                return;
+            }
+            // 3 pixels along the ring per frame, 30 frames out and 30 back (about ±25°).
+            const int step = (frame / 30) % 2 ? -1 : 1;
+            mouse += QPoint(int(std::lround(3.0f * step * tangent.x)), int(std::lround(3.0f * step * tangent.y)));
+            send(QEvent::MouseMove, Qt::NoButton, Qt::LeftButton);
+        });
+        send(QEvent::MouseButtonPress, Qt::LeftButton, Qt::LeftButton);
+        timer.start();
+        viewport->update();
+        loop.exec();
+        QObject::disconnect(c);
+        send(QEvent::MouseButtonRelease, Qt::LeftButton, Qt::NoButton);
+        doc->undoStack()->undo(); // back to the bind pose for the next deformer
+        QCoreApplication::processEvents();
+        if (ms.empty()) {
+            std::fprintf(stderr, "pose_fps: no frames were drawn\n");
+            return 1;
+        }
+        std::sort(ms.begin(), ms.end());
+        const double median = ms[ms.size() / 2], p90 = ms[ms.size() * 9 / 10];
+        std::printf("%-22s frame time median %6.2f ms (%5.1f fps), p90 %6.2f ms (%5.1f fps), %zu frames\n",
+                    std::string(deformerTitle(d)).c_str(), median, 1000.0 / median, p90, 1000.0 / p90, ms.size());
+    }
+    return 0;
+}
