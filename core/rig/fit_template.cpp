@@ -112,7 +112,11 @@ void placeArms(const RigTemplate& t, const std::array<Polyline, limbCount>& line
         const auto c = static_cast<size_t>(l);
         const std::vector<int>& joints = t.chainJoints[c];
         const Polyline& line = lines[c];
-        if (joints.size() < 3 || line.points.size() < 2 || line.length() <= 0.0)
+        // Only where the template's arm and spine are in the character's
+        // proportions (the scales agree within 15 %): the spine's scale stands
+        // in for the arm's below.
+        if (joints.size() < 3 || line.points.size() < 2 || line.length() <= 0.0 || !(scale > 0.0) ||
+            std::abs(scales[c] / scale - 1.0) > 0.15)
             continue;
         const int clavicle = joints[0], shoulder = joints[1];
         const int parent = t.parents[static_cast<size_t>(clavicle)];

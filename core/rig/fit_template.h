@@ -37,8 +37,10 @@
 /// follow at their rest arc lengths from it along the segment, scaled by the
 /// segment's remaining length over the template's, but never by less than the
 /// spine's scale (the curve skeleton of a flat hand stops half the hand's width
-/// short of the fingertips, more than the tip extension restores). Legs keep
-/// the thesis's normalized arc length.
+/// short of the fingertips, more than the tip extension restores). Only where
+/// the arm segment's scale is within 15 % of the spine's (the template is in the
+/// character's proportions; else, as for a CMU skeleton on the humanoid, the
+/// thesis's placement). Legs keep the thesis's normalized arc length.
 ///
 /// Joints off the five chains (fingers beside the main finger, thumbs, a tail)
 /// keep their rest offset from their parent, scaled by the chain's length ratio
