@@ -1,5 +1,6 @@
-// Timings of the segmentation (thesis Alg. 3.2.1, 3.2.2, 3.2.4) and of the
-// segmentation-based weights (Alg. 4.2.1) on one thread, on the humanoid
+// Timings of the segmentation (thesis Alg. 3.2.1, 3.2.2, 3.2.4), of the
+// segmentation-based weights (Alg. 4.2.1) and of bone heat (Baran & Popović
+// 2007, core/skin/weights_heat.h) on one thread, on the humanoid
 // (A-pose) with its fitted humanoid21 rig and its voxel solid at n = 155, at
 // polygonizer cells giving about 10k, 22k (the default character), 50k,
 // 100k and 200k vertices.
@@ -12,6 +13,7 @@
 #include "core/skeleton/extract.h"
 #include "core/skin/segmentation.h"
 #include "core/skin/weights_gaussian.h"
+#include "core/skin/weights_heat.h"
 
 #include <benchmark/benchmark.h>
 
@@ -75,6 +77,26 @@ void BM_SegmentAndWeights(benchmark::State& state)
     state.counters["vertices"] = r.mesh.vertexCount();
 }
 
+void BM_Heat(benchmark::State& state)
+{
+    const Rigged& r = rigged(static_cast<int>(state.range(0)));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(boneHeatWeights(r.mesh, r.rig, &r.solid, {.threads = 1}));
+    state.counters["vertices"] = r.mesh.vertexCount();
+}
+
+// The pipeline step with the heat method: 3.2.4 segmentation followed by bone heat.
+void BM_SegmentAndHeat(benchmark::State& state)
+{
+    const Rigged& r = rigged(static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        const Segmentation s = segmentMesh(r.mesh, r.rig, &r.solid, {.threads = 1});
+        benchmark::DoNotOptimize(s);
+        benchmark::DoNotOptimize(boneHeatWeights(r.mesh, r.rig, &r.solid, {.threads = 1}));
+    }
+    state.counters["vertices"] = r.mesh.vertexCount();
+}
+
 } // namespace
 
 // Methods: 0 = NearestLink (3.2.1), 1 = LineOfSight (3.2.2), 2 = RegionGrow (3.2.4).
@@ -83,5 +105,7 @@ BENCHMARK(BM_Segment)->ArgsProduct({{0, 2, 3, 4}, {2}})->Unit(benchmark::kMillis
 // Smoothing sweeps: 0 (the thesis's weights as they are) and 16 (the default).
 BENCHMARK(BM_Weights)->ArgsProduct({{0, 1, 2, 3, 4}, {0, 16}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SegmentAndWeights)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Heat)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SegmentAndHeat)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -133,6 +133,68 @@ struct VertexHeat {
     int nearestJoint = 0;  ///< Joint of the nearest bone, visible or not.
 };
 
+/// Rows of the right-hand sides and solutions: one row per vertex, one column
+/// per bone, so that a row is a contiguous run the substitutions update at once.
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Solves M X = B in place for the symmetric positive definite M of a part
+/// and all bones' right-hand sides at once (the columns of B): one sparse
+/// LDLᵀ factorization (Eigen's, in its approximate-minimum-degree order), then
+/// one forward and one backward substitution that stream the factor once and
+/// update a whole row of B per entry. Solving bone by bone (Eigen's solve with
+/// a matrix right-hand side also goes column by column) reads the factor,
+/// larger than the cache, twice per bone instead of twice in all.
+/// @return false when the factorization fails (M not positive definite).
+bool solveHeat(const Eigen::SparseMatrix<double>& M, RowMatrix& B)
+{
+    const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(M);
+    if (ldlt.info() != Eigen::Success)
+        return false;
+    // M = Pᵀ L D Lᵀ P with L unit lower triangular, stored by columns without its diagonal.
+    const Eigen::SparseMatrix<double>& L = ldlt.matrixL().nestedExpression();
+    const Eigen::VectorXd& D = ldlt.vectorD();
+    const int* perm = ldlt.permutationP().indices().data(); // row i of M is row perm[i] of P M Pᵀ
+    const auto m = static_cast<int>(M.rows());
+    const auto k = static_cast<std::ptrdiff_t>(B.cols());
+    RowMatrix X(m, k);
+    for (int i = 0; i < m; ++i)
+        X.row(perm[i]) = B.row(i);
+    const int* outer = L.outerIndexPtr();
+    const int* inner = L.innerIndexPtr();
+    const double* value = L.valuePtr();
+    double* x = X.data();
+    // L y = b by columns: entry L_ij subtracts L_ij y_j from row i (i > j).
+    for (int j = 0; j < m; ++j) {
+        const double* yj = x + j * k;
+        for (int p = outer[j]; p < outer[j + 1]; ++p) {
+            if (inner[p] <= j)
+                continue;
+            const double l = value[p];
+            double* yi = x + inner[p] * k;
+            for (std::ptrdiff_t c = 0; c < k; ++c)
+                yi[c] -= l * yj[c];
+        }
+    }
+    // D z = y, and Lᵀ x = z backwards: x_j = z_j − Σ_{i > j} L_ij x_i.
+    for (int j = m - 1; j >= 0; --j) {
+        double* xj = x + j * k;
+        const double dInverse = 1.0 / D(j);
+        for (std::ptrdiff_t c = 0; c < k; ++c)
+            xj[c] *= dInverse;
+        for (int p = outer[j]; p < outer[j + 1]; ++p) {
+            if (inner[p] <= j)
+                continue;
+            const double l = value[p];
+            const double* xi = x + inner[p] * k;
+            for (std::ptrdiff_t c = 0; c < k; ++c)
+                xj[c] -= l * xi[c];
+        }
+    }
+    for (int i = 0; i < m; ++i)
+        B.row(i) = X.row(perm[i]);
+    return true;
+}
+
 void checkInput(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid, const HeatWeightOptions& o)
 {
     if (mesh.vertexCount() == 0 || mesh.triangleCount() == 0)
@@ -266,8 +328,8 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
         else if (partBox.diagonal() < options.smallPartSize * height)
             reason = "small part (moves rigidly)";
 
-        Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver;
         std::vector<int> sourceJoints;
+        RowMatrix sol;
         if (reason.empty()) {
             for (size_t k = 0; k < vs.size(); ++k)
                 localIndex[vs[k]] = static_cast<int>(k);
@@ -293,11 +355,35 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
                 M.resize(static_cast<Eigen::Index>(vs.size()), static_cast<Eigen::Index>(vs.size()));
                 M.setFromTriplets(t.begin(), t.end());
             }
-            solver.compute(M);
-            if (solver.info() != Eigen::Success)
+            // Right-hand sides A H p_j of the bones heating this part: those
+            // nearest to a vertex, or tied for nearest (a joint that is only
+            // ever tied still gets its share). The other bones' right-hand
+            // sides are zero, so are their weights.
+            std::vector<int> column(static_cast<size_t>(skeleton.jointCount()), -1);
+            for (int i : vs)
+                for (const int j : {heat[i].joint, heat[i].tiedJoint})
+                    if (j >= 0)
+                        column[static_cast<size_t>(j)] = 0;
+            for (int j = 0; j < skeleton.jointCount(); ++j)
+                if (column[static_cast<size_t>(j)] == 0) {
+                    column[static_cast<size_t>(j)] = static_cast<int>(sourceJoints.size());
+                    sourceJoints.push_back(j);
+                }
+            sol = RowMatrix::Zero(static_cast<Eigen::Index>(vs.size()), static_cast<Eigen::Index>(sourceJoints.size()));
+            for (size_t k = 0; k < vs.size(); ++k) {
+                const auto r = static_cast<Eigen::Index>(k);
+                const VertexHeat& h = heat[vs[k]];
+                if (h.joint < 0)
+                    continue;
+                const double d = std::max(h.distance, minDistance);
+                const double share = (h.tiedJoint >= 0 ? 0.5 : 1.0) * area(vs[k]) * options.heatConstant / (d * d);
+                sol(r, column[static_cast<size_t>(h.joint)]) = share;
+                if (h.tiedJoint >= 0)
+                    sol(r, column[static_cast<size_t>(h.tiedJoint)]) = share;
+            }
+            progress.checkCancelled();
+            if (!solveHeat(M, sol))
                 reason = "solve failed (degenerate geometry)";
-            for (const auto& [j, count] : votes)
-                sourceJoints.push_back(j);
         }
         if (!reason.empty()) {
             RigidPart part;
@@ -333,30 +419,7 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
             continue;
         }
 
-        // One back-substitution per bone heating this part; the other bones'
-        // right-hand sides are zero, so are their weights.
         const auto m = static_cast<Eigen::Index>(vs.size());
-        Eigen::MatrixXd sol(m, static_cast<Eigen::Index>(sourceJoints.size()));
-        progress.checkCancelled();
-        // The back-substitutions only read the factorization: one bone per thread.
-        const auto solveBones = [&](std::ptrdiff_t first, std::ptrdiff_t last) {
-            for (auto s = static_cast<size_t>(first); s < static_cast<size_t>(last); ++s) {
-                const int j = sourceJoints[s];
-                Eigen::VectorXd rhs = Eigen::VectorXd::Zero(m);
-                for (Eigen::Index k = 0; k < m; ++k) {
-                    const VertexHeat& h = heat[vs[k]];
-                    if (h.joint < 0)
-                        continue;
-                    const double share = h.tiedJoint >= 0 ? 0.5 : 1.0;
-                    if (h.joint == j || h.tiedJoint == j) {
-                        const double d = std::max(h.distance, minDistance);
-                        rhs(k) = share * area(vs[k]) * options.heatConstant / (d * d);
-                    }
-                }
-                sol.col(static_cast<Eigen::Index>(s)) = solver.solve(rhs);
-            }
-        };
-        parallelFor(static_cast<std::ptrdiff_t>(sourceJoints.size()), m > 2000 ? options.threads : 1, 1, solveBones);
         for (Eigen::Index k = 0; k < m; ++k) {
             const int i = vs[k];
             double kept = 0.0;

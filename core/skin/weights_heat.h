@@ -17,7 +17,8 @@
 ///   (−L + A H) w_j = A H p_j,
 ///
 /// factorized once per connected part with Eigen's SimplicialLDLT and solved
-/// per bone. Because Σ_j p_j = 1 wherever H_ii > 0, the weights of a part sum
+/// for all bones heating the part at once (one forward and one backward
+/// substitution over a #part-vertices by #bones block). Because Σ_j p_j = 1 wherever H_ii > 0, the weights of a part sum
 /// to 1 without normalization; tiny values are clamped, then each vertex keeps
 /// its `maxInfluences` largest weights, renormalized (skin_weights.h).
 ///
@@ -52,7 +53,9 @@
 /// diffused from one limb into another are dropped (see the option).
 ///
 /// Complexity: O(#V · #J) distances, visibility marches of O(d / voxel) steps,
-/// one sparse factorization per part and #J back-substitutions.
+/// one sparse factorization per part (minimum-degree order; it dominates on
+/// large meshes, its cost growing faster than #V) and two passes over its factor
+/// updating #J values per entry.
 
 #include "core/common/progress.h"
 #include "core/mesh/mesh.h"
@@ -95,7 +98,8 @@ struct HeatWeightOptions {
     /// height (its bounding box along +Y) are bound rigidly (eyes, teeth);
     /// 0 disables the rule. [0, 1).
     double smallPartSize = 0.03;
-    /// Worker threads of the visibility search and of the per-bone solves; 0 = hardware concurrency.
+    /// Worker threads of the visibility search (the factorization and the
+    /// substitutions run on the calling thread); 0 = hardware concurrency.
     int threads = 0;
 };
 

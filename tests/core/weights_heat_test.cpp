@@ -2,12 +2,14 @@
 
 #include "core/character/humanoid.h"
 #include "core/common/error.h"
+#include "core/mesh/laplacian.h"
 #include "core/rig/fit_template.h"
 #include "core/voxel/fill.h"
 #include "core/voxel/voxelize.h"
 
 #include "tests/support/meshes.h"
 
+#include <Eigen/SparseCholesky>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -219,6 +221,82 @@ TEST(HeatWeights, DefaultCharacterEveryVertexWeightedNoBleedingBetweenLegs)
 
     cancel = true;
     EXPECT_THROW(boneHeatWeights(h.mesh, s, &solid, {}, progress), Cancelled);
+}
+
+TEST(HeatWeights, JointOnlyEverTiedForNearestGetsItsShare)
+{
+    // Two leaf joints at the same place (twin end sites): their leaf bones
+    // coincide, every vertex past them is tied between the two and the first
+    // is always the "nearest". The second must get the same heat, not none.
+    // (Without separateLimbs: the twins are two branches of the root, so two
+    // "limbs", and the heat of one would be dropped where the other leads.)
+    const Mesh bar = test::capsuleMesh(Vec3(0, 0, 0), Vec3(3, 0, 0), 0.25, 16, 6, 30);
+    Skeleton s;
+    s.names = {"root", "tip", "twin"};
+    s.parents = {-1, 0, 0};
+    s.bindPositions.resize(3, 3);
+    s.bindPositions << 0.2, 0, 0, 2.75, 0, 0, 2.75, 0, 0; // between two rings of vertices: no three-way tie
+    s.bindOrientations.assign(3, Eigen::Quaterniond::Identity());
+    orientBones(s);
+    const HeatWeightsResult r = boneHeatWeights(bar, s, nullptr, {.separateLimbs = false});
+    expectValid(r.weights, bar.vertexCount(), 3);
+    int last = 0;
+    for (int i = 0; i < bar.vertexCount(); ++i) {
+        ASSERT_NEAR(weightOf(r.weights, i, 1), weightOf(r.weights, i, 2), 1e-6) << "vertex " << i;
+        if (bar.V(i, 0) > bar.V(last, 0))
+            last = i;
+    }
+    EXPECT_GT(weightOf(r.weights, last, 1), 0.45);
+    EXPECT_GT(weightOf(r.weights, last, 2), 0.45);
+}
+
+TEST(HeatWeights, AllBonesSolvedAtOnceMatchBoneByBoneSolves)
+{
+    // The block substitution against Eigen's own solve, one bone at a time, of
+    // the same system (−L + A H) w_j = A H p_j, on a bar with three bones and
+    // no visibility test (H from the plain nearest bone).
+    const Mesh bar = test::capsuleMesh(Vec3(0, 0, 0), Vec3(3, 0, 0), 0.25, 16, 6, 30);
+    const Skeleton s = chain({Vec3(0.2, 0, 0), Vec3(1.1, 0, 0), Vec3(1.9, 0, 0), Vec3(2.8, 0, 0)});
+    const HeatWeightsResult r =
+        boneHeatWeights(bar, s, nullptr, {.minWeight = 0.0, .separateLimbs = false, .maxInfluences = 4});
+    const int n = bar.vertexCount();
+    const Eigen::SparseMatrix<double> L = cotangentLaplacian(bar.V, bar.F);
+    const Eigen::VectorXd area = vertexAreas(bar.V, bar.F);
+    // Bones: links owned by their parents, the leaf's continuation (half its link) owned by it.
+    const std::vector<std::pair<Vec3, Vec3>> segment = {{Vec3(0.2, 0, 0), Vec3(1.1, 0, 0)},
+                                                        {Vec3(1.1, 0, 0), Vec3(1.9, 0, 0)},
+                                                        {Vec3(1.9, 0, 0), Vec3(2.8, 0, 0)},
+                                                        {Vec3(2.8, 0, 0), Vec3(3.25, 0, 0)}};
+    Eigen::MatrixXd P = Eigen::MatrixXd::Zero(n, 4);
+    Eigen::VectorXd H(n);
+    for (int i = 0; i < n; ++i) {
+        const Vec3 p = bar.V.row(i).transpose();
+        double d2[4];
+        for (int b = 0; b < 4; ++b) {
+            const Vec3 a = segment[b].first, ab = segment[b].second - a;
+            const double t = std::clamp((p - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
+            d2[b] = (a + t * ab - p).squaredNorm();
+        }
+        const double best = *std::min_element(d2, d2 + 4);
+        H(i) = area(i) / best;
+        // Bones within 0.01 % of the nearest distance share p (at the joints' rings).
+        const auto tied = std::count_if(d2, d2 + 4, [&](double d) { return d <= best * 1.0002; });
+        for (int b = 0; b < 4; ++b)
+            if (d2[b] <= best * 1.0002)
+                P(i, b) = 1.0 / static_cast<double>(tied);
+    }
+    Eigen::SparseMatrix<double> M = -L;
+    for (int i = 0; i < n; ++i)
+        M.coeffRef(i, i) += H(i);
+    const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(M);
+    ASSERT_EQ(ldlt.info(), Eigen::Success);
+    for (int j = 0; j < 4; ++j) {
+        const Eigen::VectorXd w = ldlt.solve(Eigen::VectorXd(H.cwiseProduct(P.col(j))));
+        for (int i = 0; i < n; ++i) {
+            // Each vertex has at most 4 influences here: nothing dropped, nothing renormalized.
+            ASSERT_NEAR(weightOf(r.weights, i, j), std::max(w(i), 0.0), 1e-6) << "vertex " << i << " joint " << j;
+        }
+    }
 }
 
 TEST(HeatWeights, LoosePartsAreBoundRigidlyAndReported)
