@@ -31,6 +31,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
@@ -70,12 +71,12 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
 
     auto* dock = new QDockWidget(tr("Pipeline"), this);
     dock->setObjectName("pipelineDock");
-    dock->setWidget(new PipelinePanel(m_document, dock));
+    dock->setWidget(scrollable(new PipelinePanel(m_document, dock)));
     addDockWidget(Qt::RightDockWidgetArea, dock);
     auto* rigDock = new QDockWidget(tr("Rig"), this);
     rigDock->setObjectName("rigDock");
     m_rigPanel = new RigPanel(m_document, rigDock);
-    rigDock->setWidget(m_rigPanel);
+    rigDock->setWidget(scrollable(m_rigPanel));
     addDockWidget(Qt::RightDockWidgetArea, rigDock);
     resizeDocks({dock}, {300}, Qt::Horizontal);
 
@@ -127,6 +128,18 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::scrollable(QWidget* panel)
+{
+    // A dock's panel scrolls when the docks share less height than their
+    // panels ask for, instead of making the window taller than the screen.
+    auto* area = new QScrollArea;
+    area->setWidget(panel);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return area;
+}
 
 void MainWindow::createMenus()
 {
@@ -509,7 +522,7 @@ void MainWindow::createPoseControls(QMenu* view)
     auto* poseDock = new QDockWidget(tr("Pose"), this);
     poseDock->setObjectName("poseDock");
     m_jointPanel = new JointPanel(m_document, poseDock);
-    poseDock->setWidget(m_jointPanel);
+    poseDock->setWidget(scrollable(m_jointPanel));
     addDockWidget(Qt::RightDockWidgetArea, poseDock);
 
     QToolBar* bar = addToolBar(tr("Pose"));
@@ -624,7 +637,7 @@ void MainWindow::createWeightControls()
     auto* dock = new QDockWidget(tr("Weights"), this);
     dock->setObjectName("weightDock");
     m_weightPanel = new WeightPanel(m_document, dock);
-    dock->setWidget(m_weightPanel);
+    dock->setWidget(scrollable(m_weightPanel));
     addDockWidget(Qt::RightDockWidgetArea, dock);
     if (QDockWidget* rig = findChild<QDockWidget*>("rigDock"))
         tabifyDockWidget(rig, dock);

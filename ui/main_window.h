@@ -72,6 +72,8 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// `panel` inside a frameless vertical scroll area (for the docks).
+    static QWidget* scrollable(QWidget* panel);
     void createMenus();
     void updateRecentMenu();
     void addRecentFile(const QString& path);

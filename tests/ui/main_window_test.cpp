@@ -55,6 +55,21 @@ TEST(MainWindow, OpensTheDefaultCharacterThroughTheMenuSlot)
     EXPECT_TRUE(w.windowTitle().contains("Default character"));
 }
 
+// The docks on the right (pipeline, rig/weights, pose) scroll instead of
+// forcing the window taller than a laptop screen: a 1280×720 window stays
+// 1280×720 with the default character loaded and its stages shown.
+TEST(MainWindow, FitsALaptopScreenWithEveryDockOpen)
+{
+    MainWindow w(Kind::Placeholder);
+    ASSERT_TRUE(openAndWait(w, "default"));
+    w.resize(1280, 720);
+    w.show();
+    QCoreApplication::processEvents();
+    EXPECT_LE(w.minimumSizeHint().height(), 720);
+    EXPECT_LE(w.height(), 720);
+    EXPECT_LE(w.width(), 1280);
+}
+
 TEST(MainWindow, RecentFilesAreRememberedMostRecentFirst)
 {
     QSettings().remove("recentFiles");
