@@ -5,10 +5,12 @@
 ///
 /// What import does, in order: reads the file (triangulated, points and lines
 /// dropped); applies every node transform so that instanced meshes land where
-/// the file puts them; merges all meshes into one `Mesh` keeping a part id per
+/// the file puts them (a skinned mesh bound in its own coordinates, as DirectX
+/// .X files bind, where its skeleton puts it); merges all meshes into one `Mesh` keeping a part id per
 /// vertex; welds coincident positions (keeping the map from the file's vertices
 /// to the welded ones, for export); takes the file's normals or computes them;
-/// brings the model to +Y up; keeps the file's skeleton and skin weights.
+/// brings the model to +Y up; keeps the file's skeleton, skin weights and
+/// the animations that move the skeleton (sampled at their key times).
 
 #include "core/common/progress.h"
 #include "core/mesh/mesh.h"
@@ -21,12 +23,40 @@
 
 namespace rig {
 
+/// One of the file's animations (aiScene::mAnimations), sampled for the
+/// imported skeleton.
+///
+/// Each channel animates the node of its name: its local transform becomes
+/// T·R·S of its keys (positions and scalings interpolated linearly, rotations
+/// by slerp, held constant before the first and after the last key); nodes
+/// without a channel keep their own transform. A frame holds each joint's
+/// animated node-to-world transform G_j (in the +Y-up frame, like
+/// `bindGlobal`), so G_j · bindGlobal_j⁻¹ is joint j's skinning transform from
+/// bind space to posed space (the animated node transform times the offset
+/// matrix, as Assimp's users skin; a frame equal to the bind pose gives
+/// G_j = bindGlobal_j). Frames are taken at the union of the key
+/// times of the channels that move the skeleton (a channel on a joint's node or
+/// on one of its ancestors), so keyed poses are reproduced exactly.
+/// `animationPoses()` (core/io/animation_poses.h) turns frames into `Pose`s.
+struct ImportedAnimation {
+    std::string name;                    ///< The file's name for it; "animation N" (1-based) when it has none.
+    double duration = 0.0;               ///< Seconds (ticks over ticks per second; 25 ticks per second when unsaid).
+    std::vector<double> times;           ///< #F sample times in seconds, increasing.
+    std::vector<std::vector<Eigen::Matrix4d>> global; ///< #F by #J animated joint-to-world transforms G_j.
+    int animatedJoints = 0;              ///< Joints moved by a channel (on their node or an ancestor), >= 1.
+    int channels = 0;                    ///< Channels in the file's animation.
+    int mappedChannels = 0;              ///< Of those, channels on a joint's node.
+
+    int frameCount() const { return static_cast<int>(times.size()); }
+};
+
 /// A skeleton and skin weights found in the imported file.
 struct ImportedSkeleton {
     std::vector<std::string> names;         ///< #J joint (bone) names, unique.
     std::vector<int> parents;               ///< #J parent index, -1 for roots; parents[i] < i.
     std::vector<Eigen::Matrix4d> bindGlobal;///< #J joint-to-world transforms at bind time (in the +Y-up frame).
     Eigen::SparseMatrix<double, Eigen::RowMajor> W; ///< #V by #J skin weights of the welded vertices; rows sum to 1 where non-empty.
+    std::vector<ImportedAnimation> animations; ///< The file's animations that move this skeleton, in file order.
 };
 
 /// How the file was read.
@@ -38,6 +68,9 @@ struct ImportInfo {
     int fileVertices = 0;      ///< Vertices in the file (after triangulation), before welding.
     int fileMeshes = 0;        ///< Meshes (with triangles) in the file.
     std::vector<int> weldMap;  ///< #fileVertices: welded vertex index of each file vertex, in file order.
+    /// Skinned meshes bound in their own coordinates (DirectX .X), placed where
+    /// their skeleton puts them instead of by their frame's transform.
+    int meshesPlacedBySkeleton = 0;
 };
 
 /// The result of importing a character file.
@@ -55,6 +88,9 @@ struct ImportOptions {
     /// Guess the up axis from the shape when the file does not say (a standing
     /// character is tallest along up). When false, files without metadata are taken as +Y up.
     bool guessUpAxis = true;
+    /// Animations with more distinct key times than this are sampled at this
+    /// many evenly spaced times instead (bounds memory for baked animations).
+    int maxAnimationFrames = 2000;
 };
 
 /// Imports a character file.

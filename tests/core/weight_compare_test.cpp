@@ -1,6 +1,7 @@
 #include "core/skin/weight_compare.h"
 
 #include "core/common/error.h"
+#include "core/io/animation_poses.h"
 #include "core/io/mesh_import.h"
 #include "core/project/rig_project.h"
 #include "core/rig/fit_template.h"
@@ -151,6 +152,41 @@ TEST(WeightCompare, FileSkeletonAsRigAndHeatWeightsAgainstTheFile)
     EXPECT_LT(h.meanL1, 1.0);
     EXPECT_LT(h.meanDistancePercent, 2.0);
     EXPECT_GT(h.meanDistancePercent, self.meanDistancePercent);
+}
+
+/// Over the file's own animation frames (what `rigsmith compare-weights` uses
+/// when the file has an animation): still 0 / 100% / 100% / 0 against itself,
+/// and the rigid weights that differ from it show distances.
+TEST(WeightCompare, OverTheFilesOwnAnimation)
+{
+    const std::string path = std::string(RIGSMITH_ASSIMP_MODELS) + "/X/BCN_Epileptic.X";
+    if (!std::filesystem::exists(path))
+        GTEST_SKIP() << "assimp-testmodels not installed";
+    const ImportedCharacter c = importCharacter(path);
+    ASSERT_TRUE(c.skeleton.has_value());
+    const FitResult rig = rigFromImportedSkeleton(*c.skeleton);
+    const auto k = longestAnimation(*c.skeleton);
+    ASSERT_TRUE(k.has_value());
+    const ImportedAnimation& anim = c.skeleton->animations[static_cast<size_t>(*k)];
+    const std::vector<Pose> frames = animationPoses(rig.skeleton, *c.skeleton, anim, 200);
+    ASSERT_GE(frames.size(), 2u);
+    const SkinWeights fileWeights = skinWeightsFromReference(c.skeleton->W);
+    const WeightComparison self = compareWeights(c.mesh, rig.skeleton, fileWeights, c.skeleton->W, frames);
+    EXPECT_NEAR(self.meanL1, 0.0, 1e-6);
+    EXPECT_DOUBLE_EQ(self.precision, 1.0);
+    EXPECT_DOUBLE_EQ(self.recall, 1.0);
+    EXPECT_LT(self.maxDistancePercent, 1e-3);
+    EXPECT_FALSE(self.randomPoses);
+    EXPECT_EQ(self.poses, static_cast<int>(frames.size()));
+
+    // Rigid weights (each vertex on its largest file weight) differ over the animation.
+    Eigen::MatrixXd rigid = Eigen::MatrixXd::Zero(c.mesh.vertexCount(), rig.skeleton.jointCount());
+    for (int i = 0; i < c.mesh.vertexCount(); ++i)
+        rigid(i, fileWeights.joints(i, 0)) = 1.0;
+    SkinWeights rigidWeights = skinWeightsFromReference(rigid.sparseView());
+    const WeightComparison r = compareWeights(c.mesh, rig.skeleton, rigidWeights, c.skeleton->W, frames);
+    EXPECT_GT(r.meanDistancePercent, 1e-3);
+    EXPECT_GE(r.maxDistancePercent, r.meanDistancePercent);
 }
 
 TEST(WeightCompare, ImportedSkeletonErrors)
