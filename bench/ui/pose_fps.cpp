@@ -3,6 +3,7 @@
 // character with any deformer, under Xvfb + llvmpipe).
 //
 //   xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/ui/pose_fps [--frames N] [--size WxH] [--joint NAME]
+//                                                                  [--xray on|off]
 //
 // The whole main window (docks, document, viewport) opens the default
 // character and runs its stages (skeleton, rig, weights) as the app does, goes
@@ -19,6 +20,7 @@
 #include "ui/viewport/gizmo.h"
 #include "ui/viewport/viewport.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QEventLoop>
 #include <QUndoStack>
@@ -47,6 +49,7 @@ int main(int argc, char** argv)
 {
     int frames = 120, w = 1400, h = 900;
     std::string jointName = "LeftForeArm";
+    const char* xray = nullptr; // "on" / "off": the X-Ray toggle (default: as the app leaves it)
     for (int i = 1; i + 1 < argc; ++i) {
         if (!std::strcmp(argv[i], "--frames"))
             frames = std::atoi(argv[++i]);
@@ -54,6 +57,8 @@ int main(int argc, char** argv)
             std::sscanf(argv[++i], "%dx%d", &w, &h);
         else if (!std::strcmp(argv[i], "--joint"))
             jointName = argv[++i];
+        else if (!std::strcmp(argv[i], "--xray"))
+            xray = argv[++i];
     }
     QSurfaceFormat format;
     format.setVersion(3, 3);
@@ -94,6 +99,13 @@ int main(int argc, char** argv)
         return 1;
     }
     window.setPoseMode(true);
+    bool xrayOn = false;
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->text() == "X-Ray") {
+            if (xray)
+                a->setChecked(!std::strcmp(xray, "on"));
+            xrayOn = a->isChecked();
+        }
     viewport->frameAll();
     QCoreApplication::processEvents();
     const PosedSkeleton rest = forwardKinematics(skeleton, doc->pose());
@@ -125,7 +137,7 @@ int main(int argc, char** argv)
         return 1;
     }
     QOpenGLContext* ctx = viewport->context();
-    std::printf("GL: %s; window %dx%d, viewport %dx%d; joint %s; %d vertices\n",
+    std::printf("GL: %s; window %dx%d, viewport %dx%d; joint %s; %d vertices; x-ray %s\n",
                 [&] {
                     viewport->makeCurrent();
                     const char* r = reinterpret_cast<const char*>(ctx->functions()->glGetString(GL_RENDERER));
@@ -135,7 +147,7 @@ int main(int argc, char** argv)
                 }()
                     .c_str(),
                 w, h, viewport->width(), viewport->height(), jointName.c_str(),
-                doc->project().character()->imported.mesh.vertexCount());
+                doc->project().character()->imported.mesh.vertexCount(), xrayOn ? "on" : "off");
 
     for (const Deformer d : {Deformer::Lbs, Deformer::Dqs, Deformer::Twist}) {
         doc->setDeformer(d);
