@@ -370,6 +370,96 @@ void mergeRegions(const VertexAdjacency& adj, const std::vector<int>& meshComp, 
     }
 }
 
+/// Limb hinges: both links at least this many times longer than thick (a
+/// knee, an elbow; not a clavicle, a pelvis link or a foot).
+constexpr double kHingeSlenderness = 4.0;
+
+/// An exception to the joint rule of the belonging test (a vertex past the
+/// end of inner link c goes to the link a starting at joint c): at a hinge
+/// whose link c ends thicker than a starts, on the outer side of the bend,
+/// those vertices go back to c. The front of a bent knee is the end of the
+/// thigh, rounded, not the start of the shin; at an ankle (the heel) or a
+/// shoulder the joint rule stands. Thickness: the median distance to the link
+/// of the link's own vertices (those the rule did not move) within a quarter
+/// of the shorter link's length from the joint, on the outer side (the offset
+/// within 60° of û_c - û_a). Not in the thesis.
+/// `pastEnd[i]` is c for a vertex the joint rule moved, 0 otherwise.
+void keepCapsOnThickerEnds(const Rig& rig, const Mesh& mesh, const std::vector<int>& pastEnd, Segmentation& seg)
+{
+    struct Hinge {
+        Vec3 outer = Vec3::Zero(); ///< Unit, towards the outer side of the bend.
+        std::vector<double> end;   ///< Distances of link c's vertices near its end.
+        std::vector<double> start; ///< Distances of link a's vertices near its start.
+    };
+    std::map<std::pair<int, int>, Hinge> hinges; // (c, a)
+    std::vector<int> from;
+    for (int c : rig.usable) {
+        if (rig.link(c).leaf)
+            continue;
+        from.clear();
+        rig.linksFrom(c, from);
+        for (int a : from) {
+            const Vec3 d = rig.link(c).ab.normalized() - rig.link(a).ab.normalized();
+            if (d.norm() > 1e-3) // a straight joint has no outer side (and no vertices past c's end)
+                hinges[{c, a}].outer = d.normalized();
+        }
+    }
+    if (hinges.empty())
+        return;
+    std::map<int, std::vector<Hinge*>> asEnd, asStart;
+    std::map<const Hinge*, double> slab; // the quarter of the shorter link
+    for (auto& [key, h] : hinges) {
+        asEnd[key.first].push_back(&h);
+        asStart[key.second].push_back(&h);
+        slab[&h] = 0.25 * std::sqrt(std::min(rig.link(key.first).len2, rig.link(key.second).len2));
+    }
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        const int b = seg.bone[static_cast<size_t>(i)];
+        if (pastEnd[static_cast<size_t>(i)] != 0 || b <= 0)
+            continue;
+        const LinkHit hit = hitLink(rig.link(b), mesh.V.row(i).transpose());
+        if (!(hit.raw > 0.0 && hit.raw < 1.0))
+            continue;
+        const Vec3 offset = mesh.V.row(i).transpose() - hit.nearest;
+        const double len = std::sqrt(rig.link(b).len2);
+        auto sample = [&](int link, bool atEnd) {
+            const auto& list = atEnd ? asEnd : asStart;
+            const auto it = list.find(link);
+            if (it == list.end())
+                return;
+            for (Hinge* h : it->second) {
+                const double along = (atEnd ? 1.0 - hit.raw : hit.raw) * len;
+                if (along <= slab[h] && offset.dot(h->outer) > 0.5 * hit.dist)
+                    (atEnd ? h->end : h->start).push_back(hit.dist);
+            }
+        };
+        sample(b, true);
+        sample(b, false);
+    }
+    auto median = [](std::vector<double>& v) {
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    std::map<std::pair<int, int>, bool> keep;
+    for (auto& [key, h] : hinges) {
+        if (h.end.size() < 8 || h.start.size() < 8)
+            continue; // too few vertices to tell
+        const double rEnd = median(h.end), rStart = median(h.start);
+        keep[key] = rEnd > rStart && std::sqrt(rig.link(key.first).len2) >= kHingeSlenderness * rEnd &&
+                    std::sqrt(rig.link(key.second).len2) >= kHingeSlenderness * rStart;
+    }
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        const int c = pastEnd[static_cast<size_t>(i)];
+        if (c == 0)
+            continue;
+        const auto it = keep.find({c, seg.bone[static_cast<size_t>(i)]});
+        if (it != keep.end() && it->second) {
+            seg.bone[static_cast<size_t>(i)] = c;
+            seg.delta[static_cast<size_t>(i)] = 1.0;
+        }
+    }
+}
+
 void checkInput(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid, const SegmentationOptions& o)
 {
     if (mesh.V.rows() == 0)
@@ -529,6 +619,7 @@ Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const Voxel
         ++candStart[static_cast<size_t>(v) + 1];
     for (int i = 0; i < n; ++i)
         candStart[static_cast<size_t>(i) + 1] += candStart[static_cast<size_t>(i)];
+    std::vector<int> pastEnd(static_cast<size_t>(n), 0);
     const double tieEps = 1e-9 * boundingBox(mesh).diagonal();
     const double cosMax = std::cos(options.maxNormalAngleDegrees * std::numbers::pi / 180.0);
     parallelFor(n, threads, 4096, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
@@ -559,15 +650,18 @@ Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const Voxel
             // Past the end of an inner link (δ >= 1: the link's nearest point
             // is its end joint c) the vertex lies at joint c, and a joint
             // stands for the link that starts at it (Alg. 3.2.1 "SetSeg"): the
-            // heel below the ankle goes with the foot, not the shin.
+            // heel below the ankle goes with the foot, not the shin. Except at
+            // a hinge whose first link ends thicker (keepCapsOnThickerEnds).
             const int c = seg.bone[static_cast<size_t>(i)];
             if (c > 0 && bestRaw >= 1.0 && !rig.link(c).leaf) {
                 const Assign a = rig.fromJoint(c, p);
                 seg.bone[static_cast<size_t>(i)] = a.bone;
                 seg.delta[static_cast<size_t>(i)] = a.delta;
+                pastEnd[static_cast<size_t>(i)] = c;
             }
         }
     });
+    keepCapsOnThickerEnds(rig, mesh, pastEnd, seg);
     progress.update("segment", 0.7);
 
     // Vertices no region reached: the nearest visible link (3.2.2), or 3.2.1.

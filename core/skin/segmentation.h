@@ -38,9 +38,16 @@
 ///    taken per connected part of the mesh, so a region may legitimately span
 ///    several parts; a small separate part (eyes, teeth; see
 ///    `SegmentationOptions::rigidPartSize`) goes whole to the link that owns
-///    most of it; a vertex no region reached (no candidate, or all discarded)
-///    takes the nearest link it can see through the solid (Alg. 3.2.2 without
-///    the post-process), or the Alg. 3.2.1 answer when there is no solid.
+///    most of it; a vertex past the end of an inner link (its nearest point
+///    is the end joint) goes to the link starting at that joint, as a joint
+///    does in Alg. 3.2.1 ("SetSeg": the heel goes with the foot), except at a
+///    limb hinge (both links at least 4 times longer than thick) whose first
+///    link ends thicker than the second starts, measured on the outer side of
+///    the bend (the front of a bent knee stays on the thigh, the tip of a bent
+///    elbow on the upper arm); a vertex no region reached (no candidate, or
+///    all discarded) takes the nearest link it can see through the solid
+///    (Alg. 3.2.2 without the post-process), or the Alg. 3.2.1 answer when
+///    there is no solid.
 ///    Growth is O(#V) per link (the thesis's implementation is O(S·#V²)).
 ///
 /// Every vertex gets a link: the result never holds -1. A skeleton's

@@ -291,18 +291,28 @@ TEST_P(SegmentHumanoid, AgreesWithTheBodyParts)
     RecordProperty("partAgreementPercent", std::to_string(100.0 * a.part));
     // Thresholds a little below the measured figures (bench/README.md). With
     // the arms fitted from the shoulders the fitted rig agrees about as well as
-    // the generator's joints. Below 97 % with 3.2.4: the bent knees (knees-bent,
-    // sitting), where thigh vertices around the knee go to the shin (with the
-    // generator's joints too: a segmentation limit, not the fit), and the
-    // fitted T-pose, whose right elbow and wrist the fit puts 3-4 cm inwards.
+    // the generator's joints. 3.2.4 reaches 97 % in every pose with both rigs
+    // but two fitted ones: the T-pose, whose right elbow and wrist the fit puts
+    // 3-4 cm inwards, and sitting (96.9 %), where the fitted knees lie
+    // farther from the front of the knee (the thigh's end measures 8.6 cm
+    // thick there, 5.6 cm with the generator's) and the thigh keeps about 90
+    // shin vertices per knee.
+    // The bent knees were below 97 % (96.7 % with the generator's joints)
+    // until the front of a bent knee stayed on the thigh (the hinge exception
+    // to the joint rule; before it, of the 181 left-thigh vertices on the shin
+    // in knees-bent with the generator's joints, 92 went there by the joint
+    // rule, 59 were never thigh candidates, 30 were nearer to the shin, and
+    // the region merge moved none).
     // With the arms down, the plain nearest-link rule (3.2.1) gives hip and
     // thigh vertices to the hands; the line of sight (3.2.2) and the region
     // growing (3.2.4) do not.
     const bool grow = method == SegmentationMethod::RegionGrow;
     const bool nearest = method == SegmentationMethod::NearestLink;
-    const bool bentKnees = pose == HumanoidPose::KneesBent || pose == HumanoidPose::Sitting;
-    const bool fittedT = pose == HumanoidPose::T && kind == RigKind::Fitted;
-    EXPECT_GE(a.part, grow ? (bentKnees ? 0.955 : fittedT ? 0.96 : 0.97) : 0.95);
+    const bool fitted = kind == RigKind::Fitted;
+    const double growMin = fitted && pose == HumanoidPose::T         ? 0.963
+                           : fitted && pose == HumanoidPose::Sitting ? 0.965
+                                                                     : 0.97;
+    EXPECT_GE(a.part, grow ? growMin : 0.95);
     EXPECT_GE(a.limb, kind == RigKind::Truth ? (nearest ? 0.98 : 0.99) : (nearest ? 0.98 : 0.985));
     EXPECT_EQ(a.armToOtherLimb, 0) << "left/right arm vertices on the other arm or a leg";
     EXPECT_EQ(a.legToOtherLimb, 0) << "leg vertices on the other leg or an arm";
@@ -322,6 +332,34 @@ INSTANTIATE_TEST_SUITE_P(
         std::erase(name, '-');
         return name;
     });
+
+// 3.2.4 at the joints, with the generator's joints: past the end of the
+// thigh the front of a bent knee stays on the thigh (the thigh ends thicker
+// than the shin starts), while past the end of the shin the heel goes with
+// the foot, and the top of the shoulder with the upper arm (not a hinge: the
+// clavicle is short and thick).
+TEST(SegmentMesh, BentKneesStayOnTheThighHeelsGoWithTheFoot)
+{
+    for (const HumanoidPose pose : {HumanoidPose::ArmsDown, HumanoidPose::KneesBent, HumanoidPose::Sitting}) {
+        const RiggedHumanoid& r = riggedHumanoid(pose);
+        const Segmentation s = segmentMesh(r.humanoid.mesh, r.truth, &r.curve.solid);
+        const Agreement a = agreement(r, r.truth, s);
+        auto count = [&](const std::string& what) {
+            const auto it = a.confusion.find(what);
+            return it == a.confusion.end() ? 0 : it->second;
+        };
+        for (const std::string side : {"Left", "Right"}) {
+            const int knee = count(side + "Thigh -> " + side + "Leg");
+            const int heel = count(side + "Foot -> " + side + "Leg");
+            const int shoulder = count(side + "UpperArm -> " + side + "Shoulder");
+            std::cout << "[ segment  ] " << humanoidPoseName(pose) << " " << side << ": thigh on the shin " << knee
+                      << ", foot on the shin " << heel << ", upper arm on the clavicle " << shoulder << "\n";
+            EXPECT_LT(knee, 120) << humanoidPoseName(pose) << " " << side; // 181-250 without the hinge exception
+            EXPECT_LT(heel, 60) << humanoidPoseName(pose) << " " << side;  // ~175 without the joint rule
+            EXPECT_LT(shoulder, 60) << humanoidPoseName(pose) << " " << side;
+        }
+    }
+}
 
 // Eyeballs as separate parts inside the head, and a detached prop far from
 // every link: all vertices segmented, each small part bound to one link.
