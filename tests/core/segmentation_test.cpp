@@ -293,10 +293,11 @@ TEST_P(SegmentHumanoid, AgreesWithTheBodyParts)
     // the arms fitted from the shoulders the fitted rig agrees about as well as
     // the generator's joints. 3.2.4 reaches 97 % in every pose with both rigs
     // but two fitted ones: the T-pose, whose right elbow and wrist the fit puts
-    // 3-4 cm inwards, and sitting (96.9 %), where the fitted knees lie
-    // farther from the front of the knee (the thigh's end measures 8.6 cm
-    // thick there, 5.6 cm with the generator's) and the thigh keeps about 90
-    // shin vertices per knee.
+    // 3-4 cm inwards (a kink of the curve skeleton's spine tilts the
+    // clavicles' step; bench/README.md), and sitting (96.9 %), where the
+    // fitted knees lie farther from the front of the knee (the thigh's end
+    // measures 8.6 cm thick there, 5.6 cm with the generator's) and the thigh
+    // keeps about 90 shin vertices per knee.
     // The bent knees were below 97 % (96.7 % with the generator's joints)
     // until the front of a bent knee stayed on the thigh (the hinge exception
     // to the joint rule; before it, of the 181 left-thigh vertices on the shin
