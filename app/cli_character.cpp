@@ -1,0 +1,252 @@
+// The character commands: info, skeleton, fit and render.
+#include "app/cli_common.h"
+
+#include "app/cli.h"
+
+#include "core/common/error.h"
+#include "core/common/timing.h"
+#include "core/deform/bar_experiment.h"
+#include "core/deform/skinning_timing.h"
+#include "core/project/character_source.h"
+#include "core/io/animation_poses.h"
+#include "core/io/rig_file.h"
+#include "core/io/gltf_export.h"
+#include "core/io/project_file.h"
+#include "core/project/project_io.h"
+#include "core/motion/bvh_file.h"
+#include "core/motion/retarget.h"
+#include "core/project/rig_project.h"
+#include "core/skin/skinning.h"
+#include "core/skin/weight_compare.h"
+#include "core/voxel/fill.h"
+#include "core/voxel/voxelize.h"
+#include "ui/render_offscreen.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QGuiApplication>
+
+#include <charconv>
+#include <iomanip>
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <optional>
+#include <span>
+
+
+namespace rig::app {
+
+int cmdInfo(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report"}, {"--json"}, "info");
+    const std::string file = needFile(a, "info");
+    StageTimings stages;
+    StageClock clock(stages);
+    const LoadedCharacter c = loadCharacter(file);
+    clock.lap("load");
+    const json j = infoJson(c);
+    if (a.flag("--json")) {
+        std::cout << j.dump(2) << '\n';
+    } else {
+        const Vec3 size = c.stats.bounds.size();
+        std::cout << c.source << '\n'
+                  << "  vertices    " << c.stats.vertices << '\n'
+                  << "  triangles   " << c.stats.triangles << '\n'
+                  << "  parts       " << c.stats.parts << '\n'
+                  << "  components  " << c.stats.components << '\n'
+                  << "  watertight  " << (c.stats.watertight ? "yes" : "no") << '\n'
+                  << "  manifold    " << (c.stats.manifold ? "yes" : "no") << '\n'
+                  << "  size        " << size.x() << " x " << size.y() << " x " << size.z() << '\n'
+                  << "  up axis     " << c.imported.info.upAxis << (c.imported.info.upAxisGuessed ? " (guessed)" : "")
+                  << '\n'
+                  << "  skeleton    "
+                  << (c.imported.skeleton ? std::to_string(c.imported.skeleton->names.size()) + " joints" : "none")
+                  << '\n';
+    }
+    writeReport(a, "info", file, stages, j);
+    return 0;
+}
+
+int cmdSkeleton(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--resolution", "--json"}, {}, "skeleton");
+    const std::string file = needFile(a, "skeleton");
+    const int resolution = parseResolution(a, "skeleton");
+    const auto [project, stages] = runSkeletonStage(file, resolution);
+    const CurveSkeletonResult& r = *project.curveSkeleton();
+    const CurveSkeleton& s = r.refined;
+    const json results = {{"resolution", resolution},
+                          {"end_nodes", s.count(NodeType::End)},
+                          {"flow_nodes", s.count(NodeType::Flow)},
+                          {"connection_nodes", s.count(NodeType::Connection)},
+                          {"segments", s.segments.size()},
+                          {"loops", r.refineReport.loopsFound},
+                          {"loops_broken", r.refineReport.loopsBroken},
+                          {"bridged_gaps", r.bridgedGaps},
+                          {"surface_voxels", r.surfaceVoxels},
+                          {"interior_voxels", r.interiorVoxels},
+                          {"skeleton_voxels", r.skeletonVoxels},
+                          {"watertight", r.watertight}};
+    std::cout << file << " at n = " << resolution << '\n'
+              << "  end nodes         " << s.count(NodeType::End) << '\n'
+              << "  flow nodes        " << s.count(NodeType::Flow) << '\n'
+              << "  connection nodes  " << s.count(NodeType::Connection) << '\n'
+              << "  segments          " << s.segments.size() << '\n'
+              << "  loops             " << r.refineReport.loopsFound << " (broken " << r.refineReport.loopsBroken
+              << ")\n"
+              << "  bridged gaps      " << r.bridgedGaps << '\n';
+    for (const auto& st : stages)
+        std::cout << "  " << st.name << std::string(18 - std::min<size_t>(17, st.name.size()), ' ') << st.seconds
+                  << " s\n";
+    std::cout << "  total             " << totalSeconds(stages) << " s\n";
+    if (const auto out = a.value("--json"))
+        writeJsonFile(*out, skeletonJson(s));
+    writeReport(a, "skeleton", file, stages, results);
+    return 0;
+}
+
+int cmdFit(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing"}, {}, "fit");
+    const std::string file = needFile(a, "fit");
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith fit: --out rig.json is required");
+    const std::string templateSpec = a.value("--template").value_or("humanoid21");
+    auto [project, stages] = runSkeletonStage(file, parseResolution(a, "fit"));
+    StageClock clock(stages);
+    project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(templateSpec)));
+    project.setFront(parseFacing(a.value("--facing").value_or("+z")));
+    const CurveSkeleton& s = project.curveSkeleton()->refined;
+    const std::string endsSpec = a.value("--ends").value_or("auto");
+    const EndNodeLabels labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
+    clock.lap("label");
+    const FitResult rig = fitRig(project, labels);
+    clock.lap("fit");
+    writeRigFile({rig.skeleton, labels, templateSpec}, *out);
+    clock.lap("save");
+    json joints = json::array();
+    for (int j = 0; j < rig.skeleton.jointCount(); ++j)
+        joints.push_back(rig.skeleton.names[j]);
+    std::cout << file << ": " << rig.skeleton.jointCount() << "-joint rig from template " << templateSpec << '\n'
+              << "  labels  " << formatEndNodeLabels(labels) << '\n'
+              << "  hips    node " << rig.chains.hips << ", chest node " << rig.chains.chest << '\n'
+              << "  wrote   " << *out << '\n';
+    json results = {{"out", *out},
+                    {"template", templateSpec},
+                    {"joints", rig.skeleton.jointCount()},
+                    {"joint_names", joints},
+                    {"labels", formatEndNodeLabels(labels)},
+                    {"end_nodes", s.count(NodeType::End)}};
+    // For the bundled character, the error against the generator's ground truth.
+    if (const auto& gt = project.character()->groundTruth) {
+        double sum = 0.0, worst = 0.0;
+        int n = 0;
+        for (int j = 0; j < rig.skeleton.jointCount(); ++j) {
+            const auto it = std::find(gt->jointNames.begin(), gt->jointNames.end(), rig.skeleton.names[j]);
+            if (it == gt->jointNames.end())
+                continue;
+            const auto g = static_cast<Eigen::Index>(it - gt->jointNames.begin());
+            const double e = (rig.skeleton.bindPositions.row(j) - gt->joints.row(g)).norm() / gt->height;
+            sum += e;
+            worst = std::max(worst, e);
+            ++n;
+        }
+        if (n > 0) {
+            results["mean_joint_error_percent"] = 100.0 * sum / n;
+            results["max_joint_error_percent"] = 100.0 * worst;
+            std::cout << "  ground truth: mean joint error " << 100.0 * sum / n << "% of height, worst "
+                      << 100.0 * worst << "%\n";
+        }
+    }
+    writeReport(a, "fit", file, stages, results);
+    return 0;
+}
+
+int cmdRender(int argc, char** argv, const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--out", "--size", "--view", "--resolution", "--clip"},
+                         {"--wireframe", "--skeleton", "--voxels", "--xray"}, "render");
+    const std::string file = needFile(a, "render");
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith render: --out shot.png is required");
+    int w = 1280, h = 720;
+    if (auto size = a.value("--size")) {
+        char x = 0;
+        std::istringstream ss(*size);
+        if (!(ss >> w >> x >> h) || (x != 'x' && x != 'X') || w < 16 || h < 16 || w > 8192 || h > 8192)
+            throw Error("rigsmith render: --size must be WxH between 16x16 and 8192x8192, got '" + *size + "'");
+    }
+    const auto view = ui::parseViewPreset(QString::fromStdString(a.value("--view").value_or("three-quarter")));
+    if (!view)
+        throw Error("rigsmith render: --view must be front, side, top or three-quarter");
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
+        throw Error("rigsmith render: no display; run it under xvfb-run (xvfb-run -a rigsmith render ...)");
+
+    ui::RenderOptions options;
+    options.wireframe = a.flag("--wireframe");
+    std::optional<double> clip;
+    if (const auto c = a.value("--clip")) {
+        double t = -1;
+        std::istringstream ss(*c);
+        if (!(ss >> t) || t < 0 || t > 1)
+            throw Error("rigsmith render: --clip takes a position from 0 (front) to 1 (back), got '" + *c + "'");
+        clip = t;
+    }
+    const bool needSkeleton = a.flag("--skeleton") || a.flag("--voxels");
+    RigProject project;
+    StageTimings stages;
+    if (needSkeleton) {
+        std::tie(project, stages) = runSkeletonStage(file, parseResolution(a, "render"));
+    } else {
+        StageClock clock(stages);
+        project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file)));
+        clock.lap("load");
+    }
+    StageClock clock(stages);
+    const Mesh& mesh = project.character()->imported.mesh;
+    ui::SkeletonDrawData skeletonDraw;
+    std::vector<ui::VoxelPoint> voxels;
+    ui::OffscreenOverlays overlays;
+    if (const auto& sk = project.curveSkeleton()) {
+        options.skeleton = a.flag("--skeleton");
+        skeletonDraw = ui::makeSkeletonDrawData(sk->refined, float(1.8 * sk->solid.voxelSize));
+        overlays.skeleton = &skeletonDraw;
+        if (a.flag("--voxels")) {
+            options.voxels = true;
+            voxels = ui::makeVoxelPoints(sk->solid, true);
+            overlays.voxels = &voxels;
+            overlays.voxelSize = float(sk->solid.voxelSize);
+        }
+    }
+    if (a.flag("--xray"))
+        options.meshOpacity = 0.3f;
+    if (clip) {
+        const Box3 box = boundingBox(mesh);
+        options.clip = true;
+        options.clipPlane = glm::vec4(0.0f, 0.0f, -1.0f, float(box.max.z() + *clip * (box.min.z() - box.max.z())));
+    }
+    QGuiApplication app(argc, argv);
+    QString error;
+    const QImage image = ui::renderOffscreen(mesh, QSize(w, h), *view, options, &error, overlays);
+    if (image.isNull())
+        throw Error("rigsmith render: " + error.toStdString());
+    clock.lap("render");
+    if (!image.save(QString::fromStdString(*out)))
+        throw IoError("cannot write '" + *out + "': check the folder exists, is writable and the name ends in .png");
+    clock.lap("save");
+    std::cout << "wrote " << *out << " (" << w << "x" << h << ")\n";
+    writeReport(a, "render", file, stages, {{"out", *out}, {"width", w}, {"height", h}});
+    return 0;
+}
+
+} // namespace rig::app

@@ -1,0 +1,123 @@
+#pragma once
+/// @file cli_common.h
+/// Private to app/: what the `rigsmith` commands share (argument parsing,
+/// the JSON report, the stages every command starts with).
+
+#include "core/common/timing.h"
+#include "core/project/character_source.h"
+#include "core/motion/retarget.h"
+#include "core/project/rig_project.h"
+#include "core/skin/skinning.h"
+#include "core/skin/weight_compare.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rig::app {
+
+using json = nlohmann::json;
+
+/// Parsed `--key value` options and positional arguments.
+struct Args {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> values;
+    std::vector<std::string> flags;
+    bool flag(const std::string& f) const { return std::find(flags.begin(), flags.end(), f) != flags.end(); }
+    std::optional<std::string> value(const std::string& k) const
+    {
+        auto it = values.find(k);
+        return it == values.end() ? std::nullopt : std::optional<std::string>(it->second);
+    }
+};
+
+/// Splits `raw` into positional arguments, `--key value` options (`valueOptions`)
+/// and flags; an unknown option is an error naming `command`.
+Args parse(const std::vector<std::string>& raw, const std::vector<std::string>& valueOptions,
+           const std::vector<std::string>& flagOptions, const std::string& command);
+
+/// The one positional FILE of a command.
+std::string needFile(const Args& a, const std::string& command);
+
+/// Writes `j` (indented) to `path`. @throws rig::IoError naming the file.
+void writeJsonFile(const std::string& path, const json& j);
+
+/// [{"name", "seconds"}] of the stages.
+json stagesJson(const StageTimings& stages);
+
+/// The common report schema: command, input, stages, total_seconds, then results.
+void writeReport(const Args& a, const std::string& command, const std::string& input, const StageTimings& stages,
+                 const json& results);
+
+/// The mesh statistics of `rigsmith info`.
+json infoJson(const LoadedCharacter& c);
+
+/// `--resolution N` (the voxelizer's default when absent).
+int parseResolution(const Args& a, const std::string& command);
+
+/// "end", "flow" or "connection".
+const char* nodeTypeName(NodeType t);
+
+/// Nodes, edges and segments of a curve skeleton (`rigsmith skeleton --json`).
+json skeletonJson(const CurveSkeleton& s);
+
+/// Loads a character and runs the curve-skeleton stage, recording the stages.
+std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution);
+
+/// `--method` of `rigsmith weights`: a weight method, or "file" (the file's own weights).
+std::optional<WeightMethod> parseWeightsMethodArg(const std::string& m);
+
+/// The weights file of `rigsmith weights` (format rigsmith-weights, version 1).
+json weightsJson(const std::string& source, const std::string& method, const std::string& segmentation,
+                 bool fileSkeleton, const Skeleton& s, const SkinWeights& w, const Segmentation* seg);
+
+/// Unreached vertices, rigid parts and bleeding of a weights result.
+json diagnosticsJson(const WeightDiagnostics& d, const Skeleton& s);
+
+/// Reads a rigsmith-weights file as a #V by #J matrix over `skeleton`'s joints (matched by name).
+Eigen::SparseMatrix<double, Eigen::RowMajor> readWeightsFile(const std::string& path, const Skeleton& skeleton,
+                                                             int vertexCount);
+
+/// The results of `rigsmith retarget` (thesis Ch. 5, issue 7): frames, fps, foot contact.
+json retargetJson(const RetargetedClip& r, const Skeleton& target);
+
+/// The joint mapping of a retargeted clip, target joint → source joint.
+json mappingJson(const RetargetMapping& m);
+
+/// The mesh a rig is exported with: the imported character's (welded, +Y up, skeleton space).
+const Mesh& rigExportMesh(const RigProject& project);
+
+/// Reads a clip and retargets it onto the project's rig (every `step`-th frame).
+LoadedClip retargetClipFile(const RigProject& project, const std::string& clipPath, int step);
+
+/// `--frame-step K` (a whole number >= 1; 1 when absent).
+int parseFrameStepOption(const Args& a, const std::string& command);
+
+/// Refuses, before any work, an --out the export cannot write: a wrong extension or a missing folder.
+void checkExportTarget(const std::string& out, const std::string& command);
+
+/// Writes the export (.glb, or .bvh of the retargeted clip) and returns its size in bytes.
+std::uintmax_t writeRigExport(const std::string& out, const RigProject& project, const Skeleton& skeleton,
+                           const SkinWeights& weights, const std::optional<RetargetedClip>& clip,
+                           const std::string& command);
+
+// The commands (argv after the command word); each returns the exit code.
+int cmdInfo(const std::vector<std::string>& raw);
+int cmdSkeleton(const std::vector<std::string>& raw);
+int cmdFit(const std::vector<std::string>& raw);
+int cmdRender(int argc, char** argv, const std::vector<std::string>& raw);
+int cmdWeights(const std::vector<std::string>& raw);
+int cmdCompareWeights(const std::vector<std::string>& raw);
+int cmdBenchBar(const std::vector<std::string>& raw);
+int cmdBenchSkinning(const std::vector<std::string>& raw);
+int cmdBench(const std::vector<std::string>& raw);
+int cmdRetarget(const std::vector<std::string>& raw);
+int cmdRig(const std::vector<std::string>& raw);
+int cmdExport(const std::vector<std::string>& raw);
+
+} // namespace rig::app

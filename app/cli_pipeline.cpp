@@ -1,0 +1,259 @@
+// The pipeline commands: retarget, rig and export (issues 7 and 8).
+#include "app/cli_common.h"
+
+#include "app/cli.h"
+
+#include "core/common/error.h"
+#include "core/common/timing.h"
+#include "core/deform/bar_experiment.h"
+#include "core/deform/skinning_timing.h"
+#include "core/project/character_source.h"
+#include "core/io/animation_poses.h"
+#include "core/io/rig_file.h"
+#include "core/io/gltf_export.h"
+#include "core/io/project_file.h"
+#include "core/project/project_io.h"
+#include "core/motion/bvh_file.h"
+#include "core/motion/retarget.h"
+#include "core/project/rig_project.h"
+#include "core/skin/skinning.h"
+#include "core/skin/weight_compare.h"
+#include "core/voxel/fill.h"
+#include "core/voxel/voxelize.h"
+#include "ui/render_offscreen.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QGuiApplication>
+
+#include <charconv>
+#include <iomanip>
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <optional>
+#include <span>
+
+
+namespace rig::app {
+
+int cmdRetarget(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--out", "--rest", "--step"}, {"--no-names", "--no-ground"}, "retarget");
+    if (a.positional.size() != 2)
+        throw Error("rigsmith retarget: expected RIG.json and CLIP.bvh (see rigsmith --help)");
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith retarget: --out OUT.bvh or OUT.json is required");
+    std::string ext = std::filesystem::path(*out).extension().string();
+    for (char& c : ext)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    if (ext != ".bvh" && ext != ".json")
+        throw Error("rigsmith retarget: --out must end in .bvh or .json, got '" + *out + "'");
+    RetargetOptions o;
+    o.rest = parseRetargetRest(a.value("--rest").value_or("frame0"));
+    o.useNames = !a.flag("--no-names");
+    o.keepFeetOnGround = !a.flag("--no-ground");
+    if (const auto step = a.value("--step")) {
+        const auto [end, ec] = std::from_chars(step->data(), step->data() + step->size(), o.frameStep);
+        if (ec != std::errc() || end != step->data() + step->size() || o.frameStep < 1)
+            throw Error("rigsmith retarget: --step must be a whole number >= 1, got '" + *step + "'");
+    }
+    const std::string& rigPath = a.positional[0];
+    const std::string& clipPath = a.positional[1];
+    StageTimings stages;
+    StageClock clock(stages);
+    const RigFile rig = readRigFile(rigPath);
+    const Motion clip = readBvh(clipPath);
+    clock.lap("read");
+    const RetargetMapping mapping = mapSkeletons(clip, rig.skeleton, o);
+    clock.lap("map");
+    RetargetedClip r = retargetClip(clip, rig.skeleton, mapping, o);
+    r.name = std::filesystem::path(clipPath).stem().string();
+    clock.lap("retarget");
+    if (ext == ".bvh")
+        writeBvh(retargetedMotion(r, rig.skeleton), *out);
+    else
+        writeJsonFile(*out, retargetJson(r, rig.skeleton));
+    clock.lap("write");
+
+    std::vector<std::string> unmapped;
+    for (int j = 0; j < rig.skeleton.jointCount(); ++j)
+        if (r.mapping.joints[static_cast<size_t>(j)].sources.empty())
+            unmapped.push_back(rig.skeleton.names[static_cast<size_t>(j)]);
+    const double retargetSeconds = stages[2].seconds;
+    const double perFrameMs = r.frames.empty() ? 0.0 : 1000.0 * retargetSeconds / static_cast<double>(r.frames.size());
+    std::cout << formatMappingTable(r.mapping);
+    std::cout << clipPath << ": " << r.frames.size() << " frames at " << 1.0 / r.frameTime << " fps onto "
+              << rig.skeleton.jointCount() << " joints (" << r.mapping.mappedCount() << " mapped, " << unmapped.size()
+              << " unmapped), rest " << retargetRestName(o.rest) << '\n'
+              << "  root translation scale " << r.mapping.translationScale << '\n'
+              << "  foot-ground error " << 100.0 * r.footErrorAfter << "% of height on " << r.contactFrames
+              << " contact frames (" << 100.0 * r.footErrorBefore << "% before the feet correction)\n"
+              << "  stages:";
+    for (const auto& s : stages)
+        std::cout << ' ' << s.name << ' ' << 1000.0 * s.seconds << " ms";
+    std::cout << " (" << perFrameMs * 1000.0 << " us/frame)\n"
+              << "  wrote " << *out << '\n';
+    writeReport(a, "retarget", clipPath,
+                stages,
+                {{"rig", rigPath},
+                 {"out", *out},
+                 {"frames", r.frames.size()},
+                 {"fps", 1.0 / r.frameTime},
+                 {"rest", std::string(retargetRestName(o.rest))},
+                 {"source_joints", clip.jointCount()},
+                 {"target_joints", rig.skeleton.jointCount()},
+                 {"mapped_joints", r.mapping.mappedCount()},
+                 {"unmapped_joints", unmapped},
+                 {"translation_scale", r.mapping.translationScale},
+                 {"contact_frames", r.contactFrames},
+                 {"foot_ground_error_percent", 100.0 * r.footErrorAfter},
+                 {"foot_ground_error_before_correction_percent", 100.0 * r.footErrorBefore},
+                 {"retarget_ms_per_frame", perFrameMs},
+                 {"mapping", mappingJson(r.mapping)}});
+    return 0;
+}
+
+int cmdRig(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw,
+                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--weights",
+                          "--segmentation", "--clip", "--frame-step", "--project"},
+                         {"--save-weights", "--use-file-skeleton"}, "rig");
+    const std::string file = needFile(a, "rig");
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith rig: --out character.glb is required");
+    checkExportTarget(*out, "rig");
+    if (a.flag("--use-file-skeleton") && a.value("--ends"))
+        throw Error("rigsmith rig: --use-file-skeleton and --ends exclude each other (the file's skeleton needs no labels)");
+    const std::string templateSpec = a.value("--template").value_or("humanoid21");
+    WeightOptions weightOptions;
+    weightOptions.method = parseWeightMethod(a.value("--weights").value_or("gaussian"));
+    if (const auto s = a.value("--segmentation"))
+        weightOptions.segmentation.method = parseSegmentationMethod(*s);
+    const int step = parseFrameStepOption(a, "rig");
+    auto [project, stages] = runSkeletonStage(file, parseResolution(a, "rig"));
+    StageClock clock(stages);
+    project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(templateSpec)));
+    project.setFront(parseFacing(a.value("--facing").value_or("+z")));
+    EndNodeLabels labels;
+    if (a.flag("--use-file-skeleton")) {
+        const auto& imported = project.character()->imported.skeleton;
+        if (!imported)
+            throw Error("rigsmith rig: " + file + " has no skeleton of its own; leave out --use-file-skeleton to fit one");
+        project.setRig(labels, std::make_shared<const FitResult>(rigFromImportedSkeleton(*imported)));
+        clock.lap("file skeleton");
+    } else {
+        const std::string endsSpec = a.value("--ends").value_or("auto");
+        labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
+        clock.lap("label");
+        project.setRig(labels, std::make_shared<const FitResult>(fitRig(project, labels)));
+        clock.lap("fit");
+    }
+    const Skeleton& skeleton = project.rig()->skeleton;
+    project.setWeightOptions(weightOptions);
+    auto skinning = std::make_shared<const SkinningResult>(computeSkinning(project));
+    clock.add(skinning->timings); // segment, weights, diagnostics
+    project.setSkinning(skinning);
+    std::optional<RetargetedClip> clip;
+    const std::string clipPath = a.value("--clip").value_or("");
+    if (!clipPath.empty()) {
+        auto loaded = std::make_shared<const LoadedClip>(retargetClipFile(project, clipPath, step));
+        clip = loaded->retargeted;
+        project.setClip(loaded);
+        clock.lap("retarget");
+    }
+    const auto bytes = writeRigExport(*out, project, skeleton, project.skinning()->weights, clip, "rig");
+    clock.lap("export");
+    if (const auto projectPath = a.value("--project")) {
+        ProjectSaveState state;
+        state.templateSpec = templateSpec;
+        state.clipPath = clipPath;
+        state.includeWeights = a.flag("--save-weights");
+        writeProjectFile(projectFileFrom(project, state), *projectPath);
+        clock.lap("save project");
+    }
+    const WeightDiagnostics& d = project.skinning()->diagnostics;
+    std::cout << file << ": " << skeleton.jointCount() << "-joint rig, " << weightMethodName(weightOptions.method)
+              << " weights, " << rigExportMesh(project).vertexCount() << " vertices";
+    if (clip)
+        std::cout << ", clip " << clip->name << " (" << clip->frames.size() << " frames at "
+                  << 1.0 / clip->frameTime << " fps)";
+    std::cout << "\n  labels  " << (a.flag("--use-file-skeleton") ? std::string("(the file's skeleton)") : formatEndNodeLabels(labels)) << "\n  wrote   " << *out << " (" << bytes
+              << " bytes)\n";
+    for (const auto& m : d.messages)
+        std::cout << "  note    " << m << '\n';
+    json results = {{"out", *out},
+                    {"out_bytes", bytes},
+                    {"template", templateSpec},
+                    {"joints", skeleton.jointCount()},
+                    {"vertices", rigExportMesh(project).vertexCount()},
+                    {"labels", formatEndNodeLabels(labels)},
+                    {"weights", weightMethodName(weightOptions.method)},
+                    {"unreached_vertices", d.unreachedVertices},
+                    {"bleeding_vertices", d.bleedingVertices},
+                    {"rigid_parts", d.rigidParts.size()},
+                    {"frames", clip ? clip->frames.size() : 0},
+                    {"frame_time", clip ? clip->frameTime : 0.0}};
+    if (const auto projectPath = a.value("--project"))
+        results["project"] = *projectPath;
+    writeReport(a, "rig", file, stages, results);
+    return 0;
+}
+
+int cmdExport(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--out", "--frame-step"}, {}, "export");
+    if (a.positional.size() != 1)
+        throw Error("rigsmith export: expected one PROJECT file (.rsproj)");
+    const std::string projectPath = a.positional[0];
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith export: --out character.glb or --out clip.bvh is required");
+    checkExportTarget(*out, "export");
+    const int step = parseFrameStepOption(a, "export");
+    StageTimings stages;
+    StageClock clock(stages);
+    const ProjectFile file = readProjectFile(projectPath);
+    RestoredProject restored = restoreProject(file);
+    clock.lap("restore");
+    for (const auto& note : restored.notes)
+        std::cerr << "rigsmith export: note: " << note << '\n';
+    RigProject& project = restored.project;
+    if (!project.rig())
+        throw Error("rigsmith export: " + projectPath + " has no rig yet; rig it first (rigsmith rig, or the app)");
+    const Skeleton& skeleton = project.rig()->skeleton;
+    SkinWeights weights;
+    if (restored.weights) {
+        weights = *restored.weights;
+    } else {
+        project.setSkinning(std::make_shared<const SkinningResult>(computeSkinning(project)));
+        weights = project.skinning()->weights;
+        clock.lap("weights");
+    }
+    std::optional<RetargetedClip> clip;
+    if (!restored.clipPath.empty()) {
+        clip = retargetClipFile(project, restored.clipPath, step).retargeted;
+        clock.lap("retarget");
+    }
+    const auto bytes = writeRigExport(*out, project, skeleton, weights, clip, "export");
+    clock.lap("export");
+    std::cout << projectPath << ": wrote " << *out << " (" << bytes << " bytes, " << skeleton.jointCount()
+              << " joints" << (clip ? ", " + std::to_string(clip->frames.size()) + " frames" : std::string()) << ")\n";
+    writeReport(a, "export", projectPath, stages,
+                {{"out", *out}, {"out_bytes", bytes}, {"joints", skeleton.jointCount()},
+                 {"frames", clip ? clip->frames.size() : 0}, {"mesh", file.meshPath}});
+    return 0;
+}
+
+} // namespace rig::app

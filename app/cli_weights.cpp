@@ -1,0 +1,209 @@
+// The weight commands: weights and compare-weights (issue 5).
+#include "app/cli_common.h"
+
+#include "app/cli.h"
+
+#include "core/common/error.h"
+#include "core/common/timing.h"
+#include "core/deform/bar_experiment.h"
+#include "core/deform/skinning_timing.h"
+#include "core/project/character_source.h"
+#include "core/io/animation_poses.h"
+#include "core/io/rig_file.h"
+#include "core/io/gltf_export.h"
+#include "core/io/project_file.h"
+#include "core/project/project_io.h"
+#include "core/motion/bvh_file.h"
+#include "core/motion/retarget.h"
+#include "core/project/rig_project.h"
+#include "core/skin/skinning.h"
+#include "core/skin/weight_compare.h"
+#include "core/voxel/fill.h"
+#include "core/voxel/voxelize.h"
+#include "ui/render_offscreen.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QGuiApplication>
+
+#include <charconv>
+#include <iomanip>
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <optional>
+#include <span>
+
+
+namespace rig::app {
+
+int cmdWeights(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw,
+                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--method",
+                          "--segmentation"},
+                         {"--use-file-skeleton"}, "weights");
+    const std::string file = needFile(a, "weights");
+    const auto out = a.value("--out");
+    if (!out)
+        throw Error("rigsmith weights: --out OUT.json is required");
+    const std::string methodName = a.value("--method").value_or("gaussian");
+    const std::optional<WeightMethod> method = parseWeightsMethodArg(methodName);
+    WeightOptions options;
+    options.method = method.value_or(WeightMethod::Segmentation);
+    options.segmentation.method = parseSegmentationMethod(a.value("--segmentation").value_or("3.2.4"));
+    const int resolution = parseResolution(a, "weights");
+    const bool useFileSkeleton = a.flag("--use-file-skeleton");
+    if (!method && !useFileSkeleton)
+        throw Error("rigsmith weights: --method file copies the file's own weights; it needs --use-file-skeleton");
+
+    StageTimings stages;
+    RigProject project;
+    std::optional<FitResult> fileRig;
+    VoxelGrid solid;
+    if (useFileSkeleton) {
+        StageClock clock(stages);
+        project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file)));
+        clock.lap("load");
+        const auto& imported = project.character()->imported;
+        if (!imported.skeleton)
+            throw Error("rigsmith weights: '" + file +
+                        "' has no skeleton; drop --use-file-skeleton to extract and fit one");
+        fileRig = rigFromImportedSkeleton(*imported.skeleton);
+        clock.lap("file_skeleton");
+        if (method) { // the solid, for visibility (heat) and line of sight (3.2.2)
+            VoxelizeOptions v;
+            v.resolution = resolution;
+            const VoxelGrid surface = voxelizeSurface(imported.mesh, v);
+            clock.lap("voxelize");
+            solid = fillInterior(surface, imported.mesh).grid;
+            clock.lap("fill");
+        }
+    } else {
+        std::tie(project, stages) = runSkeletonStage(file, resolution);
+        StageClock clock(stages);
+        project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(a.value("--template").value_or("humanoid21"))));
+        project.setFront(parseFacing(a.value("--facing").value_or("+z")));
+        const std::string endsSpec = a.value("--ends").value_or("auto");
+        const EndNodeLabels labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
+        clock.lap("label");
+        project.setRig(labels, std::make_shared<const FitResult>(fitRig(project, labels)));
+        clock.lap("fit");
+    }
+    const Mesh& mesh = project.character()->imported.mesh;
+    const Skeleton& skeleton = fileRig ? fileRig->skeleton : project.rig()->skeleton;
+
+    std::optional<SkinningResult> result;
+    SkinWeights fileWeights;
+    if (method) {
+        project.setWeightOptions(options);
+        result = fileRig ? computeSkinning(mesh, skeleton, &solid, options) : computeSkinning(project);
+        stages.insert(stages.end(), result->timings.begin(), result->timings.end());
+    } else {
+        StageClock clock(stages);
+        fileWeights = skinWeightsFromReference(project.character()->imported.skeleton->W);
+        clock.lap("weights");
+    }
+    StageClock clock(stages);
+    const SkinWeights& weights = result ? result->weights : fileWeights;
+    writeJsonFile(*out, weightsJson(file, methodName, method ? std::string(segmentationMethodName(options.segmentation.method)) : "",
+                                    useFileSkeleton, skeleton, weights, result ? &result->segmentation : nullptr));
+    clock.lap("save");
+
+    std::cout << file << ": " << methodName << " weights for " << mesh.vertexCount() << " vertices and "
+              << skeleton.jointCount() << " joints (" << (useFileSkeleton ? "the file's skeleton" : "fitted rig")
+              << ")\n";
+    json results = {{"out", *out},
+                    {"method", methodName},
+                    {"skeleton", useFileSkeleton ? "file" : "fitted"},
+                    {"vertices", mesh.vertexCount()},
+                    {"joints", skeleton.jointCount()}};
+    if (result) {
+        const WeightDiagnostics& d = result->diagnostics;
+        std::cout << "  segmentation        " << segmentationMethodName(options.segmentation.method) << '\n'
+                  << "  unreached vertices  " << d.unreachedVertices << '\n'
+                  << "  rigid parts         " << d.rigidParts.size() << '\n'
+                  << "  bleeding vertices   " << d.bleedingVertices << '\n';
+        for (const std::string& m : d.messages)
+            std::cout << "  note: " << m << '\n';
+        results["segmentation"] = segmentationMethodName(options.segmentation.method);
+        results["diagnostics"] = diagnosticsJson(d, skeleton);
+    }
+    for (const auto& st : stages)
+        std::cout << "  " << st.name << std::string(20 - std::min<size_t>(19, st.name.size()), ' ') << st.seconds
+                  << " s\n";
+    std::cout << "  wrote " << *out << '\n';
+    writeReport(a, "weights", file, stages, results);
+    return 0;
+}
+
+int cmdCompareWeights(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report"}, {}, "compare-weights");
+    if (a.positional.size() != 2)
+        throw Error("rigsmith compare-weights: expected FILE (a rigged file) and OUT.json (from rigsmith weights)");
+    const std::string& file = a.positional[0];
+    const std::string& weightsPath = a.positional[1];
+    StageTimings stages;
+    StageClock clock(stages);
+    const LoadedCharacter c = loadCharacter(file);
+    clock.lap("load");
+    if (!c.imported.skeleton)
+        throw Error("rigsmith compare-weights: '" + file + "' has no skeleton and weights to compare with");
+    const FitResult rig = rigFromImportedSkeleton(*c.imported.skeleton);
+    const auto W = readWeightsFile(weightsPath, rig.skeleton, c.imported.mesh.vertexCount());
+    const SkinWeights weights = skinWeightsFromReference(W);
+    clock.lap("read");
+    // The file's own animation where it has one (its longest, at most 200
+    // frames evenly spaced), else random poses.
+    constexpr int maxFrames = 200;
+    std::vector<Pose> frames;
+    std::string poseSource = std::to_string(WeightCompareOptions{}.randomPoses) + " random poses";
+    if (const auto k = longestAnimation(*c.imported.skeleton)) {
+        const ImportedAnimation& anim = c.imported.skeleton->animations[static_cast<size_t>(*k)];
+        frames = animationPoses(rig.skeleton, *c.imported.skeleton, anim, maxFrames);
+        poseSource = "file animation '" + anim.name + "' (" + std::to_string(frames.size()) + " frames";
+        if (anim.frameCount() > maxFrames)
+            poseSource += " of " + std::to_string(anim.frameCount());
+        poseSource += ")";
+    }
+    const WeightComparison r = compareWeights(c.imported.mesh, rig.skeleton, weights, c.imported.skeleton->W, frames);
+    clock.lap("compare");
+    std::ostringstream f; // fixed decimals: "0.0000 / 100.00% / 100.00% / 0.0000" for identical weights
+    f << std::fixed << std::setprecision(4) << r.meanL1 << ' ' << r.meanDistancePercent << ' ' << r.maxDistancePercent
+      << std::setprecision(2) << ' ' << 100.0 * r.precision << ' ' << 100.0 * r.recall;
+    std::string l1, meanD, maxD, prec, rec;
+    std::istringstream(f.str()) >> l1 >> meanD >> maxD >> prec >> rec;
+    std::cout << weightsPath << " against the weights of " << file << " (" << r.comparedVertices << " vertices, "
+              << rig.skeleton.jointCount() << " joints)\n"
+              << "  mean L1 difference per vertex  " << l1 << '\n'
+              << "  precision                      " << prec << "%\n"
+              << "  recall                         " << rec << "%\n"
+              << "  mean vertex distance           " << meanD << "% of height\n"
+              << "  max vertex distance            " << maxD << "% of height\n"
+              << "  over " << (r.randomPoses ? poseSource + " (+-45 deg)" : poseSource) << '\n';
+    if (r.unweightedReference > 0)
+        std::cout << "  " << r.unweightedReference << " vertices have no weights in the file and are left out\n";
+    writeReport(a, "compare-weights", file, stages,
+                {{"weights", weightsPath},
+                 {"mean_l1", r.meanL1},
+                 {"precision", r.precision},
+                 {"recall", r.recall},
+                 {"mean_distance_percent", r.meanDistancePercent},
+                 {"max_distance_percent", r.maxDistancePercent},
+                 {"poses", r.poses},
+                 {"random_poses", r.randomPoses},
+                 {"pose_source", poseSource},
+                 {"compared_vertices", r.comparedVertices},
+                 {"unweighted_vertices", r.unweightedReference}});
+    return 0;
+}
+
+} // namespace rig::app
