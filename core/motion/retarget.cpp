@@ -1,6 +1,7 @@
 #include "core/motion/retarget.h"
 
 #include "core/common/error.h"
+#include "core/motion/joint_names.h"
 
 #include <Eigen/SVD>
 
@@ -16,115 +17,9 @@ namespace rig {
 namespace {
 
 using Quat = Eigen::Quaterniond;
-
-// ------------------------------------------------------------------ names
-
-enum class Part : std::int8_t { None, Hips, Thigh, Shin, Foot, Toe, Clavicle, UpperArm, ForeArm, Hand, Neck, Head };
-enum class Side : std::int8_t { None, Left, Right };
-
-struct NameRole {
-    Part part = Part::None;
-    Side side = Side::None;
-    std::string key; // what remains of the name without side, prefix and digits ("shoulder")
-};
-
-// Splits "mixamorig:LeftUpLeg" / "Bip01 L UpperArm" / "upperarm_l" / "LHipJoint"
-// into lower-case words: after the last ':', at non-alphanumerics, at lower->upper
-// case changes and before the last capital of a capital run followed by lower case.
-std::vector<std::string> words(const std::string& name)
-{
-    const auto colon = name.find_last_of(':');
-    const std::string s = name.substr(colon == std::string::npos ? 0 : colon + 1);
-    std::vector<std::string> out;
-    std::string cur;
-    auto flush = [&] {
-        if (!cur.empty())
-            out.push_back(cur);
-        cur.clear();
-    };
-    for (size_t i = 0; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (!std::isalnum(c)) {
-            flush();
-            continue;
-        }
-        if (!cur.empty()) {
-            const auto prev = static_cast<unsigned char>(s[i - 1]);
-            const bool next = i + 1 < s.size() && std::islower(static_cast<unsigned char>(s[i + 1]));
-            if (std::isupper(c) && (std::islower(prev) || std::isdigit(prev) || (std::isupper(prev) && next)))
-                flush();
-            else if (std::isdigit(c) != std::isdigit(prev))
-                flush();
-        }
-        cur += static_cast<char>(std::tolower(c));
-    }
-    flush();
-    return out;
-}
-
-NameRole nameRole(const std::string& name)
-{
-    NameRole r;
-    for (std::string w : words(name)) {
-        if (std::isdigit(static_cast<unsigned char>(w[0])) || w == "mixamorig" || w == "bip" || w == "def")
-            continue;
-        if (w == "l" || w == "left") {
-            r.side = Side::Left;
-            continue;
-        }
-        if (w == "r" || w == "right") {
-            r.side = Side::Right;
-            continue;
-        }
-        // All-lower-case compounds: "leftupleg", "rightarm".
-        for (auto [prefix, side] : {std::pair{"left", Side::Left}, std::pair{"right", Side::Right}})
-            if (w.size() > std::string_view(prefix).size() && w.rfind(prefix, 0) == 0) {
-                r.side = side;
-                w = w.substr(std::string_view(prefix).size());
-            }
-        r.key += w;
-    }
-    static const std::vector<std::pair<std::string, Part>> table = {
-        {"hips", Part::Hips},       {"pelvis", Part::Hips},       {"upleg", Part::Thigh},
-        {"upperleg", Part::Thigh},  {"thigh", Part::Thigh},       {"femur", Part::Thigh},
-        {"leg", Part::Shin},        {"lowerleg", Part::Shin},     {"knee", Part::Shin},
-        {"calf", Part::Shin},       {"shin", Part::Shin},         {"foot", Part::Foot},
-        {"ankle", Part::Foot},      {"toebase", Part::Toe},       {"toe", Part::Toe},
-        {"toes", Part::Toe},        {"ball", Part::Toe},          {"collar", Part::Clavicle},
-        {"clavicle", Part::Clavicle}, {"shoulder", Part::Clavicle}, {"arm", Part::UpperArm},
-        {"upperarm", Part::UpperArm}, {"humerus", Part::UpperArm}, {"forearm", Part::ForeArm},
-        {"lowerarm", Part::ForeArm}, {"elbow", Part::ForeArm},    {"hand", Part::Hand},
-        {"wrist", Part::Hand},      {"neck", Part::Neck},         {"head", Part::Head},
-    };
-    if (r.key == "hip")
-        r.part = r.side == Side::None ? Part::Hips : Part::Thigh; // Biovision "LeftHip" is the thigh
-    for (const auto& [k, p] : table)
-        if (r.key == k)
-            r.part = p;
-    return r;
-}
-
-// Roles of all joints of a skeleton; "Shoulder" is the upper arm on a side that
-// also has a "Collar" / "Clavicle" (Biovision naming).
-std::vector<NameRole> nameRoles(const std::vector<std::string>& names)
-{
-    std::vector<NameRole> roles;
-    roles.reserve(names.size());
-    for (const auto& n : names)
-        roles.push_back(nameRole(n));
-    for (Side side : {Side::Left, Side::Right}) {
-        const bool collar = std::any_of(roles.begin(), roles.end(), [&](const NameRole& r) {
-            return r.side == side && (r.key == "collar" || r.key == "clavicle");
-        });
-        if (collar)
-            for (auto& r : roles)
-                if (r.side == side && r.key == "shoulder")
-                    r.part = Part::UpperArm;
-    }
-    return roles;
-}
-
-bool sameRole(const NameRole& a, const NameRole& b) { return a.part != Part::None && a.part == b.part && a.side == b.side; }
+using Part = JointPart;
+using Side = JointSide;
+using NameRole = JointNameRole;
 
 // ------------------------------------------------------------------ skeleton geometry
 
@@ -164,7 +59,7 @@ Rest sourceRest(const Motion& m, RetargetRest rest, MotionWorld* world = nullptr
     r.parents = m.parents;
     r.positions = w.positions;
     r.orientations = w.orientations;
-    r.roles = nameRoles(m.names);
+    r.roles = jointNameRoles(m.names);
     fillChildren(r);
     if (world)
         *world = w;
@@ -177,7 +72,7 @@ Rest targetRest(const Skeleton& s)
     r.parents = s.parents;
     r.positions = s.bindPositions;
     r.orientations = s.bindOrientations;
-    r.roles = nameRoles(s.names);
+    r.roles = jointNameRoles(s.names);
     fillChildren(r);
     return r;
 }
@@ -300,7 +195,7 @@ std::pair<int, bool> nameAgreement(const Segment& t, const Rest& tr, const Segme
         tl |= x.side == Side::Left;
         trr |= x.side == Side::Right;
         for (size_t b = 1; b < s.joints.size(); ++b)
-            if (sameRole(x, sr.roles[static_cast<size_t>(s.joints[b])])) {
+            if (sameJointRole(x, sr.roles[static_cast<size_t>(s.joints[b])])) {
                 ++shared;
                 break;
             }
@@ -329,7 +224,7 @@ void mapSegmentPair(const Segment& t, const Rest& tr, const Segment& s, const Re
     auto owner = [](const Segment& g, int bone) { return g.joints[static_cast<size_t>(bone)]; }; // bone 0-based: from joints[bone]
     // Bone 0 belongs to the branch joint (hips, chest), which the branch rule maps.
     auto anchored = [&](int bt, int bs) {
-        return o.useNames && bt > 0 && bs > 0 && sameRole(tr.roles[static_cast<size_t>(owner(t, bt))], sr.roles[static_cast<size_t>(owner(s, bs))]);
+        return o.useNames && bt > 0 && bs > 0 && sameJointRole(tr.roles[static_cast<size_t>(owner(t, bt))], sr.roles[static_cast<size_t>(owner(s, bs))]);
     };
     // A bone with a name partner on the other side must pair with it.
     auto hasPartner = [&](bool target, int bone) {
@@ -396,7 +291,7 @@ void mapSegmentPair(const Segment& t, const Rest& tr, const Segment& s, const Re
     // The segment's last joint follows the source segment's last joint (a leaf's
     // own rotation: the head, a hand, a toe; a branch: the chest, a palm).
     {
-        const bool named = o.useNames && sameRole(tr.roles[static_cast<size_t>(leafT)], sr.roles[static_cast<size_t>(s.last())]);
+        const bool named = o.useNames && sameJointRole(tr.roles[static_cast<size_t>(leafT)], sr.roles[static_cast<size_t>(s.last())]);
         setSources(m.joints[static_cast<size_t>(leafT)], {{s.last(), 1.0}},
                    targetEndIsBranch ? RetargetMatch::Branch : named ? RetargetMatch::Name : RetargetMatch::Length);
     }
