@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <QDir>
+#include <QDockWidget>
+#include <QScrollArea>
 #include <QFile>
 #include <QLabel>
 #include <QMenu>
@@ -68,6 +70,14 @@ TEST(MainWindow, FitsALaptopScreenWithEveryDockOpen)
     EXPECT_LE(w.minimumSizeHint().height(), 720);
     EXPECT_LE(w.height(), 720);
     EXPECT_LE(w.width(), 1280);
+    // Only the height scrolls: every dock is as wide as its panel needs.
+    for (const char* dock : {"pipelineDock", "rigDock", "weightDock", "poseDock"}) {
+        const auto* d = w.findChild<QDockWidget*>(dock);
+        ASSERT_NE(d, nullptr) << dock;
+        const auto* area = qobject_cast<const QScrollArea*>(d->widget());
+        ASSERT_NE(area, nullptr) << dock;
+        EXPECT_GE(area->viewport()->width(), area->widget()->minimumSizeHint().width()) << dock;
+    }
 }
 
 TEST(MainWindow, RecentFilesAreRememberedMostRecentFirst)
