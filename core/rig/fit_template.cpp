@@ -2,10 +2,14 @@
 
 #include "core/common/error.h"
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 namespace rig {
 namespace {
@@ -99,15 +103,35 @@ Polyline polyline(const CurveSkeleton& s, const std::vector<int>& path, const Fi
 //  2. the upper-arm joint on the segment at the clavicle's rest length from it
 //     (Euclidean), where the arm leaves the trunk;
 //  3. the joints after it by their rest arc lengths from it along the rest of
-//     the segment, scaled by the longer of the segment's and the spine's scale.
+//     the segment, scaled by the longer of the segment's and the body's scale
+//     (the longest of the spine and the legs).
+// The clavicles step up along the fitted spine less its component across the
+// body (from one arm's root to the other's, level).
 // `placed` receives (position, node) for the joints it places.
 void placeArms(const RigTemplate& t, const std::array<Polyline, limbCount>& lines,
-               const std::array<double, limbCount>& scales, std::vector<std::optional<std::pair<Vec3, int>>>& placed)
+               const std::array<double, limbCount>& scales, const Vec3& up,
+               std::vector<std::optional<std::pair<Vec3, int>>>& placed)
 {
     const Polyline& spine = lines[0];
     auto onSpine = [&](int j) { return spine.at(t.chainPositions[static_cast<size_t>(j)]).first; };
     auto rest = [&](int j) -> Vec3 { return t.restPositions.row(j).transpose(); };
     const double scale = scales[0];
+    // The character's scale: a pose's bends and a curve skeleton's short ends
+    // shorten a segment, never lengthen it, so the longest of the spine and
+    // the legs within 15 % of it (the T-pose's spine: 0.97, its legs 1.01
+    // and 0.98).
+    double body = scale;
+    for (Limb leg : {Limb::LeftFoot, Limb::RightFoot})
+        if (const double s = scales[static_cast<size_t>(leg)]; s > body && s <= 1.15 * scale)
+            body = s;
+    // Per arm: its clavicle's spine joint on the fitted spine, and the arm's
+    // root, where the segment is as far from that joint as the shoulder is at
+    // rest (the arm's root whatever the arm's pose).
+    struct Root {
+        int parent = -1;
+        Vec3 spine = Vec3::Zero(), arm = Vec3::Zero();
+    };
+    std::array<std::optional<Root>, limbCount> roots;
     for (Limb l : {Limb::LeftHand, Limb::RightHand}) {
         const auto c = static_cast<size_t>(l);
         const std::vector<int>& joints = t.chainJoints[c];
@@ -118,15 +142,41 @@ void placeArms(const RigTemplate& t, const std::array<Polyline, limbCount>& line
         if (joints.size() < 3 || line.points.size() < 2 || line.length() <= 0.0 || !(scale > 0.0) ||
             std::abs(scales[c] / scale - 1.0) > 0.15)
             continue;
-        const int clavicle = joints[0], shoulder = joints[1];
-        const int parent = t.parents[static_cast<size_t>(clavicle)];
+        const int parent = t.parents[static_cast<size_t>(joints[0])];
         const int grand = parent >= 0 ? t.parents[static_cast<size_t>(parent)] : -1;
         if (grand < 0 || t.chains[static_cast<size_t>(parent)] != Chain::Spine ||
             t.chains[static_cast<size_t>(grand)] != Chain::Spine)
             continue;
-        // 1. The clavicle.
         const Vec3 p = onSpine(parent);
+        const double reach = scale * (rest(joints[1]) - rest(parent)).norm();
+        roots[c] = Root{parent, p, line.at(line.arcAtDistance(p, reach) / line.length()).first};
+    }
+    // Both arms from the same spine joint: the character's left-right axis
+    // from one arm's root to the other's. The fitted spine's direction loses
+    // its component along it: a curve skeleton's spine kinks off the midline
+    // by a centimetre or two below the chest, which tilts its direction
+    // sideways by several degrees, and the clavicles' long step up along it
+    // would carry both to one side (1.7 cm in the T-pose).
+    const auto& left = roots[static_cast<size_t>(Limb::LeftHand)];
+    const auto& right = roots[static_cast<size_t>(Limb::RightHand)];
+    Vec3 across = Vec3::Zero();
+    if (left && right && left->parent == right->parent) {
+        across = left->arm - right->arm;
+        across -= across.dot(up) * up;
+        across = across.norm() > 0.0 ? Vec3(across.normalized()) : Vec3::Zero();
+    }
+    for (Limb l : {Limb::LeftHand, Limb::RightHand}) {
+        const auto c = static_cast<size_t>(l);
+        if (!roots[c])
+            continue;
+        const std::vector<int>& joints = t.chainJoints[c];
+        const Polyline& line = lines[c];
+        const int clavicle = joints[0], shoulder = joints[1];
+        const int parent = roots[c]->parent, grand = t.parents[static_cast<size_t>(parent)];
+        // 1. The clavicle.
+        const Vec3 p = roots[c]->spine;
         Vec3 upRest = rest(parent) - rest(grand), upFit = p - onSpine(grand);
+        upFit -= upFit.dot(across) * across;
         if (upRest.norm() <= 0.0 || upFit.norm() <= 0.0)
             continue;
         upRest.normalize();
@@ -134,10 +184,8 @@ void placeArms(const RigTemplate& t, const std::array<Polyline, limbCount>& line
         const Vec3 offset = rest(clavicle) - rest(parent);
         const double along = offset.dot(upRest);
         const double aside = (offset - along * upRest).norm();
-        // Sideways: towards the segment where it is as far from the spine joint
-        // as the shoulder is at rest (the arm's root whatever the arm's pose).
-        const double reach = scale * (rest(shoulder) - rest(parent)).norm();
-        const Vec3 toArm = line.at(line.arcAtDistance(p, reach) / line.length()).first - p;
+        // Sideways: towards the arm's root.
+        const Vec3 toArm = roots[c]->arm - p;
         Vec3 side = toArm - toArm.dot(upFit) * upFit;
         side = side.norm() > 0.0 ? Vec3(side.normalized()) : Vec3::Zero();
         const Vec3 anchor = p + scale * (along * upFit + aside * side);
@@ -154,14 +202,113 @@ void placeArms(const RigTemplate& t, const std::array<Polyline, limbCount>& line
         // 3. The rest of the arm. A curve skeleton stops short of a flat
         // extremity (a mitten hand: by half its width, not the half thickness
         // the tip extension adds), which would pull every joint inwards; the
-        // spine's scale bounds the arm's from below.
+        // body's scale bounds the arm's from below.
         const double tShoulder = t.chainPositions[static_cast<size_t>(shoulder)];
         const double restTail = (1.0 - tShoulder) * t.chainLengths[c];
-        const double tailScale = restTail > 0.0 ? std::max(tail.length() / restTail, scale) : scale;
+        const double tailScale = restTail > 0.0 ? std::max(tail.length() / restTail, body) : body;
         for (size_t k = 1; k < joints.size(); ++k) {
             const double arc = (t.chainPositions[static_cast<size_t>(joints[k])] - tShoulder) * t.chainLengths[c] * tailScale;
             placed[static_cast<size_t>(joints[k])] = tail.at(tail.length() > 0.0 ? arc / tail.length() : 0.0);
         }
+    }
+}
+
+// A straight line through the part of `line` between arc lengths a and b:
+// through the centroid of samples along it, along their principal direction.
+std::pair<Vec3, Vec3> fitLine(const Polyline& line, double a, double b)
+{
+    constexpr int samples = 9;
+    std::array<Vec3, samples> q;
+    Vec3 centre = Vec3::Zero();
+    for (int i = 0; i < samples; ++i) {
+        q[static_cast<size_t>(i)] = line.at((a + (b - a) * i / (samples - 1)) / line.length()).first;
+        centre += q[static_cast<size_t>(i)] / samples;
+    }
+    Eigen::Matrix3d scatter = Eigen::Matrix3d::Zero();
+    for (const Vec3& x : q)
+        scatter += (x - centre) * (x - centre).transpose();
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(scatter);
+    Vec3 direction = eigen.eigenvectors().col(2);
+    if (direction.dot(q.back() - q.front()) < 0.0)
+        direction = -direction;
+    return {centre, direction};
+}
+
+// The knees at the bend (FitOptions::kneesAtBends). Per leg chain:
+//  1. the knee: its inner joint between the two longest bones (the largest
+//     shorter neighbouring rest bone), so a hip joint or a toe never counts;
+//  2. the bend: where, within half a neighbouring bone of the thesis's
+//     placement, the segment turns most between its direction over the
+//     w = a quarter of the shorter bone before and after a point;
+//  3. bent more than `minBend`: the knee goes where the segment's straight
+//     stretches on either side (from w to 0.8 of the neighbouring bone away
+//     from the bend) meet, the midpoint of their closest points. A curve
+//     skeleton rounds a bend off inside the corner and is shorter there than
+//     the bones, so by arc length the knee slides down the shin (4 cm when
+//     sitting; now 0.2-0.5 cm off). Shorter stretches (w to 2w) catch the
+//     bumps of the curve skeleton (a right shin's 1 cm bulge at the calf put
+//     the knee 1.1 cm back).
+void placeKnees(const RigTemplate& t, const std::array<Polyline, limbCount>& lines,
+                const std::array<double, limbCount>& scales, double minBend,
+                std::vector<std::optional<std::pair<Vec3, int>>>& placed)
+{
+    for (Limb l : {Limb::LeftFoot, Limb::RightFoot}) {
+        const auto c = static_cast<size_t>(l);
+        const std::vector<int>& joints = t.chainJoints[c];
+        const Polyline& line = lines[c];
+        const double length = line.length();
+        if (joints.size() < 3 || line.points.size() < 3 || !(length > 0.0))
+            continue;
+        // 1. The knee.
+        auto restArc = [&](size_t k) { return t.chainPositions[static_cast<size_t>(joints[k])] * t.chainLengths[c]; };
+        size_t knee = 0;
+        double bone = 0.0;
+        for (size_t k = 1; k + 1 < joints.size(); ++k)
+            if (const double b = std::min(restArc(k) - restArc(k - 1), restArc(k + 1) - restArc(k)); b > bone) {
+                bone = b;
+                knee = k;
+            }
+        if (knee == 0)
+            continue;
+        // 2. The bend.
+        const double before = scales[c] * (restArc(knee) - restArc(knee - 1));
+        const double after = scales[c] * (restArc(knee + 1) - restArc(knee));
+        const double w = 0.25 * std::min(before, after);
+        const double thesis = t.chainPositions[static_cast<size_t>(joints[knee])] * length;
+        auto point = [&](double s) { return line.at(s / length).first; };
+        double bend = 0.0, at = thesis;
+        constexpr int steps = 50;
+        for (int i = 0; i <= steps; ++i) {
+            const double s = thesis - 0.5 * before + 0.5 * (before + after) * i / steps;
+            if (s - 2.0 * w < 0.0 || s + 2.0 * w > length)
+                continue;
+            const Vec3 in = point(s) - point(s - w), out = point(s + w) - point(s);
+            if (const double angle = std::atan2(in.cross(out).norm(), in.dot(out)); angle > bend) {
+                bend = angle;
+                at = s;
+            }
+        }
+        if (bend <= minBend)
+            continue;
+        // 3. Where the straight stretches meet.
+        const auto [p1, d1] = fitLine(line, std::max(0.0, at - 0.8 * before), at - w);
+        const auto [p2, d2] = fitLine(line, at + w, std::min(length, at + 0.8 * after));
+        const Vec3 r = p1 - p2;
+        const double b = d1.dot(d2), den = 1.0 - b * b; // d1, d2 are unit
+        if (den < 1e-9)
+            continue;
+        const double u = (b * d2.dot(r) - d1.dot(r)) / den, v = (d2.dot(r) - b * d1.dot(r)) / den;
+        Vec3 position = 0.5 * ((p1 + u * d1) + (p2 + v * d2));
+        if ((position - point(at)).norm() > w) // a stray fit: the bend itself
+            position = point(at);
+        int node = line.nodes.front();
+        double best = std::numeric_limits<double>::infinity();
+        for (size_t k = 0; k < line.points.size(); ++k)
+            if (line.nodes[k] >= 0 && (line.points[k] - position).norm() < best) {
+                best = (line.points[k] - position).norm();
+                node = line.nodes[k];
+            }
+        placed[static_cast<size_t>(joints[knee])] = std::make_pair(position, node);
     }
 }
 
@@ -207,7 +354,9 @@ FitResult fitTemplate(const CurveSkeleton& s, const EndNodeLabels& labels, const
     result.jointNode.assign(static_cast<size_t>(n), -1);
     std::vector<std::optional<std::pair<Vec3, int>>> placed(static_cast<size_t>(n));
     if (options.armsFromShoulders)
-        placeArms(t, lines, result.chainScales, placed);
+        placeArms(t, lines, result.chainScales, options.up.normalized(), placed);
+    if (options.kneesAtBends)
+        placeKnees(t, lines, result.chainScales, options.minKneeBend * std::numbers::pi / 180.0, placed);
     std::vector<int> chainOfJoint(static_cast<size_t>(n), -1); // nearest chain up the hierarchy, for scales
     for (int j = 0; j < n; ++j) {
         const Chain chain = t.chains[static_cast<size_t>(j)];

@@ -31,16 +31,28 @@
 /// shoulders, so along it the clavicle lands inside the chest and the whole arm
 /// slides inwards (5 cm at the elbows of the bundled humanoid). Instead, for an
 /// arm chain that starts with a clavicle: the clavicle keeps its rest offset
-/// from its spine joint (scaled with the spine; sideways towards the arm); the
-/// upper-arm joint goes where the segment gets the clavicle's rest length away
-/// from it, which is where the arm leaves the trunk; the elbow, wrist and hand
-/// follow at their rest arc lengths from it along the segment, scaled by the
-/// segment's remaining length over the template's, but never by less than the
-/// spine's scale (the curve skeleton of a flat hand stops half the hand's width
-/// short of the fingertips, more than the tip extension restores). Only where
-/// the arm segment's scale is within 15 % of the spine's (the template is in the
-/// character's proportions; else, as for a CMU skeleton on the humanoid, the
-/// thesis's placement). Legs keep the thesis's normalized arc length.
+/// from its spine joint (scaled with the spine; sideways towards the arm; up
+/// along the fitted spine less its component across the body, from one arm's
+/// root to the other's, so that a spine kinked off the midline does not carry
+/// both clavicles to one side); the upper-arm joint goes where the segment
+/// gets the clavicle's rest length away from it, which is where the arm leaves
+/// the trunk; the elbow, wrist and hand follow at their rest arc lengths from
+/// it along the segment, scaled by the segment's remaining length over the
+/// template's, but never by less than the body's scale, the longest of the
+/// spine's and the legs' (the curve skeleton of a flat hand stops half the
+/// hand's width short of the fingertips, more than the tip extension restores;
+/// bends only shorten a segment). Only where the arm segment's scale is within
+/// 15 % of the spine's (the template is in the character's proportions; else,
+/// as for a CMU skeleton on the humanoid, the thesis's placement).
+///
+/// A third departure, on by default (`FitOptions::kneesAtBends`): a curve
+/// skeleton rounds a bent knee off inside the corner, so by normalized arc
+/// length the knee slides down the shin (4 cm for the bundled humanoid
+/// sitting). Where a leg segment bends by more than `FitOptions::minKneeBend`
+/// near the knee's arc-length placement, the knee (the leg chain's inner joint
+/// between its two longest bones) goes where the straight stretches of the
+/// segment before and after the bend meet (joint placement at the point of
+/// maximum bend). The other leg joints keep the thesis's normalized arc length.
 ///
 /// Joints off the five chains (fingers beside the main finger, thumbs, a tail)
 /// keep their rest offset from their parent, scaled by the chain's length ratio
@@ -67,6 +79,12 @@ struct FitOptions {
     /// Fit the arms from the shoulders (see the file comment). Off: every arm
     /// joint by normalized arc length along the whole segment (the thesis).
     bool armsFromShoulders = true;
+    /// Place a bent knee where the leg's straight stretches meet (see the file
+    /// comment). Off: the thesis's normalized arc length, as for the other leg joints.
+    bool kneesAtBends = true;
+    /// The least bend, in degrees, of the leg's segment at the knee for
+    /// `kneesAtBends` to move it; a straighter knee keeps the arc length.
+    double minKneeBend = 30.0;
     Vec3 up = Vec3::UnitY();    ///< For `orientBones()`.
     Vec3 front = Vec3::UnitZ(); ///< For `orientBones()`: the character's facing direction.
 };
