@@ -10,7 +10,6 @@
 
 #include <QApplication>
 #include <QPainter>
-#include <QSurfaceFormat>
 #include <QTimer>
 
 #include <cstdlib>
@@ -35,17 +34,9 @@ int main(int argc, char** argv)
         return 1;
     }
 
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    QSurfaceFormat::setDefaultFormat(format);
-
+    QSurfaceFormat::setDefaultFormat(rig::ui::viewportFormat());
     QApplication app(argc, argv);
-    // 4x multisampling on GPUs; none on software rasterizers (Mesa llvmpipe),
-    // where it would halve the frame rate.
-    format.setSamples(rig::ui::softwareRenderer() ? 0 : 4);
-    QSurfaceFormat::setDefaultFormat(format);
+    rig::ui::useViewportSamples();
     QApplication::setOrganizationName("Rigsmith");
     QApplication::setApplicationName("Rigsmith");
     QApplication::setApplicationVersion(RIGSMITH_VERSION);

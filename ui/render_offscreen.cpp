@@ -22,6 +22,40 @@ std::optional<ViewPreset> parseViewPreset(const QString& name)
     return std::nullopt;
 }
 
+QSurfaceFormat viewportFormat(int samples)
+{
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    format.setSamples(samples);
+    return format;
+}
+
+void useViewportSamples(int samples)
+{
+    QSurfaceFormat::setDefaultFormat(viewportFormat(samples >= 0 ? samples : (softwareRenderer() ? 0 : 4)));
+}
+
+OffscreenGl::OffscreenGl()
+{
+    m_context.setFormat(viewportFormat());
+    if (!m_context.create()) {
+        m_error = QStringLiteral("cannot create an OpenGL 3.3 core context (run under a desktop session or xvfb-run)");
+        return;
+    }
+    m_surface.setFormat(m_context.format());
+    m_surface.create();
+    if (!m_context.makeCurrent(&m_surface))
+        m_error = QStringLiteral("cannot make the OpenGL context current");
+}
+
+OffscreenGl::~OffscreenGl()
+{
+    if (ok())
+        m_context.doneCurrent();
+}
+
 bool softwareRenderer()
 {
     QOpenGLContext context;
@@ -38,23 +72,10 @@ bool softwareRenderer()
 QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const RenderOptions& options, QString* error,
                        const OffscreenOverlays& overlays)
 {
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    QOpenGLContext context;
-    context.setFormat(format);
-    if (!context.create()) {
+    OffscreenGl gl;
+    if (!gl.ok()) {
         if (error)
-            *error = QStringLiteral("cannot create an OpenGL 3.3 core context (run under a desktop session or xvfb-run)");
-        return {};
-    }
-    QOffscreenSurface surface;
-    surface.setFormat(context.format());
-    surface.create();
-    if (!context.makeCurrent(&surface)) {
-        if (error)
-            *error = QStringLiteral("cannot make the OpenGL context current");
+            *error = gl.error();
         return {};
     }
     QImage image;
@@ -81,7 +102,6 @@ QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const Rend
         renderer.release();
         fbo.release();
     }
-    context.doneCurrent();
     return image;
 }
 

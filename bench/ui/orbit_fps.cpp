@@ -16,7 +16,6 @@
 #include <QElapsedTimer>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
-#include <QSurfaceFormat>
 #include <QMouseEvent>
 #include <QTest>
 
@@ -38,16 +37,10 @@ int main(int argc, char** argv)
         else if (!std::strcmp(argv[i], "--size"))
             std::sscanf(argv[++i], "%dx%d", &w, &h);
     }
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    QSurfaceFormat::setDefaultFormat(format);
+    QSurfaceFormat::setDefaultFormat(rig::ui::viewportFormat());
     QApplication app(argc, argv);
     // As the app does: no multisampling on software rasterizers (RIGSMITH_SAMPLES overrides).
-    format.setSamples(std::getenv("RIGSMITH_SAMPLES") ? std::atoi(std::getenv("RIGSMITH_SAMPLES"))
-                                                      : (rig::ui::softwareRenderer() ? 0 : 4));
-    QSurfaceFormat::setDefaultFormat(format);
+    rig::ui::useViewportSamples(std::getenv("RIGSMITH_SAMPLES") ? std::atoi(std::getenv("RIGSMITH_SAMPLES")) : -1);
 
     // The humanoid's triangle count grows as 1 / cellSize^2 (about 44.5k at the default cell).
     rig::HumanoidOptions options;

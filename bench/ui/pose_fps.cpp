@@ -30,7 +30,6 @@
 #include <QOpenGLFunctions>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -60,15 +59,10 @@ int main(int argc, char** argv)
         else if (!std::strcmp(argv[i], "--xray"))
             xray = argv[++i];
     }
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    QSurfaceFormat::setDefaultFormat(format);
+    QSurfaceFormat::setDefaultFormat(viewportFormat());
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
-    format.setSamples(softwareRenderer() ? 0 : 4);
-    QSurfaceFormat::setDefaultFormat(format);
+    useViewportSamples();
     // Throw-away settings and autosaves; no modal prompts.
     QTemporaryDir scratch;
     QSettings::setDefaultFormat(QSettings::IniFormat);

@@ -8,6 +8,7 @@
 // composition costs.
 
 #include "core/character/humanoid.h"
+#include "ui/render_offscreen.h"
 #include "ui/viewport/renderer.h"
 
 #include <QElapsedTimer>
@@ -30,17 +31,12 @@ int main(int argc, char** argv)
 {
     QGuiApplication app(argc, argv);
     const int targetTriangles = argc > 1 ? std::max(1000, std::atoi(argv[1])) : 200000;
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    QOpenGLContext context;
-    context.setFormat(format);
-    QOffscreenSurface surface;
-    if (!context.create() || (surface.setFormat(context.format()), surface.create(), !context.makeCurrent(&surface))) {
-        std::fprintf(stderr, "render_direct: no OpenGL 3.3 context (use xvfb-run)\n");
+    rig::ui::OffscreenGl gl;
+    if (!gl.ok()) {
+        std::fprintf(stderr, "render_direct: %s\n", gl.error().toUtf8().constData());
         return 1;
     }
+    QOpenGLContext& context = gl.context();
     rig::HumanoidOptions options;
     options.cellSize = 1.75 / 100.0 * std::sqrt(44500.0 / targetTriangles);
     const rig::Humanoid humanoid = rig::generateHumanoid(options);

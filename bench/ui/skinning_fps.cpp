@@ -13,8 +13,10 @@
 // the neighbouring joints at the link ends (nearest-link segmentation), 4 influences.
 
 #include "core/character/humanoid.h"
+#include "tests/support/link_weights.h"
 #include "core/deform/twist_lbs.h"
 #include "ui/viewport/gpu_skinning.h"
+#include "ui/render_offscreen.h"
 #include "ui/viewport/renderer.h"
 
 #include <QElapsedTimer>
@@ -35,32 +37,6 @@
 namespace {
 
 using namespace rig;
-
-SkinWeights linkWeights(const Segmentation& seg, const Skeleton& s)
-{
-    const int n = seg.vertexCount();
-    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, s.jointCount());
-    auto smooth = [](double x) {
-        x = std::clamp(x, 0.0, 1.0);
-        return x * x * (3 - 2 * x);
-    };
-    for (int i = 0; i < n; ++i) {
-        const int c = seg.bone[size_t(i)];
-        const double d = seg.delta[size_t(i)];
-        if (c <= 0) {
-            W(i, 0) = 1.0;
-            continue;
-        }
-        const int p = s.parents[size_t(c)], gp = s.parents[size_t(p)];
-        const double toChild = 0.5 * smooth((d - 0.75) / 0.25);
-        const double toGrand = gp >= 0 ? 0.5 * smooth((0.25 - d) / 0.25) : 0.0;
-        W(i, c) += toChild;
-        if (gp >= 0)
-            W(i, gp) += toGrand;
-        W(i, p) += 1.0 - toChild - toGrand;
-    }
-    return skinWeightsFromDense(W, 4);
-}
 
 double median(std::vector<double> v)
 {
@@ -87,17 +63,12 @@ double timeFrames(int n, const std::function<void(int)>& frame)
 int main(int argc, char** argv)
 {
     QGuiApplication app(argc, argv);
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    QOpenGLContext context;
-    context.setFormat(format);
-    QOffscreenSurface surface;
-    if (!context.create() || (surface.setFormat(context.format()), surface.create(), !context.makeCurrent(&surface))) {
-        std::fprintf(stderr, "skinning_fps: no OpenGL 3.3 context (use xvfb-run)\n");
+    ui::OffscreenGl gl;
+    if (!gl.ok()) {
+        std::fprintf(stderr, "skinning_fps: %s\n", gl.error().toUtf8().constData());
         return 1;
     }
+    QOpenGLContext& context = gl.context();
     const char* renderer = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
     std::printf("GL renderer: %s; %u hardware threads\n", renderer ? renderer : "?", std::thread::hardware_concurrency());
     QOpenGLFramebufferObjectFormat fboFormat;
@@ -118,7 +89,7 @@ int main(int argc, char** argv)
         s.bindPositions = hum.joints;
         s.bindOrientations.assign(hum.jointNames.size(), Eigen::Quaterniond::Identity());
         const Segmentation seg = segmentationFromNearestLink(hum.mesh.V, s);
-        const SkinWeights W = linkWeights(seg, s);
+        const SkinWeights W = test::linkWeights(seg, s);
         const std::vector<ui::SkinVertex> skin = ui::makeSkinVertices(W, &seg);
         const int hand = *s.find("LeftHand"), elbow = *s.find("LeftForeArm");
         const Vec3 axis = twistAxis(s, hand);

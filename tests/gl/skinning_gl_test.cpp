@@ -4,9 +4,11 @@
 #include "ui/viewport/gpu_skinning.h"
 
 #include "core/character/humanoid.h"
+#include "tests/support/link_weights.h"
 #include "core/project/rig_project.h"
 #include "ui/document.h"
 #include "ui/main_window.h"
+#include "ui/render_offscreen.h"
 #include "ui/panels/joint_panel.h"
 #include "ui/viewport/viewport.h"
 #include "core/deform/bar_experiment.h"
@@ -37,21 +39,13 @@ class SkinningGlTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        QSurfaceFormat format;
-        format.setVersion(3, 3);
-        format.setProfile(QSurfaceFormat::CoreProfile);
-        context.setFormat(format);
-        ASSERT_TRUE(context.create());
-        surface.setFormat(context.format());
-        surface.create();
-        ASSERT_TRUE(context.makeCurrent(&surface));
+        ASSERT_TRUE(gl.ok()) << gl.error().toStdString();
         QString error;
         ASSERT_TRUE(feedback.initialize(&error)) << error.toStdString();
     }
     void TearDown() override
     {
         feedback.release();
-        context.doneCurrent();
     }
 
     /// Max distance between the GPU and CPU positions, and max angle between normals.
@@ -77,8 +71,7 @@ protected:
         return diff;
     }
 
-    QOpenGLContext context;
-    QOffscreenSurface surface;
+    OffscreenGl gl;
     SkinningFeedback feedback;
 };
 
@@ -117,36 +110,6 @@ TEST_F(SkinningGlTest, BarMatchesCpuForAllDeformers)
     EXPECT_GT(moved, 0.1);
 }
 
-/// Weights of a segmentation: each link's vertices follow its parent joint,
-/// blending 50/50 into the neighbouring joint at either end (smoothstep over a
-/// quarter of the link). Simple, continuous along chains; enough for tests.
-SkinWeights linkWeights(const Segmentation& seg, const Skeleton& s)
-{
-    const int n = seg.vertexCount();
-    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, s.jointCount());
-    auto smooth = [](double x) {
-        x = std::clamp(x, 0.0, 1.0);
-        return x * x * (3 - 2 * x);
-    };
-    for (int i = 0; i < n; ++i) {
-        const int c = seg.bone[size_t(i)];
-        const double d = seg.delta[size_t(i)];
-        const int p = c > 0 ? s.parents[size_t(c)] : 0;
-        if (c <= 0) {
-            W(i, 0) = 1.0;
-            continue;
-        }
-        const double toChild = 0.5 * smooth((d - 0.75) / 0.25);
-        const int gp = s.parents[size_t(p)];
-        const double toGrand = gp >= 0 ? 0.5 * smooth((0.25 - d) / 0.25) : 0.0;
-        W(i, c) += toChild;
-        if (gp >= 0)
-            W(i, gp) += toGrand;
-        W(i, p) += 1.0 - toChild - toGrand;
-    }
-    return skinWeightsFromDense(W, 4);
-}
-
 /// The default character with its ground-truth joints, a 180° forearm twist,
 /// a bent elbow and a turned neck.
 TEST_F(SkinningGlTest, DefaultCharacterMatchesCpuForAllDeformers)
@@ -160,7 +123,7 @@ TEST_F(SkinningGlTest, DefaultCharacterMatchesCpuForAllDeformers)
     s.bindPositions = h.joints;
     s.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
     const Segmentation seg = segmentationFromNearestLink(h.mesh.V, s);
-    const SkinWeights W = linkWeights(seg, s);
+    const SkinWeights W = test::linkWeights(seg, s);
     validateSkinWeights(W, h.mesh.vertexCount(), s.jointCount());
 
     Pose pose = identityPose(s);
@@ -241,7 +204,7 @@ protected:
         const Skeleton& s = doc->project().rig()->skeleton;
         const Mesh& mesh = doc->project().character()->imported.mesh;
         auto seg = std::make_shared<Segmentation>(segmentationFromNearestLink(mesh.V, s));
-        viewport->setSkinning(std::make_shared<SkinWeights>(linkWeights(*seg, s)), seg);
+        viewport->setSkinning(std::make_shared<SkinWeights>(test::linkWeights(*seg, s)), seg);
         viewport->setMeshOpacity(1.0f);
         viewport->setSkeletonVisible(false);
         viewport->setGridVisible(false);
