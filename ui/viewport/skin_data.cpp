@@ -106,18 +106,17 @@ DeformedMesh deformOnCpu(Deformer deformer, const MatrixX3d& V, const MatrixX3d&
                          const Segmentation* seg, const Skeleton& skeleton, const Pose& pose,
                          std::span<const double> twist, const SkinningOptions& options)
 {
-    const PosedSkeleton posed = forwardKinematics(skeleton, pose);
-    switch (deformer) {
-    case Deformer::Lbs: return lbs(V, N, W, posed.skinning, options);
-    case Deformer::Dqs: return dqs(V, N, W, posed.skinning, options);
-    case Deformer::Twist: {
-        if (!seg)
-            throw InvalidInput("rig::ui::deformOnCpu(): the twist-corrected deformer needs a segmentation; "
-                               "compute the skinning stage first");
-        return twistLbs(V, N, W, *seg, twistTransforms(skeleton, pose, posed, twist), options);
-    }
-    }
-    return {};
+    if (deformer == Deformer::Twist && !seg)
+        throw InvalidInput("rig::ui::deformOnCpu(): the twist-corrected deformer needs a segmentation; "
+                           "compute the skinning stage first");
+    SkinBinding binding = bindSkin(V, N, W, skeleton.jointCount());
+    if (deformer == Deformer::Twist)
+        bindTwist(binding, *seg, skeleton);
+    SkinnedMesh posed;
+    deformOnCpu(deformer, binding, skeleton, pose, posed, twist, options);
+    DeformedMesh out;
+    toDeformedMesh(posed, binding.hasNormals, out);
+    return out;
 }
 
 void deformOnCpu(Deformer deformer, const SkinBinding& binding, const Skeleton& skeleton, const Pose& pose,
