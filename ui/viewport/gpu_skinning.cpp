@@ -8,6 +8,17 @@
 
 namespace rig::ui {
 
+void setMeshVertexAttributes(QOpenGLFunctions_3_3_Core& gl)
+{
+    const GLsizei stride = sizeof(MeshVertex);
+    gl.glEnableVertexAttribArray(0);
+    gl.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, position)));
+    gl.glEnableVertexAttribArray(1);
+    gl.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, normal)));
+    gl.glEnableVertexAttribArray(2);
+    gl.glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, color)));
+}
+
 void SkinBuffers::ensureFunctions()
 {
     if (!m_functions)
@@ -131,13 +142,7 @@ void SkinningFeedback::setMesh(const MatrixX3d& V, const MatrixX3d& N, const std
         m_rest.create();
     m_rest.bind();
     m_rest.allocate(rest.data(), static_cast<int>(rest.size() * sizeof(MeshVertex)));
-    const GLsizei stride = sizeof(MeshVertex);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, position)));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, normal)));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, color)));
+    setMeshVertexAttributes(*this);
     m_vao.release();
     m_rest.release();
     m_skin.setVertices(m_vao, skin);

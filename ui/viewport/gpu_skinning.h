@@ -23,6 +23,11 @@
 
 namespace rig::ui {
 
+/// Points vertex attributes 0–2 (position, normal, colour) of the bound vertex
+/// array at the `MeshVertex` records (draw_data.h) of the bound array buffer:
+/// the layout shaders/mesh.vert reads, shared by the renderer and the feedback.
+void setMeshVertexAttributes(QOpenGLFunctions_3_3_Core& gl);
+
 class SkinBuffers : protected QOpenGLFunctions_3_3_Core {
 public:
     SkinBuffers() = default;

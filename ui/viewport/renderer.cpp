@@ -66,13 +66,7 @@ void Renderer::uploadMesh(GpuArray& a, const MeshDrawData& data)
     a.vbo.allocate(data.vertices.data(), static_cast<int>(data.vertices.size() * sizeof(MeshVertex)));
     a.ibo.bind();
     a.ibo.allocate(data.indices.data(), static_cast<int>(data.indices.size() * sizeof(unsigned)));
-    const GLsizei stride = sizeof(MeshVertex);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, position)));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, normal)));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, color)));
+    setMeshVertexAttributes(*this);
     a.vao.release();
     a.count = static_cast<int>(data.indices.size());
 }
