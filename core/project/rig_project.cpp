@@ -46,6 +46,19 @@ SkinningResult computeSkinning(const RigProject& project, const Progress& progre
                            project.weightOptions(), progress);
 }
 
+namespace {
+
+/// The front ends do not ask which pose is the clip's rest: detect it where
+/// the options leave it at the first frame.
+RetargetOptions withDetectedRest(RetargetOptions options, const Motion& source)
+{
+    if (options.rest == RetargetRest::FirstFrame)
+        options.rest = detectRestPose(source);
+    return options;
+}
+
+} // namespace
+
 LoadedClip loadClip(const RigProject& project, const std::string& path, const RetargetOptions& options,
                     const Progress& progress)
 {
@@ -55,11 +68,7 @@ LoadedClip loadClip(const RigProject& project, const std::string& path, const Re
     clip.path = path;
     clip.name = std::filesystem::path(path).filename().string();
     clip.source = readBvh(path, {}, progress);
-    // The front ends do not ask which pose is the clip's rest: detect it.
-    RetargetOptions o = options;
-    if (o.rest == RetargetRest::FirstFrame)
-        o.rest = detectRestPose(clip.source);
-    clip.retargeted = retargetClip(clip.source, project.rig()->skeleton, o, progress);
+    clip.retargeted = retargetClip(clip.source, project.rig()->skeleton, withDetectedRest(options, clip.source), progress);
     clip.retargeted.name = clip.name;
     return clip;
 }
@@ -79,12 +88,9 @@ LoadedClip retargetLoadedClip(const RigProject& project, const LoadedClip& clip,
                                     [](const JointRetarget& j) { return j.match == RetargetMatch::User; });
     if (edited && m.targetNames == project.rig()->skeleton.names)
         out.retargeted = retargetClip(clip.source, project.rig()->skeleton, m, options, progress);
-    else {
-        RetargetOptions o = options;
-        if (o.rest == RetargetRest::FirstFrame)
-            o.rest = detectRestPose(clip.source);
-        out.retargeted = retargetClip(clip.source, project.rig()->skeleton, o, progress);
-    }
+    else
+        out.retargeted =
+            retargetClip(clip.source, project.rig()->skeleton, withDetectedRest(options, clip.source), progress);
     out.retargeted.name = clip.name;
     return out;
 }
