@@ -8,7 +8,7 @@
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
 #include "core/skin/skinning.h"
-#include "core/skin/weight_compare.h"
+#include "core/eval/weight_compare.h"
 
 #include <nlohmann/json.hpp>
 

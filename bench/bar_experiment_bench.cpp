@@ -1,7 +1,7 @@
 // The bar experiment of thesis §4.4: prints the volume errors of LBS, DQS and
 // the twist-corrected LBS beside Table 4.2, the candy-wrapper figure and the
 // 0°→720° twist continuity sweep. Usage: bar_experiment_bench [ringsPerUnit sideSubdivisions [linearBlendHalfWidth]]
-#include "core/deform/bar_experiment.h"
+#include "core/eval/bar_experiment.h"
 
 #include <chrono>
 #include <cstdio>

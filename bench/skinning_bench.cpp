@@ -1,6 +1,6 @@
 // Skinning deformers on 100k vertices with 4 influences, positions + normals:
 // ns/vertex of LBS, DQS and the twist-corrected LBS, on 1 and 2 threads.
-// The scene is rig::makeSkinningScene() (core/deform/skinning_timing.h: a tube
+// The scene is rig::makeSkinningScene() (core/eval/skinning_timing.h: a tube
 // of 1000 rings × 100 around a 16-joint chain, thesis Gaussian weights, every
 // joint bent and twisted); `rigsmith bench skinning` times the same scene.
 // The skin is bound once (rig::bindSkin/bindTwist, as the app does when the
@@ -9,9 +9,9 @@
 // BM_LbsUnbound times the convenience form that binds on every call.
 #include "core/deform/dqs.h"
 #include "core/deform/lbs.h"
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/deform/skinning_kernels.h"
-#include "core/deform/skinning_timing.h"
+#include "core/eval/skinning_timing.h"
 #include "core/deform/twist_lbs.h"
 
 #include <benchmark/benchmark.h>

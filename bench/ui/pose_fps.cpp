@@ -12,7 +12,7 @@
 // twist-corrected deformer in turn. The frame time is measured from one
 // frameSwapped to the next (as bench/ui/orbit_fps does).
 
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/project/rig_project.h"
 #include "ui/document.h"
 #include "ui/main_window.h"

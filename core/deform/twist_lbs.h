@@ -64,7 +64,7 @@
 /// `Segmentation`.
 
 #include "core/deform/lbs.h"
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/skin/segmentation_data.h"
 
 #include <span>

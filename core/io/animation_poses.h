@@ -7,7 +7,7 @@
 /// A file gives each joint j, per frame, its animated joint-to-world transform
 /// G_j; skinning with the file's weights moves bind space by
 ///   S_j = G_j · bindGlobal_j⁻¹          (Assimp: node transform · offset matrix).
-/// A `Pose` moves it by the rigid M_j of `forwardKinematics()` (core/deform/pose.h):
+/// A `Pose` moves it by the rigid M_j of `forwardKinematics()` (core/rig/pose.h):
 /// M_j = [O_j·B_j⁻¹ | p_j − O_j·B_j⁻¹·b_j]. Choosing
 ///   O_j = polar(S_j) · B_j               (the rotation nearest S_j's linear part)
 ///   p_j = G_j's origin = S_j · b_j
@@ -19,7 +19,7 @@
 /// from joint 0) is reproduced in rotation only; every orientation is exact.
 /// A frame equal to the bind pose gives the identity pose.
 
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/io/mesh_import.h"
 #include "core/rig/skeleton.h"
 

@@ -17,13 +17,13 @@
 ///    root's translation, keyed at the clip's frame times (k · frameTime).
 ///
 /// A `rig::Pose` local rotation R_i is relative to the joint's bind frame
-/// (core/deform/pose.h: O_i = O_p · (B_p⁻¹·B_i) · R_i), so the glTF node-local
+/// (core/rig/pose.h: O_i = O_p · (B_p⁻¹·B_i) · R_i), so the glTF node-local
 /// rotation is bindLocal_i · R_i with bindLocal_i = B_p⁻¹·B_i, and the root's
 /// translation is b_0 + t. Skinning the written file in any client
 /// (jointMatrix_i = global_i · inverseBind_i, thesis eq. 4.3) therefore gives
 /// exactly `lbs()` of core/deform/lbs.h with the limited weights.
 
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/mesh/mesh.h"
 #include "core/rig/skeleton.h"
 #include "core/skin/skin_weights.h"

@@ -19,7 +19,7 @@
 /// An End Site e of joint j sits at x_j + W_j · o_e.
 
 #include "core/common/types.h"
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/rig/skeleton.h"
 
 #include <cstdint>

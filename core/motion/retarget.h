@@ -79,7 +79,7 @@
 /// reproduces its joint world positions exactly.
 
 #include "core/common/progress.h"
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/motion/motion.h"
 #include "core/rig/skeleton.h"
 

@@ -7,7 +7,7 @@
 /// translation linearly. Times before 0 or past the last frame clamp to the
 /// first or last frame; the clip does not wrap (looping is the caller's).
 
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/motion/retarget.h"
 
 namespace rig {

@@ -1,4 +1,4 @@
-#include "core/deform/bar_experiment.h"
+#include "core/eval/bar_experiment.h"
 
 #include "core/common/error.h"
 #include "core/mesh/mesh_queries.h"

@@ -1,7 +1,7 @@
 #include "core/deform/lbs.h"
 
 #include "core/common/error.h"
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "tests/support/meshes.h"
 
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 #include "core/io/animation_poses.h"
 #include "core/mesh/mesh_queries.h"
 #include "core/project/rig_project.h"
-#include "core/skin/weight_compare.h"
+#include "core/eval/weight_compare.h"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 #include "core/common/error.h"
 #include "core/deform/dqs.h"
 #include "core/deform/lbs.h"
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/deform/skinning_kernels.h"
-#include "core/deform/skinning_timing.h"
+#include "core/eval/skinning_timing.h"
 #include "core/deform/twist_lbs.h"
 
 #include <gtest/gtest.h>

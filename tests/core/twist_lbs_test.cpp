@@ -2,7 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/deform/dqs.h"
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/deform/skinning_kernels.h"
 #include "tests/support/meshes.h"
 

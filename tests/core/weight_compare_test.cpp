@@ -1,4 +1,4 @@
-#include "core/skin/weight_compare.h"
+#include "core/eval/weight_compare.h"
 
 #include "core/common/error.h"
 #include "core/io/animation_poses.h"

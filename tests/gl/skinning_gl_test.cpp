@@ -11,7 +11,7 @@
 #include "ui/render_offscreen.h"
 #include "ui/panels/joint_panel.h"
 #include "ui/viewport/viewport.h"
-#include "core/deform/bar_experiment.h"
+#include "core/eval/bar_experiment.h"
 #include "core/deform/twist_lbs.h"
 
 #include "tests/support/qt/image_compare.h"

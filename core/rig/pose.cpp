@@ -1,4 +1,4 @@
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 
 #include "core/common/error.h"
 

@@ -13,7 +13,7 @@
 /// conversion, `twistTransforms()`) is inside the timed loop.
 
 #include "core/common/types.h"
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/rig/skeleton.h"
 #include "core/skin/segmentation_data.h"
 #include "core/skin/skin_weights.h"

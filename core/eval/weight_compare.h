@@ -21,7 +21,7 @@
 /// without any reference weight (unskinned props) are left out of every
 /// figure and counted in `unweightedReference`.
 
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/mesh/mesh.h"
 #include "core/rig/skeleton.h"
 #include "core/skin/skin_weights.h"

@@ -1,8 +1,8 @@
-#include "core/deform/bar_experiment.h"
+#include "core/eval/bar_experiment.h"
 
 #include "core/common/error.h"
 #include "core/deform/dqs.h"
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/deform/twist_lbs.h"
 #include "core/mesh/mesh_queries.h"
 #include "core/mesh/volume.h"

@@ -1,4 +1,4 @@
-#include "core/deform/skinning_timing.h"
+#include "core/eval/skinning_timing.h"
 
 #include "core/common/error.h"
 #include "core/common/parallel.h"
