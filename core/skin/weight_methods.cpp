@@ -16,7 +16,7 @@ WeightMethod gaussianRow()
            "How many neighbouring bones share a vertex (thesis Alg. 4.2.1; 0 = rigid)", 0, 8, 0),
           &GaussianWeightOptions::hierarchyLevel);
     p.add(choiceParameter("function", "Function", "The distribution of eq. 4.1 along the bone",
-                          {"gaussian", "linear", "smoothstep"}),
+                          {"gaussian", "linear", "smoothstep"}, {"Gaussian (eq. 4.1)", "Linear", "Smoothstep"}),
           &GaussianWeightOptions::function);
     p.add(numberParameter("b", "Peak b", "Peak position along the bone in δ units (thesis: 0.5)", 0.0, 1.0, 2),
           &GaussianWeightOptions::b);

@@ -10,7 +10,7 @@
 
 #include "tests/support/meshes.h"
 
-#include "tests/support/chain_skeleton.h"
+#include "tests/support/skeletons.h"
 
 #include <gtest/gtest.h>
 

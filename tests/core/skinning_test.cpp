@@ -8,21 +8,14 @@
 
 #include "tests/support/meshes.h"
 
+#include "tests/support/skeletons.h"
+
 #include <gtest/gtest.h>
 
 namespace rig {
 namespace {
 
-Skeleton groundTruthSkeleton(const Humanoid& h)
-{
-    Skeleton s;
-    s.names = h.jointNames;
-    s.parents = h.jointParents;
-    s.bindPositions = h.joints;
-    s.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
-    orientBones(s);
-    return s;
-}
+using test::groundTruthSkeleton;
 
 TEST(Skinning, InvalidInputsAreRejectedFirst)
 {

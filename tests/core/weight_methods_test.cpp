@@ -8,6 +8,7 @@
 #include "core/skin/weights_gaussian.h"
 #include "core/skin/weights_heat.h"
 #include "tests/support/expect_error.h"
+#include "tests/support/skeletons.h"
 #include "tests/support/test_methods.h"
 
 #include <gtest/gtest.h>
@@ -21,15 +22,7 @@ namespace {
 
 using test::expectError;
 
-Skeleton groundTruth(const Humanoid& h)
-{
-    Skeleton s;
-    s.names = h.jointNames;
-    s.parents = h.jointParents;
-    s.bindPositions = h.joints;
-    s.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
-    return s;
-}
+Skeleton groundTruth(const Humanoid& h) { return test::groundTruthSkeleton(h); }
 
 TEST(WeightMethods, TheTableListsTheBuiltInMethodsFirstWithValidRows)
 {
@@ -48,8 +41,9 @@ TEST(WeightMethods, TheTableListsTheBuiltInMethodsFirstWithValidRows)
             EXPECT_TRUE(keys.insert(p.key).second) << m.id << "." << p.key << " twice";
             EXPECT_GE(p.defaultValue, p.min) << m.id << "." << p.key;
             EXPECT_LE(p.defaultValue, p.max) << m.id << "." << p.key;
-            if (!p.choices.empty())
+            if (!p.choices.empty()) {
                 EXPECT_EQ(p.max, double(p.choices.size() - 1)) << m.id << "." << p.key;
+            }
         }
         // Defaults pass the checks, and the typed round trip keeps every value.
         ParameterValues defaults;

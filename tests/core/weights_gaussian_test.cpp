@@ -11,7 +11,7 @@
 
 #include "tests/support/meshes.h"
 
-#include "tests/support/chain_skeleton.h"
+#include "tests/support/skeletons.h"
 
 #include <gtest/gtest.h>
 

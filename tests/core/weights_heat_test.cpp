@@ -10,7 +10,7 @@
 #include "tests/support/meshes.h"
 
 #include <Eigen/SparseCholesky>
-#include "tests/support/chain_skeleton.h"
+#include "tests/support/skeletons.h"
 
 #include <gtest/gtest.h>
 
@@ -25,17 +25,7 @@ namespace {
 /// A chain of joints at the given positions (parents[i] = i - 1), oriented.
 Skeleton chain(const std::vector<Vec3>& points) { return test::chainSkeleton(points, true); }
 
-/// The generator's own skeleton (ground-truth joints) of a humanoid.
-Skeleton groundTruthSkeleton(const Humanoid& h)
-{
-    Skeleton s;
-    s.names = h.jointNames;
-    s.parents = h.jointParents;
-    s.bindPositions = h.joints;
-    s.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
-    orientBones(s);
-    return s;
-}
+using test::groundTruthSkeleton;
 
 VoxelGrid solidOf(const Mesh& mesh, int resolution)
 {

@@ -1,4 +1,4 @@
-#include "tests/support/chain_skeleton.h"
+#include "tests/support/skeletons.h"
 
 #include "core/rig/fit_template.h"
 
@@ -19,6 +19,17 @@ Skeleton chainSkeleton(const std::vector<Vec3>& points, bool orient)
     s.bindOrientations.assign(points.size(), Eigen::Quaterniond::Identity());
     if (orient)
         orientBones(s);
+    return s;
+}
+
+Skeleton groundTruthSkeleton(const Humanoid& h)
+{
+    Skeleton s;
+    s.names = h.jointNames;
+    s.parents = h.jointParents;
+    s.bindPositions = h.joints;
+    s.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
+    orientBones(s);
     return s;
 }
 
