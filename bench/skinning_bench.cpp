@@ -40,6 +40,7 @@ const rig::BoundDeformer& bound(const rig::DeformerInfo& d)
         static rig::Mesh mesh;
         const Scene& s = scene();
         mesh.V = s.V;
+        mesh.F = s.F;
         mesh.N = s.N;
         b = d.bind(rig::DeformerInput{mesh, s.weights, &s.segmentation, s.skeleton});
     }

@@ -2,6 +2,8 @@
 
 #include "core/common/error.h"
 #include "core/deform/dqs.h"
+#include "core/deform/rigid_blended.h"
+#include "core/deform/simplex_transform.h"
 #include "core/deform/twist_lbs.h"
 
 namespace rig {
@@ -47,6 +49,8 @@ std::vector<DeformerInfo> builtInDeformers()
             const PosedSkeleton posed = forwardKinematics(s, pose);
             twistLbs(b, twistTransforms(s, pose, posed, twist), out, o);
         }));
+    rows.push_back(simplexDeformer());
+    rows.push_back(rigidBlendedDeformer());
     return rows;
 }
 

@@ -15,7 +15,11 @@
 /// Built in:
 ///  - `lbs`: linear blend skinning, thesis eq. 4.3 (lbs.h);
 ///  - `dqs`: dual-quaternion skinning, Kavan et al. 2008 (dqs.h);
-///  - `twist`: the thesis's twist-corrected LBS, §4.4 eq. 4.4–4.9 (twist_lbs.h).
+///  - `twist`: the thesis's twist-corrected LBS, §4.4 eq. 4.4–4.9 (twist_lbs.h);
+///  - `simplex`: the simplex-transformation deformer, no weights, Yan, Hu &
+///    Martin 2006 (simplex_transform.h), CPU only;
+///  - `rigid-blended`: rigid skinning with joints blended along rational
+///    quadratic Bézier arcs, Vasilakis & Fudos (rigid_blended.h), CPU only.
 ///
 /// Adding a deformer: its file pair (`core/deform/NAME.h/.cpp`), one row in
 /// `builtInDeformers()` of deformers.cpp, its tests. A deformer without a

@@ -72,6 +72,13 @@ SkinningScene makeSkinningScene(int vertices)
             sc.V.row(r * kAround + a) << 0.5 * std::cos(phi), length * r / (rings - 1), 0.5 * std::sin(phi);
             sc.N.row(r * kAround + a) << std::cos(phi), 0, std::sin(phi);
         }
+    sc.F.resize(2 * kAround * (rings - 1), 3);
+    for (int r = 0, f = 0; r + 1 < rings; ++r)
+        for (int a = 0; a < kAround; ++a) {
+            const int i = r * kAround + a, j = r * kAround + (a + 1) % kAround;
+            sc.F.row(f++) << i, i + kAround, j;
+            sc.F.row(f++) << j, i + kAround, j + kAround;
+        }
     Skeleton& sk = sc.skeleton;
     sk.bindPositions.resize(kJoints, 3);
     for (int j = 0; j < kJoints; ++j) {
@@ -108,6 +115,7 @@ SkinningTimings timeSkinning(const SkinningTimingOptions& o)
     Mesh mesh;
     mesh.V = s.V;
     mesh.N = s.N;
+    mesh.F = s.F;
     const DeformerInput input{mesh, s.weights, &s.segmentation, s.skeleton};
     SkinnedMesh out;
     SkinningTimings t;

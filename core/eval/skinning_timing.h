@@ -26,6 +26,7 @@ namespace rig {
 
 struct SkinningScene {
     MatrixX3d V, N; ///< Rest positions and unit normals.
+    MatrixX3i F;    ///< The tube's triangles (open at its ends), counter-clockwise from outside.
     Skeleton skeleton;
     SkinWeights weights;
     Segmentation segmentation;

@@ -44,6 +44,7 @@ TEST(Deformers, EveryDeformerReturnsTheRestMeshAtRestAndMovesRigidlyWithTheSkele
     Mesh mesh;
     mesh.V = s.V;
     mesh.N = s.N;
+    mesh.F = s.F;
     const DeformerInput in{mesh, s.weights, &s.segmentation, s.skeleton};
     Pose rigid = identityPose(s.skeleton);
     rigid.localRotations[0] = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized());

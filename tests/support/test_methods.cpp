@@ -93,7 +93,7 @@ void registerTestMethods()
         DeformerInfo d;
         d.id = testDeformerId;
         d.title = "Rigid (test only)";
-        d.shortTitle = "Rigid";
+        d.shortTitle = "TestRigid";
         d.reference = "tests/support/test_methods.h";
         d.bind = [](const DeformerInput& in) { return std::make_unique<RigidDeformer>(in); };
         registerDeformer(std::move(d));

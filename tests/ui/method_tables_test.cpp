@@ -66,7 +66,7 @@ TEST(MethodTables, ATestOnlyDeformerIsInTheToolbarAndTheJointPanel)
     MainWindow w(MainWindow::ViewportKind::Placeholder);
     QAction* action = nullptr;
     for (int key = 1; key <= int(deformers().size()); ++key)
-        if (auto* a = w.findChild<QAction*>(QString("actionDeformer%1").arg(key)); a && a->text() == "Rigid")
+        if (auto* a = w.findChild<QAction*>(QString("actionDeformer%1").arg(key)); a && a->text() == "TestRigid")
             action = a;
     ASSERT_TRUE(action) << "one toolbar button per row of the deformer table";
     action->trigger();

