@@ -2,6 +2,7 @@
 
 #include "core/project/rig_project.h"
 #include "ui/document.h"
+#include "ui/panels/parts_panel.h"
 #include "ui/panels/joint_panel.h"
 #include "ui/panels/pipeline_panel.h"
 #include "ui/panels/mapping_dialog.h"
@@ -79,6 +80,12 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     m_rigPanel = new RigPanel(m_document, rigDock);
     rigDock->setWidget(scrollable(m_rigPanel));
     addDockWidget(Qt::RightDockWidgetArea, rigDock);
+    auto* partsDock = new QDockWidget(tr("Parts"), this);
+    partsDock->setObjectName("partsDock");
+    partsDock->setWidget(new PartsPanel(m_document, partsDock));
+    addDockWidget(Qt::RightDockWidgetArea, partsDock);
+    tabifyDockWidget(rigDock, partsDock);
+    rigDock->raise();
     resizeDocks({dock}, {300}, Qt::Horizontal);
 
     m_statsLabel = new QLabel(tr("No character loaded — File ▸ Open or drop a file here"), this);
