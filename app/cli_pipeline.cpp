@@ -189,6 +189,9 @@ int cmdRig(const std::vector<std::string>& raw)
     const WeightDiagnostics& d = project.skinning()->diagnostics;
     std::cout << file << ": " << skeleton.jointCount() << "-joint rig, " << weightMethodName(weightOptions.method)
               << " weights, " << rigExportMesh(project).vertexCount() << " vertices";
+    if (const ImportedCharacter& c = project.character()->imported; !c.source.empty())
+        std::cout << " (" << c.info.fileVertices << " vertices as the file has them, in " << c.source.meshes.size()
+                  << " meshes, written so)";
     if (clip)
         std::cout << ", clip " << clip->name << " (" << clip->frames.size() << " frames at "
                   << 1.0 / clip->frameTime << " fps)";
@@ -201,6 +204,7 @@ int cmdRig(const std::vector<std::string>& raw)
                     {"template", templateSpec},
                     {"joints", skeleton.jointCount()},
                     {"vertices", rigExportMesh(project).vertexCount()},
+                    {"file_vertices", project.character()->imported.info.fileVertices},
                     {"labels", formatEndNodeLabels(labels)},
                     {"weights", weightMethodName(weightOptions.method)},
                     {"unreached_vertices", d.unreachedVertices},
