@@ -14,6 +14,7 @@
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
 #include "core/skin/skinning.h"
+#include "core/deform/deformers.h"
 #include "core/eval/weight_compare.h"
 #include "core/voxel/fill.h"
 #include "core/voxel/voxelize.h"
@@ -47,9 +48,40 @@ const std::vector<std::string> commands = {"info", "render", "skeleton", "fit", 
 
 } // namespace
 
+namespace {
+
+/// Every "{name}" in `text` replaced by `value`.
+std::string substitute(std::string text, const std::string& name, const std::string& value)
+{
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + value.size()))
+        text.replace(at, name.size(), value);
+    return text;
+}
+
+/// One line per row of the method and deformer tables.
+std::string methodList()
+{
+    std::ostringstream s;
+    s << "Weight methods (--method, --weights) and their parameters (--weight-params METHOD.KEY=VALUE):\n";
+    for (const WeightMethod& m : weightMethods()) {
+        s << "  " << std::left << std::setw(12) << m.id << m.title << " -- " << m.reference << '\n';
+        std::string keys;
+        for (const MethodParameter& p : m.parameters)
+            keys += (keys.empty() ? "" : ", ") + p.key;
+        if (!keys.empty())
+            s << "  " << std::setw(12) << "" << "parameters: " << keys << '\n';
+    }
+    s << "Deformers (rigsmith bench skinning):\n";
+    for (const DeformerInfo& d : deformers())
+        s << "  " << std::left << std::setw(12) << d.id << d.title << " -- " << d.reference << '\n';
+    return s.str();
+}
+
+} // namespace
+
 std::string usage()
 {
-    return R"(Rigsmith: rig a character mesh.
+    std::string text = R"(Rigsmith: rig a character mesh.
 
 Usage:
   rigsmith [FILE]                 open the app (on FILE, or on the default character)
@@ -66,9 +98,10 @@ Usage:
                [--template humanoid21|FILE.bvh|FILE.json] [--resolution N] [--facing +z|-z|+x|-x]
                                   label the end nodes (auto: head highest, feet lowest, left = up x facing,
                                   +X for the default +Z), fit the template skeleton and write the rig file
-  rigsmith weights FILE --out OUT.json [--method gaussian|heat|file] [--segmentation 3.2.1|3.2.2|3.2.4]
+  rigsmith weights FILE --out OUT.json [--method {METHODS}|file] [--segmentation 3.2.1|3.2.2|3.2.4]
+                 [--weight-params METHOD.KEY=VALUE,...]
                  [--use-file-skeleton] [--ends auto|...] [--template T] [--facing F] [--resolution N]
-                                  segment the mesh and compute skinning weights (thesis Alg. 4.2.1, or bone heat)
+                                  segment the mesh and compute skinning weights with a method of the table below
                                   for the fitted rig, or with --use-file-skeleton for the file's own skeleton;
                                   --method file writes the file's own weights; prints the diagnostics
   rigsmith compare-weights FILE OUT.json
@@ -80,15 +113,15 @@ Usage:
   rigsmith bench bar             the thesis bar experiment (4.4): volume error per step and deformer beside
                                   Table 4.2, the candy-wrapper figure and the 0-720 deg twist continuity
   rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]
-                                  median ns/vertex of LBS, DQS and twist-corrected LBS (4 influences,
+                                  median ns/vertex of every deformer ({DEFORMERS}; 4 influences,
                                   positions + normals; default 100000 vertices, 1 thread)
   rigsmith retarget RIG.json CLIP.bvh --out OUT.bvh|OUT.json [--rest frame0|zero] [--step N]
                   [--no-names] [--no-ground]
                                   retarget a BVH clip onto the rig (thesis Ch. 5): prints the joint mapping,
                                   frames, fps, foot-ground error and stage timings; writes a BVH of the rig's
                                   skeleton or JSON (per-frame local quaternions and root translation)
-  rigsmith rig FILE --out character.glb|character.gltf|clip.bvh [--ends auto|head=ID,...] [--weights gaussian|heat]
-               [--segmentation 3.2.1|3.2.2|3.2.4] [--clip CLIP.bvh] [--frame-step K] [--resolution N]
+  rigsmith rig FILE --out character.glb|character.gltf|clip.bvh [--ends auto|head=ID,...] [--weights {METHODS}]
+               [--segmentation 3.2.1|3.2.2|3.2.4] [--weight-params METHOD.KEY=VALUE,...] [--clip CLIP.bvh] [--frame-step K] [--resolution N]
                [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
                                   the whole pipeline headless: skeleton, labels, fit, weights, the clip
                                   retargeted onto the rig, exported as glTF 2.0 binary (mesh, skin,
@@ -111,7 +144,11 @@ t, a, arms-down, knees-bent, sitting, reach, twist.
 Every command takes --report R.json and writes
   {"command", "input", "stages": [{"name", "seconds"}], "total_seconds", ...results}.
 Errors: one line on stderr and a non-zero exit code.
+
 )";
+    text = substitute(text, "{METHODS}", weightMethodIds("|"));
+    text = substitute(text, "{DEFORMERS}", deformerIds(", "));
+    return text + methodList();
 }
 
 bool isCliInvocation(const std::vector<std::string>& args)

@@ -6,6 +6,7 @@
 #include "core/common/error.h"
 #include "core/common/timing.h"
 #include "core/eval/bar_experiment.h"
+#include "core/deform/deformers.h"
 #include "core/eval/skinning_timing.h"
 #include "core/project/character_source.h"
 #include "core/io/animation_poses.h"
@@ -26,6 +27,8 @@
 
 #include <QGuiApplication>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <iomanip>
 #include <cstdio>
@@ -60,32 +63,56 @@ int cmdBenchBar(const std::vector<std::string>& raw)
     clock.lap("continuity");
     std::printf("Bar 2 x 8 x 2 (thesis 4.4), rest volume %.4f\n", t.restVolume);
     std::printf("Volume error %% = (V0 - V) * 100 / V0, thesis Table 4.2 in brackets\n");
-    std::printf("%-9s %20s %20s %20s\n", "step", "LBS", "DQS", "twist-corrected");
+    std::printf("%-9s", "step");
+    for (const DeformerInfo& d : deformers())
+        std::printf(" %20s", d.shortTitle.c_str());
+    std::printf("\n");
     json steps = json::array(), thesis = json::array();
     for (const BarVolumeStep& s : t.steps) {
-        std::printf("%-9s %8.2f [%8.2f] %8.2f [%8.2f] %8.2f [%8.2f]\n", s.rotation.c_str(), s.lbs, s.thesisLbs, s.dqs,
-                    s.thesisDqs, s.twist, s.thesisTwist);
-        steps.push_back({{"step", s.rotation}, {"lbs", s.lbs}, {"dqs", s.dqs}, {"twist", s.twist}});
-        thesis.push_back({{"step", s.rotation}, {"lbs", s.thesisLbs}, {"dqs", s.thesisDqs}, {"twist", s.thesisTwist}});
+        std::printf("%-9s", s.rotation.c_str());
+        json row = {{"step", s.rotation}};
+        for (const DeformerInfo& d : deformers()) {
+            const auto th = s.thesis.find(d.id);
+            if (th != s.thesis.end())
+                std::printf(" %8.2f [%8.2f]", s.error.at(d.id), th->second);
+            else
+                std::printf(" %8.2f %10s", s.error.at(d.id), "");
+            row[d.id] = s.error.at(d.id);
+        }
+        std::printf("\n");
+        steps.push_back(row);
+        json thesisRow = {{"step", s.rotation}};
+        for (const auto& [id, v] : s.thesis)
+            thesisRow[id] = v;
+        thesis.push_back(thesisRow);
     }
-    std::printf("Candy wrapper (j2 twisted %.0f deg, smallest ring radius / rest): LBS %.3f, DQS %.3f, "
-                "twist-corrected %.3f\n",
-                c.twistDegrees, c.lbs, c.dqs, c.twist);
-    std::printf("Twist sweep 0..%.0f deg in %.0f deg steps, largest step / (sqrt 2 * 1 deg):\n", k.maxDegrees,
+    std::printf("Candy wrapper (j2 twisted %.0f deg, smallest ring radius / rest):", c.twistDegrees);
+    json candy = json::object(), continuity = {{"step_degrees", k.stepDegrees}, {"max_degrees", k.maxDegrees}};
+    for (const auto& [id, r] : c.smallestRadius) {
+        std::printf(" %s %.3f", id.c_str(), r);
+        candy[id] = r;
+    }
+    std::printf("\nTwist sweep 0..%.0f deg in %.0f deg steps, largest step / (sqrt 2 * 1 deg):\n", k.maxDegrees,
                 k.stepDegrees);
-    std::printf("  LBS %.2f at %.0f deg, DQS %.2f at %.0f deg, twist-corrected %.2f at %.0f deg "
-                "(wrapped angle: %.2f at %.0f deg)\n",
-                k.lbs.maxRatio, k.lbs.atDegrees, k.dqs.maxRatio, k.dqs.atDegrees, k.twist.maxRatio, k.twist.atDegrees,
-                k.twistWrapped.maxRatio, k.twistWrapped.atDegrees);
     auto series = [](const ContinuitySeries& s) { return json{{"max_ratio", s.maxRatio}, {"at_degrees", s.atDegrees}}; };
+    for (const DeformerInfo& d : deformers()) {
+        const ContinuitySeries& u = k.series.at(d.id);
+        const ContinuitySeries& w = k.wrapped.at(d.id);
+        std::printf("  %-22s %.2f at %.0f deg", d.title.c_str(), u.maxRatio, u.atDegrees);
+        continuity[d.id] = series(u);
+        // Only deformers that read the unwrapped twist differ with wrapped angles.
+        if (w.maxRatio != u.maxRatio || w.atDegrees != u.atDegrees) {
+            std::printf(" (wrapped angle: %.2f at %.0f deg)", w.maxRatio, w.atDegrees);
+            continuity[d.id + "_wrapped"] = series(w);
+        }
+        std::printf("\n");
+    }
     writeReport(a, "bench", "bar", stages,
                 {{"rest_volume", t.restVolume},
                  {"volume_error_percent", steps},
                  {"thesis_volume_error_percent", thesis},
-                 {"candy_wrapper", {{"lbs", c.lbs}, {"dqs", c.dqs}, {"twist", c.twist}}},
-                 {"continuity",
-                  {{"step_degrees", k.stepDegrees}, {"max_degrees", k.maxDegrees}, {"lbs", series(k.lbs)},
-                   {"dqs", series(k.dqs)}, {"twist", series(k.twist)}, {"twist_wrapped", series(k.twistWrapped)}}}});
+                 {"candy_wrapper", candy},
+                 {"continuity", continuity}});
     return 0;
 }
 
@@ -116,14 +143,23 @@ int cmdBenchSkinning(const std::vector<std::string>& raw)
     std::printf("%d vertices, 4 influences, positions + normals, %d thread(s): median ns/vertex, wall clock "
                 "(process CPU time)\n",
                 t.vertices, t.threads);
-    std::printf("  LBS              %7.2f (%7.2f)\n", t.lbs, t.lbsCpu);
-    std::printf("  DQS              %7.2f (%7.2f)  %.2fx LBS\n", t.dqs, t.dqsCpu, t.dqs / t.lbs);
-    std::printf("  twist-corrected  %7.2f (%7.2f)  %.2fx LBS\n", t.twist, t.twistCpu, t.twist / t.lbs);
+    json wall = json::object(), cpu = json::object(), bind = json::object();
+    const double first = t.deformers.empty() ? 1.0 : t.deformers.front().wall;
+    for (const DeformerTiming& d : t.deformers) {
+        std::string title = d.title; // lower case in a sentence: "twist-corrected lbs"
+        std::transform(title.begin(), title.end(), title.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        std::printf("  %-8s %-22s %7.2f (%7.2f)  %.2fx %s, bound in %.3f s\n", d.id.c_str(), title.c_str(), d.wall,
+                    d.cpu, d.wall / first, t.deformers.front().id.c_str(), d.bindSeconds);
+        wall[d.id] = d.wall;
+        cpu[d.id] = d.cpu;
+        bind[d.id] = d.bindSeconds;
+    }
     writeReport(a, "bench", "skinning", stages,
                 {{"vertices", t.vertices},
                  {"threads", t.threads},
-                 {"ns_per_vertex", {{"lbs", t.lbs}, {"dqs", t.dqs}, {"twist", t.twist}}},
-                 {"cpu_ns_per_vertex", {{"lbs", t.lbsCpu}, {"dqs", t.dqsCpu}, {"twist", t.twistCpu}}}});
+                 {"ns_per_vertex", wall},
+                 {"cpu_ns_per_vertex", cpu},
+                 {"bind_seconds", bind}});
     return 0;
 }
 

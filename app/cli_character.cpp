@@ -12,6 +12,7 @@
 #include "core/io/rig_file.h"
 #include "core/io/gltf_export.h"
 #include "core/io/project_file.h"
+#include "core/project/pipeline.h"
 #include "core/project/project_io.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
@@ -121,16 +122,12 @@ int cmdFit(const std::vector<std::string>& raw)
     if (!out)
         throw Error("rigsmith fit: --out rig.json is required");
     const std::string templateSpec = a.value("--template").value_or("humanoid21");
-    auto [project, stages] = runSkeletonStage(file, parseResolution(a, "fit"));
+    RigProject project = projectFromArgs(a, "fit", file);
+    StageTimings stages = runPipeline(project, Stage::Rig);
     StageClock clock(stages);
-    project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(templateSpec)));
-    project.setFront(parseFacing(a.value("--facing").value_or("+z")));
     const CurveSkeleton& s = project.curveSkeleton()->refined;
-    const std::string endsSpec = a.value("--ends").value_or("auto");
-    const EndNodeLabels labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
-    clock.lap("label");
-    const FitResult rig = fitRig(project, labels);
-    clock.lap("fit");
+    const EndNodeLabels labels = project.labels();
+    const FitResult& rig = *project.rig();
     writeRigFile({rig.skeleton, labels, templateSpec}, *out);
     clock.lap("save");
     json joints = json::array();

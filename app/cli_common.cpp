@@ -179,12 +179,58 @@ std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, in
     return {project, stages};
 }
 
+void applyWeightParams(const Args& a, const std::string& command, WeightOptions& options)
+{
+    const auto list = a.value("--weight-params");
+    if (!list)
+        return;
+    ParameterValues segmentation = segmentationValues(options.segmentation);
+    std::stringstream items(*list);
+    for (std::string item; std::getline(items, item, ',');) {
+        const size_t dot = item.find('.'), eq = item.find('=');
+        if (dot == std::string::npos || eq == std::string::npos || eq < dot)
+            throw Error("rigsmith " + command + ": --weight-params item '" + item +
+                        "' must read METHOD.KEY=VALUE (e.g. heat.heatConstant=0.5)");
+        const std::string id = item.substr(0, dot), key = item.substr(dot + 1, eq - dot - 1), text = item.substr(eq + 1);
+        const std::vector<MethodParameter>& parameters =
+            id == "segmentation" ? segmentationParameters() : findWeightMethod(id).parameters;
+        const auto p = std::find_if(parameters.begin(), parameters.end(), [&](const auto& q) { return q.key == key; });
+        double value = 0.0;
+        if (p != parameters.end() && !p->choices.empty() &&
+            std::find(p->choices.begin(), p->choices.end(), text) != p->choices.end())
+            value = double(std::find(p->choices.begin(), p->choices.end(), text) - p->choices.begin());
+        else if (const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+                 ec != std::errc() || end != text.data() + text.size())
+            throw Error("rigsmith " + command + ": --weight-params " + item + ": '" + text + "' is not a number");
+        ParameterValues& target = id == "segmentation" ? segmentation : options.parameters[id];
+        target[key] = value;
+        checkParameters(parameters, target, id); // names an unknown key or a value out of range
+    }
+    options.segmentation = segmentationOptions(segmentation);
+}
+
+RigProject projectFromArgs(const Args& a, const std::string& command, const std::string& file)
+{
+    RigProject project;
+    project.setCharacterSpec(file);
+    CurveSkeletonOptions skeletonOptions;
+    skeletonOptions.voxelize.resolution = parseResolution(a, command);
+    project.setCurveSkeletonOptions(skeletonOptions);
+    project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(a.value("--template").value_or("humanoid21"))));
+    project.setFront(parseFacing(a.value("--facing").value_or("+z")));
+    if (a.flag("--use-file-skeleton"))
+        project.setRigSource(RigSource::FileSkeleton);
+    else if (const std::string ends = a.value("--ends").value_or("auto"); ends != "auto")
+        project.setLabels(parseEndNodeLabels(ends));
+    return project;
+}
+
 /// `--method` of `rigsmith weights`: a weight method, or "file" (the file's own weights).
-std::optional<WeightMethod> parseWeightsMethodArg(const std::string& m)
+std::optional<std::string> parseWeightsMethodArg(const std::string& m)
 {
     if (m == "file")
         return std::nullopt;
-    return parseWeightMethod(m);
+    return findWeightMethod(m).id;
 }
 
 /// The weights file of `rigsmith weights` (format rigsmith-weights, version 1).

@@ -71,7 +71,18 @@ json skeletonJson(const CurveSkeleton& s);
 std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution);
 
 /// `--method` of `rigsmith weights`: a weight method, or "file" (the file's own weights).
-std::optional<WeightMethod> parseWeightsMethodArg(const std::string& m);
+std::optional<std::string> parseWeightsMethodArg(const std::string& m);
+
+/// Applies `--weight-params ID.KEY=VALUE[,ID.KEY=VALUE…]` to `options`: ID a
+/// weight method of the table, or "segmentation". The value of a choice may be
+/// its name. @throws rig::Error naming the item, the key and the accepted range.
+void applyWeightParams(const Args& a, const std::string& command, WeightOptions& options);
+
+/// A project set up from the common options of the pipeline commands: FILE,
+/// --resolution, --template, --facing, --ends (labels; "auto": suggested)
+/// and --use-file-skeleton (absent options keep their defaults).
+/// @throws rig::Error for malformed values.
+RigProject projectFromArgs(const Args& a, const std::string& command, const std::string& file);
 
 /// The weights file of `rigsmith weights` (format rigsmith-weights, version 1). `vertices` are the
 /// welded vertices; with `file` (a character read from a file), "source_meshes" lists the file's

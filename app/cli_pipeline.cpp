@@ -12,6 +12,7 @@
 #include "core/io/rig_file.h"
 #include "core/io/gltf_export.h"
 #include "core/io/project_file.h"
+#include "core/project/pipeline.h"
 #include "core/project/project_io.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
@@ -126,7 +127,8 @@ int cmdRetarget(const std::vector<std::string>& raw)
 int cmdRig(const std::vector<std::string>& raw)
 {
     std::vector<std::string> values = {"--report", "--resolution", "--ends", "--template", "--out", "--facing",
-                                       "--weights", "--segmentation", "--clip", "--frame-step", "--project"};
+                                       "--weights", "--segmentation", "--weight-params", "--clip", "--frame-step",
+                                       "--project"};
     std::vector<std::string> flags = {"--save-weights", "--use-file-skeleton"};
     values.insert(values.end(), exportValueOptions.begin(), exportValueOptions.end());
     flags.insert(flags.end(), exportFlagOptions.begin(), exportFlagOptions.end());
@@ -141,41 +143,24 @@ int cmdRig(const std::vector<std::string>& raw)
         throw Error("rigsmith rig: --use-file-skeleton and --ends exclude each other (the file's skeleton needs no labels)");
     const std::string templateSpec = a.value("--template").value_or("humanoid21");
     WeightOptions weightOptions;
-    weightOptions.method = parseWeightMethod(a.value("--weights").value_or("gaussian"));
+    weightOptions.method = findWeightMethod(a.value("--weights").value_or(weightOptions.method)).id;
     if (const auto s = a.value("--segmentation"))
         weightOptions.segmentation.method = parseSegmentationMethod(*s);
-    const int step = parseFrameStepOption(a, "rig");
-    auto [project, stages] = runSkeletonStage(file, parseResolution(a, "rig"));
-    StageClock clock(stages);
-    project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(templateSpec)));
-    project.setFront(parseFacing(a.value("--facing").value_or("+z")));
-    EndNodeLabels labels;
-    if (a.flag("--use-file-skeleton")) {
-        const auto& imported = project.character()->imported.skeleton;
-        if (!imported)
-            throw Error("rigsmith rig: " + file + " has no skeleton of its own; leave out --use-file-skeleton to fit one");
-        project.setRig(labels, std::make_shared<const FitResult>(rigFromImportedSkeleton(*imported)));
-        clock.lap("file skeleton");
-    } else {
-        const std::string endsSpec = a.value("--ends").value_or("auto");
-        labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
-        clock.lap("label");
-        project.setRig(labels, std::make_shared<const FitResult>(fitRig(project, labels)));
-        clock.lap("fit");
-    }
-    const Skeleton& skeleton = project.rig()->skeleton;
+    applyWeightParams(a, "rig", weightOptions);
+    RigProject project = projectFromArgs(a, "rig", file);
     project.setWeightOptions(weightOptions);
-    auto skinning = std::make_shared<const SkinningResult>(computeSkinning(project));
-    clock.add(skinning->timings); // segment, weights, diagnostics
-    project.setSkinning(skinning);
-    std::optional<RetargetedClip> clip;
+    RetargetOptions retarget;
+    retarget.frameStep = parseFrameStepOption(a, "rig");
+    project.setRetargetOptions(retarget);
     const std::string clipPath = a.value("--clip").value_or("");
-    if (!clipPath.empty()) {
-        auto loaded = std::make_shared<const LoadedClip>(retargetClipFile(project, clipPath, step));
-        clip = loaded->retargeted;
-        project.setClip(loaded);
-        clock.lap("retarget");
-    }
+    project.setClipPath(clipPath);
+    StageTimings stages = runPipeline(project, Stage::Clip);
+    StageClock clock(stages);
+    const EndNodeLabels labels = project.labels();
+    const Skeleton& skeleton = project.rig()->skeleton;
+    std::optional<RetargetedClip> clip;
+    if (project.clip())
+        clip = project.clip()->retargeted;
     const auto bytes = writeRigExport(*out, project, skeleton, project.skinning()->weights, clip, "rig", exportFlags);
     clock.lap("export");
     if (const auto projectPath = a.value("--project")) {
@@ -187,7 +172,7 @@ int cmdRig(const std::vector<std::string>& raw)
         clock.lap("save project");
     }
     const WeightDiagnostics& d = project.skinning()->diagnostics;
-    std::cout << file << ": " << skeleton.jointCount() << "-joint rig, " << weightMethodName(weightOptions.method)
+    std::cout << file << ": " << skeleton.jointCount() << "-joint rig, " << weightOptions.method
               << " weights, " << rigExportMesh(project).vertexCount() << " vertices";
     if (const ImportedCharacter& c = project.character()->imported; !c.source.empty())
         std::cout << " (" << c.info.fileVertices << " vertices as the file has them, in " << c.source.meshes.size()
@@ -206,7 +191,7 @@ int cmdRig(const std::vector<std::string>& raw)
                     {"vertices", rigExportMesh(project).vertexCount()},
                     {"file_vertices", project.character()->imported.info.fileVertices},
                     {"labels", formatEndNodeLabels(labels)},
-                    {"weights", weightMethodName(weightOptions.method)},
+                    {"weights", weightOptions.method},
                     {"unreached_vertices", d.unreachedVertices},
                     {"bleeding_vertices", d.bleedingVertices},
                     {"rigid_parts", d.rigidParts.size()},

@@ -12,6 +12,7 @@
 #include "core/io/rig_file.h"
 #include "core/io/gltf_export.h"
 #include "core/io/project_file.h"
+#include "core/project/pipeline.h"
 #include "core/project/project_io.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
@@ -48,65 +49,36 @@ int cmdWeights(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw,
                          {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--method",
-                          "--segmentation"},
+                          "--segmentation", "--weight-params"},
                          {"--use-file-skeleton"}, "weights");
     const std::string file = needFile(a, "weights");
     const auto out = a.value("--out");
     if (!out)
         throw Error("rigsmith weights: --out OUT.json is required");
     const std::string methodName = a.value("--method").value_or("gaussian");
-    const std::optional<WeightMethod> method = parseWeightsMethodArg(methodName);
+    const std::optional<std::string> method = parseWeightsMethodArg(methodName);
     WeightOptions options;
-    options.method = method.value_or(WeightMethod::Segmentation);
+    options.method = method.value_or(options.method);
     options.segmentation.method = parseSegmentationMethod(a.value("--segmentation").value_or("3.2.4"));
-    const int resolution = parseResolution(a, "weights");
+    applyWeightParams(a, "weights", options);
     const bool useFileSkeleton = a.flag("--use-file-skeleton");
     if (!method && !useFileSkeleton)
         throw Error("rigsmith weights: --method file copies the file's own weights; it needs --use-file-skeleton");
 
+    RigProject project = projectFromArgs(a, "weights", file);
     StageTimings stages;
-    RigProject project;
-    std::optional<FitResult> fileRig;
-    VoxelGrid solid;
-    if (useFileSkeleton) {
-        StageClock clock(stages);
-        project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file)));
-        clock.lap("load");
-        const auto& imported = project.character()->imported;
-        if (!imported.skeleton)
-            throw Error("rigsmith weights: '" + file +
-                        "' has no skeleton; drop --use-file-skeleton to extract and fit one");
-        fileRig = rigFromImportedSkeleton(*imported.skeleton);
-        clock.lap("file_skeleton");
-        if (method) { // the solid, for visibility (heat) and line of sight (3.2.2)
-            VoxelizeOptions v;
-            v.resolution = resolution;
-            const VoxelGrid surface = voxelizeSurface(imported.mesh, v);
-            clock.lap("voxelize");
-            solid = fillInterior(surface, imported.mesh).grid;
-            clock.lap("fill");
-        }
-    } else {
-        std::tie(project, stages) = runSkeletonStage(file, resolution);
-        StageClock clock(stages);
-        project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(a.value("--template").value_or("humanoid21"))));
-        project.setFront(parseFacing(a.value("--facing").value_or("+z")));
-        const std::string endsSpec = a.value("--ends").value_or("auto");
-        const EndNodeLabels labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
-        clock.lap("label");
-        project.setRig(labels, std::make_shared<const FitResult>(fitRig(project, labels)));
-        clock.lap("fit");
-    }
-    const Mesh& mesh = project.character()->imported.mesh;
-    const Skeleton& skeleton = fileRig ? fileRig->skeleton : project.rig()->skeleton;
-
-    std::optional<SkinningResult> result;
-    SkinWeights fileWeights;
     if (method) {
         project.setWeightOptions(options);
-        result = fileRig ? computeSkinning(mesh, skeleton, &solid, options) : computeSkinning(project);
-        stages.insert(stages.end(), result->timings.begin(), result->timings.end());
-    } else {
+        stages = runPipeline(project, Stage::Weights);
+    } else { // the file's own weights: nothing to voxelize or fit
+        stages = runStages(project, Stage::Load, Stage::Load);
+        runStage(project, Stage::Rig, {}, &stages);
+    }
+    const Mesh& mesh = project.character()->imported.mesh;
+    const Skeleton& skeleton = project.rig()->skeleton;
+    const SkinningResult* result = method ? project.skinning().get() : nullptr;
+    SkinWeights fileWeights;
+    if (!method) {
         StageClock clock(stages);
         fileWeights = skinWeightsFromReference(project.character()->imported.skeleton->W);
         clock.lap("weights");
@@ -135,6 +107,13 @@ int cmdWeights(const std::vector<std::string>& raw)
         for (const std::string& m : d.messages)
             std::cout << "  note: " << m << '\n';
         results["segmentation"] = segmentationMethodName(options.segmentation.method);
+        // The method's row: its title and every parameter's value (defaults included).
+        const WeightMethod& row = findWeightMethod(options.method);
+        json parameters = json::object();
+        for (const MethodParameter& p : row.parameters)
+            parameters[p.key] = parameterValue(row.parameters, options.valuesOf(row.id), p.key, row.id);
+        results["method_title"] = row.title;
+        results["method_parameters"] = parameters;
         results["diagnostics"] = diagnosticsJson(d, skeleton);
     }
     for (const auto& st : stages)

@@ -1,5 +1,5 @@
 // Skinning deformers on 100k vertices with 4 influences, positions + normals:
-// ns/vertex of LBS, DQS and the twist-corrected LBS, on 1 and 2 threads.
+// ns/vertex of every deformer of the table (core/deform/deformers.h), on 1 and 2 threads.
 // The scene is rig::makeSkinningScene() (core/eval/skinning_timing.h: a tube
 // of 1000 rings × 100 around a 16-joint chain, thesis Gaussian weights, every
 // joint bent and twisted); `rigsmith bench skinning` times the same scene.
@@ -7,6 +7,7 @@
 // weights change); the per-frame work (forward kinematics, transform
 // conversion, twistTransforms(), the deformation) is inside the timed loop.
 // BM_LbsUnbound times the convenience form that binds on every call.
+#include "core/deform/deformers.h"
 #include "core/deform/dqs.h"
 #include "core/deform/lbs.h"
 #include "core/rig/pose.h"
@@ -15,6 +16,10 @@
 #include "core/deform/twist_lbs.h"
 
 #include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+#include <string>
 
 namespace {
 
@@ -26,15 +31,19 @@ const Scene& scene()
     return s;
 }
 
-const rig::SkinBinding& bound()
+/// The scene bound once per deformer of the table (as the app does when the weights change).
+const rig::BoundDeformer& bound(const rig::DeformerInfo& d)
 {
-    static const rig::SkinBinding b = [] {
+    static std::map<std::string, std::unique_ptr<rig::BoundDeformer>> cache;
+    std::unique_ptr<rig::BoundDeformer>& b = cache[d.id];
+    if (!b) {
+        static rig::Mesh mesh;
         const Scene& s = scene();
-        rig::SkinBinding r = rig::bindSkin(s.V, s.N, s.weights, s.skeleton.jointCount());
-        rig::bindTwist(r, s.segmentation, s.skeleton);
-        return r;
-    }();
-    return b;
+        mesh.V = s.V;
+        mesh.N = s.N;
+        b = d.bind(rig::DeformerInput{mesh, s.weights, &s.segmentation, s.skeleton});
+    }
+    return *b;
 }
 
 void setCounters(benchmark::State& state, const Scene& s)
@@ -57,63 +66,37 @@ void BM_LbsUnbound(benchmark::State& state)
     setCounters(state, s);
 }
 
-void BM_Lbs(benchmark::State& state)
+/// One deformer of the table per frame: forward kinematics, its per-frame
+/// transforms and the deformation, `state.range(0)` threads.
+void deformerBench(benchmark::State& state, const rig::DeformerInfo* d, bool portable)
 {
     const Scene& s = scene();
+    const rig::BoundDeformer& b = bound(*d);
     const rig::SkinningOptions o{.threads = static_cast<int>(state.range(0))};
+    rig::skinning::forceScalar = portable;
     rig::SkinnedMesh out;
     for (auto _ : state) {
-        const rig::PosedSkeleton ps = rig::forwardKinematics(s.skeleton, s.pose);
-        rig::lbs(bound(), ps.skinning, out, o);
+        b.deform(s.pose, {}, out, o);
         benchmark::DoNotOptimize(out.vertices.data());
     }
-    setCounters(state, s);
-}
-
-void BM_Dqs(benchmark::State& state)
-{
-    const Scene& s = scene();
-    const rig::SkinningOptions o{.threads = static_cast<int>(state.range(0))};
-    rig::SkinnedMesh out;
-    for (auto _ : state) {
-        const rig::PosedSkeleton ps = rig::forwardKinematics(s.skeleton, s.pose);
-        rig::dqs(bound(), ps.skinning, out, o);
-        benchmark::DoNotOptimize(out.vertices.data());
-    }
-    setCounters(state, s);
-}
-
-void BM_TwistLbs(benchmark::State& state)
-{
-    const Scene& s = scene();
-    const rig::SkinningOptions o{.threads = static_cast<int>(state.range(0))};
-    rig::SkinnedMesh out;
-    for (auto _ : state) {
-        const rig::PosedSkeleton ps = rig::forwardKinematics(s.skeleton, s.pose);
-        const rig::TwistTransforms T = rig::twistTransforms(s.skeleton, s.pose, ps);
-        rig::twistLbs(bound(), T, out, o);
-        benchmark::DoNotOptimize(out.vertices.data());
-    }
-    setCounters(state, s);
-}
-
-/// The same three on the portable (non-AVX2) path, for comparison.
-template <void (*Bench)(benchmark::State&)>
-void BM_Portable(benchmark::State& state)
-{
-    rig::skinning::forceScalar = true;
-    Bench(state);
     rig::skinning::forceScalar = false;
+    setCounters(state, s);
 }
 
 } // namespace
 
-BENCHMARK(BM_Portable<BM_Lbs>)->Name("BM_LbsPortable")->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Portable<BM_Dqs>)->Name("BM_DqsPortable")->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Portable<BM_TwistLbs>)->Name("BM_TwistLbsPortable")->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_LbsUnbound)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Lbs)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Dqs)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_TwistLbs)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
-
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    // Every deformer of the table on the portable (non-AVX2) path, then on 1 and 2 threads.
+    for (const rig::DeformerInfo& d : rig::deformers())
+        benchmark::RegisterBenchmark(("BM_" + d.id + "_portable").c_str(), deformerBench, &d, true)
+            ->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("BM_LbsUnbound", BM_LbsUnbound)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+    for (const rig::DeformerInfo& d : rig::deformers())
+        benchmark::RegisterBenchmark(("BM_" + d.id).c_str(), deformerBench, &d, false)
+            ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

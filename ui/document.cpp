@@ -108,11 +108,11 @@ void Document::waitForIdle()
 void Document::openCharacter(const QString& spec)
 {
     const std::string path = spec.toStdString();
-    runStage(
-        "load",
-        [path](const RigProject&, const Progress& progress) -> Apply {
-            auto character = std::make_shared<const LoadedCharacter>(loadCharacter(path, progress));
-            return [character](RigProject& p) { p.setCharacter(character); };
+    runPipelineStages(
+        Stage::Load, Stage::Load,
+        [path](RigProject& p) {
+            p.setCharacterSpec(path);
+            p.setClipPath({}); // a new character starts without a clip
         },
         [this] {
             m_undo.clear();
@@ -127,24 +127,16 @@ void Document::openCharacter(const QString& spec)
 void Document::buildCurveSkeleton(int resolution)
 {
     if (!m_project.hasCharacter()) {
-        emit stageFailed("skeleton", tr("Open a character first."));
+        emit stageFailed(stageName(Stage::Skeleton), tr("Open a character first."));
         return;
     }
     CurveSkeletonOptions options = m_project.curveSkeletonOptions();
     options.voxelize.resolution = resolution;
-    const auto character = m_project.character();
-    runStage(
-        "skeleton",
-        [options, character](const RigProject& snapshot, const Progress& progress) -> Apply {
-            RigProject p = snapshot;
+    runPipelineStages(
+        Stage::Skeleton, Stage::Skeleton,
+        [options](RigProject& p) {
             p.setCurveSkeletonOptions(options);
-            auto result = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(p, progress));
-            return [options, character, result](RigProject& project) {
-                if (project.character() != character)
-                    return; // the character changed meanwhile: this result is stale
-                project.setCurveSkeletonOptions(options);
-                project.setCurveSkeleton(result);
-            };
+            p.setCurveSkeleton(nullptr); // recomputed with the new options
         },
         [this] {
             m_undo.clear(); // edits referred to the previous skeleton's nodes
@@ -159,8 +151,10 @@ void Document::autoRig()
     if (!skeleton)
         return;
     try {
-        const EndNodeLabels labels = suggestLabels(m_project);
-        applyRig(labels, std::make_shared<const FitResult>(fitRig(m_project, labels)));
+        RigProject p = m_project;
+        p.setLabels({}); // suggested by the rig stage
+        rig::runStage(p, Stage::Rig);
+        applyRig(p.labels(), p.rig());
     } catch (const std::exception& e) {
         applyRig({}, nullptr);
         emit rigNotice(tr("No rig yet: %1 Label the end nodes by clicking the spheres, or rebuild the skeleton "
@@ -179,14 +173,14 @@ void Document::applyRig(const EndNodeLabels& labels, std::shared_ptr<const FitRe
 bool Document::setLabels(const EndNodeLabels& labels, const QString& description)
 {
     if (editsBlocked()) {
-        emit stageFailed("rig", tr("Wait for the running stage to finish before editing the rig."));
+        emit stageFailed(stageName(Stage::Rig), tr("Wait for the running stage to finish before editing the rig."));
         return false;
     }
     std::shared_ptr<const FitResult> fitted;
     try {
         fitted = std::make_shared<const FitResult>(fitRig(m_project, labels));
     } catch (const std::exception& e) {
-        emit stageFailed("rig", QString::fromUtf8(e.what()));
+        emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
         return false;
     }
     m_undo.push(new RigEditCommand(this, description, m_project.labels(), m_project.rig(), labels, fitted));
@@ -210,7 +204,7 @@ bool Document::setLabel(Limb limb, int node)
 bool Document::setRigTemplate(const QString& spec)
 {
     if (editsBlocked()) {
-        emit stageFailed("rig", tr("Wait for the running stage to finish before changing the template."));
+        emit stageFailed(stageName(Stage::Rig), tr("Wait for the running stage to finish before changing the template."));
         return false;
     }
     try {
@@ -227,7 +221,7 @@ bool Document::setRigTemplate(const QString& spec)
         emit rigTemplateChanged(QString::fromStdString(t->name));
         return true;
     } catch (const std::exception& e) {
-        emit stageFailed("rig", QString::fromUtf8(e.what()));
+        emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
         return false;
     }
 }
@@ -249,7 +243,7 @@ bool Document::autoLabel()
     try {
         return setLabels(suggestLabels(m_project), tr("Auto-label end nodes"));
     } catch (const std::exception& e) {
-        emit stageFailed("rig", QString::fromUtf8(e.what()));
+        emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
         return false;
     }
 }
@@ -279,7 +273,7 @@ bool Document::moveJoint(int joint, const Vec3& position)
     try {
         moved = previewJointMove(joint, position);
     } catch (const std::exception& e) {
-        emit stageFailed("rig", QString::fromUtf8(e.what()));
+        emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
         return false;
     }
     const QString name = QString::fromStdString(m_project.rig()->skeleton.names[static_cast<size_t>(joint)]);
@@ -322,7 +316,7 @@ void Document::runStage(const QString& stage, Work work, std::function<void()> o
             outcome->apply(m_project);
             onApplied();
             emit stageFinished(stage, outcome->seconds);
-            if (stage == "load" && m_autoSkeleton)
+            if (stage == stageName(Stage::Load) && m_autoSkeleton)
                 buildCurveSkeleton(m_project.curveSkeletonOptions().voxelize.resolution);
         }
         if (m_derivedPending && !m_busy)
@@ -355,6 +349,21 @@ void Document::runStage(const QString& stage, Work work, std::function<void()> o
         }
         outcome->seconds = double(timer.nsecsElapsed()) * 1e-9;
     }));
+}
+
+void Document::runPipelineStages(Stage from, Stage to, std::function<void(RigProject&)> prepare,
+                                 std::function<void()> onApplied)
+{
+    runStage(
+        stageName(from),
+        [from, to, prepare](const RigProject& snapshot, const Progress& progress) -> Apply {
+            auto computed = std::make_shared<RigProject>(snapshot);
+            if (prepare)
+                prepare(*computed);
+            rig::runStages(*computed, from, to, progress);
+            return [snapshot, computed, from, to](RigProject& p) { applyResults(p, *computed, snapshot, from, to); };
+        },
+        std::move(onApplied));
 }
 
 // Posing ------------------------------------------------------------------
@@ -431,12 +440,17 @@ void Document::resetPose()
                                     std::vector<double>(static_cast<size_t>(n), 0.0)));
 }
 
-void Document::setDeformer(Deformer deformer)
+void Document::setDeformer(const std::string& deformer)
 {
     if (deformer == m_deformer)
         return;
-    m_deformer = deformer;
-    emit deformerChanged(deformer);
+    try {
+        m_deformer = findDeformer(deformer).id;
+    } catch (const Error& e) {
+        emit stageFailed(poseTask, QString::fromUtf8(e.what()));
+        return;
+    }
+    emit deformerChanged(QString::fromStdString(m_deformer));
 }
 
 // Weights and clips ----------------------------------------------------------
@@ -475,37 +489,21 @@ void Document::computeWeights()
         m_derivedPending = true;
         return;
     }
-    const auto rig = m_project.rig();
-    const WeightOptions options = m_project.weightOptions();
+    // The weights, then the clip retargeted onto the rig they were made for.
     const auto clip = m_project.clip();
-    runStage(
-        "weights",
-        [rig, options, clip](const RigProject& snapshot, const Progress& progress) -> Apply {
-            auto skinning = std::make_shared<const SkinningResult>(computeSkinning(snapshot, progress));
-            // A clip follows the rig: retarget it onto the edited skeleton.
-            std::shared_ptr<const LoadedClip> retargeted;
-            if (clip)
-                retargeted = std::make_shared<const LoadedClip>(retargetLoadedClip(snapshot, *clip, {}, progress));
-            return [rig, options, skinning, clip, retargeted](RigProject& p) {
-                if (p.rig() != rig)
-                    return; // the rig changed meanwhile: a newer run is queued
-                p.setSkinning(skinning);
-                if (clip && p.clip() == clip)
-                    p.setClip(retargeted);
-            };
-        },
-        [this, clip] {
-            emit skinningChanged();
-            if (clip && m_project.clip() != clip)
-                emit clipChanged();
-        });
+    runPipelineStages(Stage::Weights, Stage::Clip, [](RigProject& p) { p.setSkinning(nullptr); }, [this, clip] {
+        emit skinningChanged();
+        if (clip && m_project.clip() != clip)
+            emit clipChanged();
+    });
 }
 
 bool Document::editsBlocked() const
 {
     // The stages before the rig replace what an edit refers to (nodes, joints);
     // the ones after it (weights, clip, export) only read it and drop stale results.
-    return m_busy && (m_stage == "load" || m_stage == "skeleton" || m_stage == "project");
+    return m_busy && (m_stage == stageName(Stage::Load) || m_stage == stageName(Stage::Skeleton) ||
+                      m_stage == projectTask);
 }
 
 void Document::loadClip(const QString& path)
@@ -521,21 +519,14 @@ void Document::loadClip(const QString& path, bool userEdit)
         return;
     }
     if (!m_project.rig()) {
-        emit stageFailed("clip", tr("Cannot play %1 yet: fit a rig first (open a character and label its end nodes).")
-                                     .arg(path));
+        emit stageFailed(stageName(Stage::Clip),
+                         tr("Cannot play %1 yet: fit a rig first (open a character and label its end nodes).")
+                             .arg(path));
         return;
     }
     const std::string file = path.toStdString();
-    const auto rig = m_project.rig();
-    runStage(
-        "clip",
-        [file, rig](const RigProject& snapshot, const Progress& progress) -> Apply {
-            auto clip = std::make_shared<const LoadedClip>(rig::loadClip(snapshot, file, {}, progress));
-            return [rig, clip](RigProject& p) {
-                if (p.rig() == rig)
-                    p.setClip(clip);
-            };
-        },
+    runPipelineStages(
+        Stage::Clip, Stage::Clip, [file](RigProject& p) { p.setClipPath(file); },
         [this, userEdit] {
             if (userEdit)
                 setModified(true);
@@ -593,7 +584,7 @@ bool Document::setClipMapping(const QString& target, const QString& source)
                                            clip, std::move(edited)));
         return true;
     } catch (const std::exception& e) {
-        emit stageFailed("clip", QString::fromUtf8(e.what()));
+        emit stageFailed(stageName(Stage::Clip), QString::fromUtf8(e.what()));
         return false;
     }
 }
@@ -620,7 +611,7 @@ bool Document::saveProject(const QString& path, const std::optional<ProjectCamer
 {
     if (!m_project.character()) {
         if (!autosave)
-            emit stageFailed("save", tr("Nothing to save: open a character first."));
+            emit stageFailed(saveTask, tr("Nothing to save: open a character first."));
         return false;
     }
     try {
@@ -630,7 +621,7 @@ bool Document::saveProject(const QString& path, const std::optional<ProjectCamer
         state.includeWeights = true;
         writeProjectFile(projectFileFrom(m_project, state), path.toStdString());
     } catch (const std::exception& e) {
-        emit stageFailed(autosave ? "autosave" : "save", QString::fromUtf8(e.what()));
+        emit stageFailed(autosave ? autosaveTask : saveTask, QString::fromUtf8(e.what()));
         return false;
     }
     if (!autosave) {
@@ -657,12 +648,12 @@ void Document::openProject(const QString& path, const QString& mesh)
             return;
         }
     } catch (const std::exception& e) {
-        emit stageFailed("project", QString::fromUtf8(e.what()));
+        emit stageFailed(projectTask, QString::fromUtf8(e.what()));
         return;
     }
     auto restored = std::make_shared<std::optional<RestoredProject>>();
     runStage(
-        "project",
+        projectTask,
         [file, meshPath, restored](const RigProject&, const Progress& progress) -> Apply {
             ProjectFile pf = readProjectFile(file);
             if (!meshPath.empty())
@@ -710,7 +701,8 @@ void Document::exportGltf(const QString& path, const GltfExportRequest& request)
 {
     const auto& skinning = m_project.skinning();
     if (!m_project.rig() || !skinning) {
-        emit stageFailed("export", tr("Cannot export %1 yet: the character needs a rig and weights first.").arg(path));
+        emit stageFailed(stageName(Stage::Export),
+                         tr("Cannot export %1 yet: the character needs a rig and weights first.").arg(path));
         return;
     }
     const std::string file = path.toStdString();
@@ -718,7 +710,7 @@ void Document::exportGltf(const QString& path, const GltfExportRequest& request)
     for (const QString& c : request.extraClips)
         extraClips.push_back(c.toStdString());
     runStage(
-        "export",
+        stageName(Stage::Export),
         [this, file, request, extraClips](const RigProject& p, const Progress&) -> Apply {
             const auto& clip = p.clip();
             GltfExportOptions options;
@@ -758,13 +750,13 @@ bool Document::exportClipBvh(const QString& path)
 {
     const auto& clip = m_project.clip();
     if (!clip || !m_project.rig()) {
-        emit stageFailed("export", tr("No clip to save: load a clip first (File ▸ Load Clip…)."));
+        emit stageFailed(stageName(Stage::Export), tr("No clip to save: load a clip first (File ▸ Load Clip…)."));
         return false;
     }
     try {
         writeBvh(retargetedMotion(clip->retargeted, m_project.rig()->skeleton), path.toStdString());
     } catch (const std::exception& e) {
-        emit stageFailed("export", QString::fromUtf8(e.what()));
+        emit stageFailed(stageName(Stage::Export), QString::fromUtf8(e.what()));
         return false;
     }
     return true;

@@ -9,6 +9,7 @@
 /// result stays visible while a new one computes. A failed or cancelled stage
 /// changes nothing.
 
+#include "core/project/pipeline.h"
 #include "core/project/project_io.h"
 #include "core/project/rig_project.h"
 #include "ui/viewport/skin_data.h"
@@ -25,6 +26,18 @@
 #include <optional>
 
 namespace rig::ui {
+
+/// The name a pipeline stage reports under (`stageStarted`, `stageFailed`, …): its core id.
+inline QString stageName(Stage stage)
+{
+    const std::string_view id = stageId(stage);
+    return QString::fromUtf8(id.data(), qsizetype(id.size()));
+}
+/// The names of the document's tasks that report like stages but are not pipeline stages.
+inline const QString projectTask = QStringLiteral("project");   ///< Opening a project file.
+inline const QString saveTask = QStringLiteral("save");         ///< Saving a project.
+inline const QString autosaveTask = QStringLiteral("autosave"); ///< The periodic autosave.
+inline const QString poseTask = QStringLiteral("pose");         ///< Posing and deformer choices.
 
 class Document : public QObject {
     Q_OBJECT
@@ -89,8 +102,10 @@ public:
     /// Back to the bind pose (undoable).
     void resetPose();
     /// The deformer of the viewport (LBS / DQS / twist-corrected).
-    Deformer deformer() const { return m_deformer; }
-    void setDeformer(Deformer deformer);
+    /// The deformer of the preview: an id of the deformer table (core/deform/deformers.h).
+    const std::string& deformer() const { return m_deformer; }
+    /// Selects a deformer by id; an unknown id is refused (`stageFailed("pose", …)`).
+    void setDeformer(const std::string& deformer);
 
     // Projects and export (issue 8).
     /// The project file last saved to or opened from; empty when none.
@@ -181,7 +196,7 @@ signals:
     void busyChanged(bool busy);
     /// The pose changed (preview, commit, undo, redo, reset, new rig).
     void poseChanged();
-    void deformerChanged(rig::ui::Deformer deformer);
+    void deformerChanged(const QString& deformer);
     /// The weights (and segmentation) changed or were cleared.
     void skinningChanged();
     /// The weight options changed (setWeightOptions, project load).
@@ -203,6 +218,11 @@ private:
     using Apply = std::function<void(RigProject&)>;
     using Work = std::function<Apply(const RigProject& snapshot, const Progress& progress)>;
     void runStage(const QString& stage, Work work, std::function<void()> onApplied);
+    /// Runs the pipeline's missing stages `from`..`to` (core/project/pipeline.h)
+    /// on a snapshot with `prepare` applied (the edit that asks for them), as
+    /// stage `from`; applies the results that are still current.
+    void runPipelineStages(Stage from, Stage to, std::function<void(RigProject&)> prepare,
+                           std::function<void()> onApplied);
     void setBusy(bool busy);
     /// Suggests labels for a new curve skeleton and fits the rig (not undoable:
     /// part of the stage); reports why when it cannot.
@@ -235,7 +255,7 @@ private:
     RigProject m_project;
     Pose m_pose, m_committedPose;
     std::vector<double> m_poseTwist, m_committedTwist;
-    Deformer m_deformer = Deformer::Lbs;
+    std::string m_deformer = "lbs";
     bool m_busy = false;
     bool m_autoSkeleton = true;
     bool m_mirror = false;

@@ -479,11 +479,11 @@ void MainWindow::onCharacterChanged()
 void MainWindow::onStageFailed(const QString& stage, const QString& message)
 {
     statusBar()->clearMessage();
-    if (stage == "autosave") { // not the artist's doing: a note, not a dialog
+    if (stage == autosaveTask) { // not the artist's doing: a note, not a dialog
         statusBar()->showMessage(tr("Autosave failed: %1").arg(message), 10000);
         return;
     }
-    showError(stage == "load" ? tr("Could not open the character") : tr("Stage '%1' failed").arg(stage), message);
+    showError(stage == stageName(Stage::Load) ? tr("Could not open the character") : tr("Stage '%1' failed").arg(stage), message);
 }
 
 void MainWindow::showError(const QString& title, const QString& message)

@@ -11,6 +11,7 @@
 #include "core/io/project_file.h"
 
 #include <optional>
+#include <string>
 
 class QAction;
 class QLabel;
@@ -84,6 +85,8 @@ private:
     void createDisplayToolBar();
     /// Pose mode, deformer (1 / 2 / 3), split view, Reset Pose; the Pose dock.
     void createPoseControls(QMenu* view);
+    /// Shows or hides the split view with the right half's deformer (View ▸ Split With).
+    void updateSplitView();
     void onPoseChanged();
     /// The Weights dock (method, parameters, mesh colouring, diagnostics).
     void createWeightControls();
@@ -131,6 +134,8 @@ private:
     TimelinePanel* m_timeline = nullptr;
     QAction* m_poseModeAction = nullptr;
     QAction* m_splitAction = nullptr;
+    /// The right half of the split view: the thesis's deformer beside the current one by default.
+    std::string m_splitRight = "twist";
 };
 
 } // namespace rig::ui

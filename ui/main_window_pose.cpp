@@ -16,6 +16,10 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QMenu>
+
+#include <map>
+#include <memory>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDebug>
@@ -49,6 +53,21 @@ bool MainWindow::poseMode() const { return m_poseModeAction && m_poseModeAction-
 
 void MainWindow::setPoseMode(bool on) { m_poseModeAction->setChecked(on); }
 
+void MainWindow::updateSplitView()
+{
+    if (!m_viewport)
+        return;
+    // The chosen right half; when it is the current deformer, the first other one.
+    std::string right = m_splitRight;
+    if (right == m_document->deformer())
+        for (const DeformerInfo& d : deformers())
+            if (d.id != right) {
+                right = d.id;
+                break;
+            }
+    m_viewport->setSplitView(m_splitAction->isChecked(), right);
+}
+
 void MainWindow::createPoseControls(QMenu* view)
 {
     auto* poseDock = new QDockWidget(tr("Pose"), this);
@@ -66,29 +85,30 @@ void MainWindow::createPoseControls(QMenu* view)
     m_poseModeAction->setToolTip(tr("Pose mode: click a joint, drag a ring of the gizmo to rotate it (Ctrl: 15° "
                                     "steps). Off: Rig mode, drag joints to correct the rig (Tab)"));
     bar->addSeparator();
+    // One button per row of the deformer table, keys 1, 2, 3, … in table order.
     auto* group = new QActionGroup(this);
-    const std::pair<Deformer, const char*> deformers[] = {
-        {Deformer::Lbs, "1"}, {Deformer::Dqs, "2"}, {Deformer::Twist, "3"}};
-    std::array<QAction*, 3> deformerActions{};
-    for (const auto& [d, key] : deformers) {
-        const QString title = QString::fromUtf8(deformerTitle(d).data(), qsizetype(deformerTitle(d).size()));
-        QAction* a = bar->addAction(d == Deformer::Twist ? tr("Twist") : title);
+    auto deformerActions = std::make_shared<std::map<std::string, QAction*>>();
+    int number = 0;
+    for (const DeformerInfo& d : deformers()) {
+        const QString key = QString::number(++number);
+        const QString title = QString::fromStdString(d.title);
+        QAction* a = bar->addAction(QString::fromStdString(d.shortTitle));
         a->setObjectName(QStringLiteral("actionDeformer%1").arg(key));
         a->setCheckable(true);
-        a->setChecked(d == m_document->deformer());
-        a->setShortcut(QKeySequence(tr(key)));
-        a->setToolTip(tr("%1 (%2)").arg(title, key));
+        a->setChecked(d.id == m_document->deformer());
+        if (number <= 9)
+            a->setShortcut(QKeySequence(key));
+        a->setToolTip(number <= 9 ? tr("%1 (%2)").arg(title, key) : title);
         group->addAction(a);
-        deformerActions[size_t(d)] = a;
-        const Deformer dd = d;
-        connect(a, &QAction::triggered, this, [this, dd] { m_document->setDeformer(dd); });
+        (*deformerActions)[d.id] = a;
+        connect(a, &QAction::triggered, this, [this, id = d.id] { m_document->setDeformer(id); });
     }
     m_splitAction = bar->addAction(tr("Split"));
     m_splitAction->setObjectName("actionSplitView");
     m_splitAction->setCheckable(true);
     m_splitAction->setShortcut(QKeySequence(tr("Ctrl+\\")));
     m_splitAction->setToolTip(tr("Split view: the left half with the current deformer, the right half with "
-                                 "twist-corrected LBS (LBS when the current one is twist-corrected)"));
+                                 "the one chosen in View ▸ Split With"));
     QAction* reset = bar->addAction(tr("Reset Pose"));
     reset->setObjectName("actionResetPose");
     reset->setShortcut(QKeySequence(tr("Alt+R")));
@@ -97,6 +117,23 @@ void MainWindow::createPoseControls(QMenu* view)
         view->addSeparator();
         view->addAction(m_poseModeAction);
         view->addAction(m_splitAction);
+        QMenu* splitWith = view->addMenu(tr("Split With"));
+        splitWith->setObjectName("menuSplitWith");
+        auto* splitGroup = new QActionGroup(splitWith);
+        for (const DeformerInfo& d : deformers()) {
+            QAction* a = splitWith->addAction(QString::fromStdString(d.title));
+            a->setObjectName(QStringLiteral("actionSplitWith_%1").arg(QString::fromStdString(d.id)));
+            a->setCheckable(true);
+            a->setChecked(d.id == m_splitRight);
+            splitGroup->addAction(a);
+            connect(a, &QAction::triggered, this, [this, id = d.id] {
+                m_splitRight = id;
+                if (!m_splitAction->isChecked())
+                    m_splitAction->setChecked(true); // choosing the other half shows it
+                else
+                    updateSplitView();
+            });
+        }
     }
     if (m_viewport) {
         // The weights stage's result skins the mesh (none: posing moves only the skeleton).
@@ -112,21 +149,15 @@ void MainWindow::createPoseControls(QMenu* view)
         m_viewport->addAction(m_poseModeAction);
     }
 
-    auto updateSplit = [this] {
-        if (!m_viewport)
-            return;
-        const Deformer left = m_document->deformer();
-        m_viewport->setSplitView(m_splitAction->isChecked(), left == Deformer::Twist ? Deformer::Lbs : Deformer::Twist);
-    };
-    connect(m_splitAction, &QAction::toggled, this, updateSplit);
-    connect(m_document, &Document::deformerChanged, this, [this, deformerActions, updateSplit](Deformer d) {
-        deformerActions[size_t(d)]->setChecked(true);
+    connect(m_splitAction, &QAction::toggled, this, &MainWindow::updateSplitView);
+    connect(m_document, &Document::deformerChanged, this, [this, deformerActions](const QString& id) {
+        const std::string d = id.toStdString();
+        if (auto it = deformerActions->find(d); it != deformerActions->end())
+            it->second->setChecked(true);
         if (m_viewport)
             m_viewport->setDeformer(d);
-        updateSplit();
-        statusBar()->showMessage(tr("Deformer: %1").arg(QString::fromUtf8(deformerTitle(d).data(),
-                                                                           qsizetype(deformerTitle(d).size()))),
-                                 3000);
+        updateSplitView();
+        statusBar()->showMessage(tr("Deformer: %1").arg(QString::fromStdString(findDeformer(d).title)), 3000);
     });
     connect(m_document, &Document::poseChanged, this, &MainWindow::onPoseChanged);
     connect(m_jointPanel, &JointPanel::jointSelected, this, [this](int joint) {
@@ -209,7 +240,7 @@ void MainWindow::createWeightControls()
                 updateMeshColors();
         });
     connect(m_document, &Document::stageStarted, this, [this](const QString& stage) {
-        if (stage == "weights")
+        if (stage == stageName(Stage::Weights))
             statusBar()->showMessage(tr("Computing weights…"));
     });
     connect(m_document, &Document::skinningChanged, this, [this] {

@@ -116,10 +116,10 @@ void MainWindow::createProjectControls(QMenu* file)
             m_document->openProject(project, mesh);
     });
     connect(m_document, &Document::stageFinished, this, [this](const QString& stage) {
-        if (stage == "export")
+        if (stage == stageName(Stage::Export))
             statusBar()->showMessage(tr("Exported %1").arg(m_lastExport), 10000);
         // Autosave after each stage (and every few minutes, below).
-        else if (stage != "project")
+        else if (stage != projectTask)
             autosave();
     });
     auto* timer = new QTimer(this);

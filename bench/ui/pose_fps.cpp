@@ -143,7 +143,8 @@ int main(int argc, char** argv)
                 w, h, viewport->width(), viewport->height(), jointName.c_str(),
                 doc->project().character()->imported.mesh.vertexCount(), xrayOn ? "on" : "off");
 
-    for (const Deformer d : {Deformer::Lbs, Deformer::Dqs, Deformer::Twist}) {
+    for (const DeformerInfo& info : deformers()) {
+        const std::string d = info.id;
         doc->setDeformer(d);
         QCoreApplication::processEvents();
         const QPoint start(int(std::lround(grab.x)), int(std::lround(grab.y)));
@@ -186,7 +187,7 @@ int main(int argc, char** argv)
         std::sort(ms.begin(), ms.end());
         const double median = ms[ms.size() / 2], p90 = ms[ms.size() * 9 / 10];
         std::printf("%-22s frame time median %6.2f ms (%5.1f fps), p90 %6.2f ms (%5.1f fps), %zu frames\n",
-                    std::string(deformerTitle(d)).c_str(), median, 1000.0 / median, p90, 1000.0 / p90, ms.size());
+                    info.title.c_str(), median, 1000.0 / median, p90, 1000.0 / p90, ms.size());
     }
     return 0;
 }

@@ -20,6 +20,8 @@
 #include "ui/viewport/renderer.h"
 
 #include <QElapsedTimer>
+
+#include <cmath>
 #include <QGuiApplication>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
@@ -130,13 +132,13 @@ int main(int argc, char** argv)
             std::printf("%-10s %8d %-22s %12s %9.2f ms\n", cell == 0.0 ? "default" : "dense", hum.mesh.vertexCount(),
                         "(rest, not skinned)", "-", frame);
         }
-        for (ui::Deformer d : {ui::Deformer::Lbs, ui::Deformer::Dqs, ui::Deformer::Twist}) {
-            const double gpu = timeFrames(30, [&](int i) {
+        for (const DeformerInfo& d : deformers()) {
+            const double gpu = d.gpuProgram < 0 ? std::nan("") : timeFrames(30, [&](int i) {
                 feedback.setPose(ui::makeSkinTexels(s, poseAt(i)));
-                feedback.deform(d, false);
+                feedback.deform(d.gpuProgram, false);
             });
             ui::RenderOptions o;
-            o.deformer = d;
+            o.deformer = d.id;
             const double frame = timeFrames(30, [&](int i) {
                 r.setSkinPose(ui::makeSkinTexels(s, poseAt(i)));
                 r.render(camera, w, h, o);
@@ -144,15 +146,13 @@ int main(int argc, char** argv)
             });
             SkinningOptions one;
             one.threads = 1;
-            SkinBinding bound = bindSkin(hum.mesh.V, hum.mesh.N, W, s.jointCount()); // once, as on a weights change
-            bindTwist(bound, seg, s);
+            // Bound once, as on a weights change.
+            const std::unique_ptr<BoundDeformer> bound = d.bind(DeformerInput{hum.mesh, W, &seg, s});
             SkinnedMesh out;
-            const double cpu1 =
-                timeFrames(10, [&](int i) { ui::deformOnCpu(d, bound, s, poseAt(i), out, {}, one); });
-            const double cpuAll =
-                timeFrames(10, [&](int i) { ui::deformOnCpu(d, bound, s, poseAt(i), out, {}, {}); });
+            const double cpu1 = timeFrames(10, [&](int i) { bound->deform(poseAt(i), {}, out, one); });
+            const double cpuAll = timeFrames(10, [&](int i) { bound->deform(poseAt(i), {}, out, {}); });
             std::printf("%-10s %8d %-22s %9.2f ms %9.2f ms %9.2f ms %9.2f ms\n", cell == 0.0 ? "default" : "dense",
-                        hum.mesh.vertexCount(), std::string(ui::deformerTitle(d)).c_str(), gpu, frame, cpu1, cpuAll);
+                        hum.mesh.vertexCount(), d.title.c_str(), gpu, frame, cpu1, cpuAll);
         }
         r.release();
         feedback.release();

@@ -24,6 +24,14 @@ inline int resolveThreadCount(int requested)
     return n > 0 ? static_cast<int>(n) : 1;
 }
 
+/// How many chunks `parallelFor()` (and the deformers' pool) cut [0, n) into:
+/// the thread count, but no chunk smaller than `minChunk` indices.
+inline int chunkCount(std::ptrdiff_t n, int threads, std::ptrdiff_t minChunk)
+{
+    const std::ptrdiff_t maxChunks = std::max<std::ptrdiff_t>(1, n / std::max<std::ptrdiff_t>(1, minChunk));
+    return static_cast<int>(std::min<std::ptrdiff_t>(resolveThreadCount(threads), maxChunks));
+}
+
 /// Calls body(begin, end) on disjoint chunks covering [0, n), on up to
 /// `threads` threads (0 = hardware concurrency) with at least `minChunk`
 /// indices per chunk. Expects body not to throw (it runs on worker threads).
@@ -32,8 +40,7 @@ void parallelFor(std::ptrdiff_t n, int threads, std::ptrdiff_t minChunk, const B
 {
     if (n <= 0)
         return;
-    const std::ptrdiff_t maxChunks = std::max<std::ptrdiff_t>(1, n / std::max<std::ptrdiff_t>(1, minChunk));
-    const int t = static_cast<int>(std::min<std::ptrdiff_t>(resolveThreadCount(threads), maxChunks));
+    const int t = chunkCount(n, threads, minChunk);
     if (t <= 1) {
         body(std::ptrdiff_t{0}, n);
         return;

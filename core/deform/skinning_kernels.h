@@ -228,8 +228,7 @@ void parallelVertices(std::ptrdiff_t n, int threads, std::ptrdiff_t minChunk, co
 {
     if (n <= 0)
         return;
-    const std::ptrdiff_t maxChunks = std::max<std::ptrdiff_t>(1, n / std::max<std::ptrdiff_t>(1, minChunk));
-    const int t = static_cast<int>(std::min<std::ptrdiff_t>(resolveThreadCount(threads), maxChunks));
+    const int t = chunkCount(n, threads, minChunk);
     if (t <= 1) {
         body(std::ptrdiff_t{0}, n);
         return;

@@ -129,33 +129,22 @@ BarRig makeBar(const BarOptions& o)
     return bar;
 }
 
-DeformedMesh deformBar(const BarRig& bar, const MatrixX3d& eulerDegrees, BarMethod method,
-                       const SkinningOptions& options)
+DeformedMesh deformBar(const BarRig& bar, const MatrixX3d& eulerDegrees, const DeformerInfo& deformer,
+                       bool wrapped, const SkinningOptions& options)
 {
     if (eulerDegrees.rows() != kJoints)
         throw InvalidInput("rig::deformBar(): need 5 rows of Euler angles, one per joint");
     const Pose pose = eulerPose(eulerDegrees);
-    const PosedSkeleton posed = forwardKinematics(bar.skeleton, pose);
-    const Mesh& m = bar.mesh;
-    switch (method) {
-    case BarMethod::Lbs: return lbs(m.V, m.N, bar.weights, posed.skinning, options);
-    case BarMethod::Dqs: return dqs(m.V, m.N, bar.weights, posed.skinning, options);
-    case BarMethod::TwistLbs: {
-        // The bar's links run along +Y and the bind frames are the identity,
-        // so the Y channel is the twist; the re-extracted twist is unwrapped
-        // onto it (equal when the other channels leave the twist alone).
-        std::vector<double> unwrapped = twistAngles(bar.skeleton, pose);
-        for (int j = 1; j < kJoints; ++j)
-            unwrapped[static_cast<size_t>(j)] = unwrapAngle(eulerDegrees(j, 1) * kDeg, unwrapped[static_cast<size_t>(j)]);
-        const TwistTransforms T = twistTransforms(bar.skeleton, pose, posed, unwrapped);
-        return twistLbs(m.V, m.N, bar.weights, bar.segmentation, T, options);
-    }
-    case BarMethod::TwistLbsWrapped: {
-        const TwistTransforms T = twistTransforms(bar.skeleton, pose, posed);
-        return twistLbs(m.V, m.N, bar.weights, bar.segmentation, T, options);
-    }
-    }
-    return {};
+    const DeformerInput input{bar.mesh, bar.weights, &bar.segmentation, bar.skeleton};
+    if (wrapped)
+        return deformOnce(deformer, input, pose, {}, options);
+    // The bar's links run along +Y and the bind frames are the identity, so
+    // the Y channel is the twist; the re-extracted twist is unwrapped onto it
+    // (equal when the other channels leave the twist alone).
+    std::vector<double> unwrapped = twistAngles(bar.skeleton, pose);
+    for (int j = 1; j < kJoints; ++j)
+        unwrapped[static_cast<size_t>(j)] = unwrapAngle(eulerDegrees(j, 1) * kDeg, unwrapped[static_cast<size_t>(j)]);
+    return deformOnce(deformer, input, pose, unwrapped, options);
 }
 
 BarVolumeTable barVolumeExperiment(const BarOptions& options)
@@ -182,12 +171,9 @@ BarVolumeTable barVolumeExperiment(const BarOptions& options)
         euler(s.joint, s.axis) += s.degrees;
         BarVolumeStep row;
         row.rotation = s.name;
-        row.dqs = percentLoss(table.restVolume, bar, deformBar(bar, euler, BarMethod::Dqs));
-        row.lbs = percentLoss(table.restVolume, bar, deformBar(bar, euler, BarMethod::Lbs));
-        row.twist = percentLoss(table.restVolume, bar, deformBar(bar, euler, BarMethod::TwistLbs));
-        row.thesisDqs = s.thesisDqs;
-        row.thesisLbs = s.thesisLbs;
-        row.thesisTwist = s.thesisTwist;
+        for (const DeformerInfo& d : deformers())
+            row.error[d.id] = percentLoss(table.restVolume, bar, deformBar(bar, euler, d));
+        row.thesis = {{"dqs", s.thesisDqs}, {"lbs", s.thesisLbs}, {"twist", s.thesisTwist}};
         table.steps.push_back(row);
     }
     return table;
@@ -203,8 +189,8 @@ CandyWrapper barCandyWrapper(double twistDegrees, const BarOptions& options)
     for (Eigen::Index i = 0; i < bar.mesh.V.rows(); ++i)
         if (radialDistance(bar.mesh.V, i) > 1e-9)
             rings[std::llround(bar.mesh.V(i, 1) * 1e6)].push_back(i);
-    auto smallest = [&](BarMethod method) {
-        const DeformedMesh d = deformBar(bar, euler, method);
+    auto smallest = [&](const DeformerInfo& deformer) {
+        const DeformedMesh d = deformBar(bar, euler, deformer);
         double worst = std::numeric_limits<double>::infinity();
         for (const auto& [y, idx] : rings) {
             double rest = 0.0, posed = 0.0;
@@ -218,9 +204,8 @@ CandyWrapper barCandyWrapper(double twistDegrees, const BarOptions& options)
     };
     CandyWrapper c;
     c.twistDegrees = twistDegrees;
-    c.lbs = smallest(BarMethod::Lbs);
-    c.dqs = smallest(BarMethod::Dqs);
-    c.twist = smallest(BarMethod::TwistLbs);
+    for (const DeformerInfo& d : deformers())
+        c.smallestRadius[d.id] = smallest(d);
     return c;
 }
 
@@ -234,24 +219,24 @@ TwistContinuity barTwistContinuity(double maxDegrees, double stepDegrees, const 
     TwistContinuity out;
     out.stepDegrees = stepDegrees;
     out.maxDegrees = steps * stepDegrees;
-    const BarMethod methods[4] = {BarMethod::Lbs, BarMethod::Dqs, BarMethod::TwistLbs, BarMethod::TwistLbsWrapped};
-    ContinuitySeries* series[4] = {&out.lbs, &out.dqs, &out.twist, &out.twistWrapped};
     const SkinningOptions one{.threads = 1};
-    for (int m = 0; m < 4; ++m) {
-        MatrixX3d euler = MatrixX3d::Zero(kJoints, 3);
-        DeformedMesh prev = deformBar(bar, euler, methods[m], one);
-        DeformedMesh cur;
-        for (int s = 1; s <= steps; ++s) {
-            euler(kTwistedJoint, 1) = s * stepDegrees;
-            cur = deformBar(bar, euler, methods[m], one);
-            const double ratio = (cur.V - prev.V).rowwise().norm().maxCoeff() / unit;
-            if (ratio > series[m]->maxRatio) {
-                series[m]->maxRatio = ratio;
-                series[m]->atDegrees = s * stepDegrees;
+    for (const DeformerInfo& d : deformers())
+        for (const bool wrapped : {false, true}) {
+            ContinuitySeries& series = (wrapped ? out.wrapped : out.series)[d.id];
+            MatrixX3d euler = MatrixX3d::Zero(kJoints, 3);
+            DeformedMesh prev = deformBar(bar, euler, d, wrapped, one);
+            DeformedMesh cur;
+            for (int s = 1; s <= steps; ++s) {
+                euler(kTwistedJoint, 1) = s * stepDegrees;
+                cur = deformBar(bar, euler, d, wrapped, one);
+                const double ratio = (cur.V - prev.V).rowwise().norm().maxCoeff() / unit;
+                if (ratio > series.maxRatio) {
+                    series.maxRatio = ratio;
+                    series.atDegrees = s * stepDegrees;
+                }
+                std::swap(prev, cur);
             }
-            std::swap(prev, cur);
         }
-    }
     return out;
 }
 

@@ -25,12 +25,13 @@
 /// 80° Z on j3. The twist-corrected method gets the unwrapped twist (the
 /// channel about the link axis) so 200° stays 200°.
 
-#include "core/deform/lbs.h"
+#include "core/deform/deformers.h"
 #include "core/mesh/mesh.h"
 #include "core/rig/skeleton.h"
 #include "core/skin/segmentation_data.h"
 #include "core/skin/skin_weights.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -60,21 +61,20 @@ struct BarRig {
 /// Builds the bar. @throws rig::InvalidInput for options < 1.
 BarRig makeBar(const BarOptions& options = {});
 
-enum class BarMethod { Lbs, Dqs, TwistLbs, TwistLbsWrapped };
-
-/// Deforms the bar with per-joint Euler channels (#J by 3, degrees, xyz order).
-/// TwistLbs passes the Y channel as the unwrapped twist; TwistLbsWrapped uses
-/// the twist re-extracted from the quaternions (wrapped to ±180°).
+/// Deforms the bar with per-joint Euler channels (#J by 3, degrees, xyz
+/// order) with `deformer` (a row of core/deform/deformers.h). With `wrapped`
+/// false the Y channel is passed as the unwrapped twist; with `wrapped` true
+/// the deformer gets the twist re-extracted from the quaternions (±180°).
 /// @throws rig::InvalidInput when `eulerDegrees` is not 5 by 3.
-DeformedMesh deformBar(const BarRig& bar, const MatrixX3d& eulerDegrees, BarMethod method,
-                       const SkinningOptions& options = {});
+DeformedMesh deformBar(const BarRig& bar, const MatrixX3d& eulerDegrees, const DeformerInfo& deformer,
+                       bool wrapped = false, const SkinningOptions& options = {});
 
 /// One row of Table 4.2: volume error e = (V0 − V)·100/V0 in percent
 /// (positive = volume lost) after the step, per method, with the thesis's values.
 struct BarVolumeStep {
-    std::string rotation; ///< e.g. "180 Y j1".
-    double dqs = 0.0, lbs = 0.0, twist = 0.0;
-    double thesisDqs = 0.0, thesisLbs = 0.0, thesisTwist = 0.0;
+    std::string rotation;                 ///< e.g. "180 Y j1".
+    std::map<std::string, double> error;  ///< By deformer id, every deformer of the table.
+    std::map<std::string, double> thesis; ///< Table 4.2: "dqs", "lbs", "twist" (the thesis's P. Method).
 };
 
 struct BarVolumeTable {
@@ -90,7 +90,7 @@ BarVolumeTable barVolumeExperiment(const BarOptions& options = {});
 /// rest; the smallest over the rings (1 = no collapse, 0 = collapsed to a line).
 struct CandyWrapper {
     double twistDegrees = 0.0;
-    double lbs = 0.0, dqs = 0.0, twist = 0.0;
+    std::map<std::string, double> smallestRadius; ///< By deformer id.
 };
 
 CandyWrapper barCandyWrapper(double twistDegrees = 180.0, const BarOptions& options = {});
@@ -106,7 +106,8 @@ struct ContinuitySeries {
 
 struct TwistContinuity {
     double stepDegrees = 0.0, maxDegrees = 0.0;
-    ContinuitySeries lbs, dqs, twist, twistWrapped;
+    std::map<std::string, ContinuitySeries> series;  ///< By deformer id, unwrapped twist angles.
+    std::map<std::string, ContinuitySeries> wrapped; ///< By deformer id, wrapped angles (`deformBar`).
 };
 
 /// Sweeps the twist of j2 from 0 to `maxDegrees` in `stepDegrees` steps.

@@ -1,5 +1,7 @@
 #include "core/eval/skinning_timing.h"
 
+#include "core/deform/deformers.h"
+
 #include "core/common/error.h"
 #include "core/common/parallel.h"
 #include "core/deform/dqs.h"
@@ -103,32 +105,22 @@ SkinningTimings timeSkinning(const SkinningTimingOptions& o)
     // Bound once, as the app does when the weights change; the per-frame work
     // (forward kinematics, transform conversion, twistTransforms(), the
     // deformation) is timed.
-    SkinBinding bound = bindSkin(s.V, s.N, s.weights, s.skeleton.jointCount());
-    bindTwist(bound, s.segmentation, s.skeleton);
+    Mesh mesh;
+    mesh.V = s.V;
+    mesh.N = s.N;
+    const DeformerInput input{mesh, s.weights, &s.segmentation, s.skeleton};
     SkinnedMesh out;
     SkinningTimings t;
     t.vertices = static_cast<int>(s.V.rows());
     t.threads = resolveThreadCount(o.threads);
-    const Eigen::Index n = s.V.rows();
-    const Sample l = medianNsPerVertex(o, n, [&] {
-        const PosedSkeleton ps = forwardKinematics(s.skeleton, s.pose);
-        lbs(bound, ps.skinning, out, so);
-    });
-    const Sample d = medianNsPerVertex(o, n, [&] {
-        const PosedSkeleton ps = forwardKinematics(s.skeleton, s.pose);
-        dqs(bound, ps.skinning, out, so);
-    });
-    const Sample w = medianNsPerVertex(o, n, [&] {
-        const PosedSkeleton ps = forwardKinematics(s.skeleton, s.pose);
-        const TwistTransforms T = twistTransforms(s.skeleton, s.pose, ps);
-        twistLbs(bound, T, out, so);
-    });
-    t.lbs = l.wall;
-    t.dqs = d.wall;
-    t.twist = w.wall;
-    t.lbsCpu = l.cpu;
-    t.dqsCpu = d.cpu;
-    t.twistCpu = w.cpu;
+    for (const DeformerInfo& d : deformers()) {
+        const auto start = std::chrono::steady_clock::now();
+        const std::unique_ptr<BoundDeformer> bound = d.bind(input);
+        const double bindSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const Sample sample =
+            medianNsPerVertex(o, s.V.rows(), [&] { bound->deform(s.pose, {}, out, so); });
+        t.deformers.push_back({d.id, d.title, sample.wall, sample.cpu, bindSeconds});
+    }
     return t;
 }
 

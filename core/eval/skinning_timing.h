@@ -1,8 +1,9 @@
 #pragma once
 /// @file skinning_timing.h
 /// The deformers' speed measurement (issue 6, performance): ns per vertex of
-/// LBS (lbs.h), DQS (dqs.h) and the twist-corrected LBS (twist_lbs.h) on a
-/// synthetic limb-like mesh, positions + normals, 4 influences. Shared by
+/// every deformer of the table (core/deform/deformers.h: LBS, DQS, the
+/// twist-corrected LBS, …) on a synthetic limb-like mesh, positions + normals,
+/// 4 influences. Shared by
 /// bench/skinning_bench.cpp (Google Benchmark) and `rigsmith bench skinning`.
 ///
 /// The scene: a tube of radius 0.5 (rings of 100 vertices) around a 16-joint
@@ -17,6 +18,9 @@
 #include "core/rig/skeleton.h"
 #include "core/skin/segmentation_data.h"
 #include "core/skin/skin_weights.h"
+
+#include <string>
+#include <vector>
 
 namespace rig {
 
@@ -39,17 +43,24 @@ struct SkinningTimingOptions {
     double minSeconds = 0.05; ///< Each repetition loops over frames for at least this long.
 };
 
-/// Median ns per vertex per deformer (wall clock, one frame = deform once),
-/// and the same in process CPU time (all threads' CPU time per vertex: on a
-/// loaded machine the wall clock also counts the time other processes ran).
+/// Median ns per vertex of one deformer (wall clock, one frame = deform
+/// once), and the same in process CPU time (all threads' CPU time per vertex:
+/// on a loaded machine the wall clock also counts the time other processes ran).
+struct DeformerTiming {
+    std::string id;     ///< The deformer's id in the table.
+    std::string title;
+    double wall = 0.0;  ///< ns per vertex, wall clock.
+    double cpu = 0.0;   ///< ns per vertex, process CPU time.
+    double bindSeconds = 0.0; ///< Binding the skin once (not per frame).
+};
+
 struct SkinningTimings {
     int vertices = 0;
     int threads = 0;
-    double lbs = 0.0, dqs = 0.0, twist = 0.0;          ///< Wall clock.
-    double lbsCpu = 0.0, dqsCpu = 0.0, twistCpu = 0.0; ///< Process CPU time.
+    std::vector<DeformerTiming> deformers; ///< In table order.
 };
 
-/// Times the three deformers on `makeSkinningScene(options.vertices)`.
+/// Times every deformer of the table on `makeSkinningScene(options.vertices)`.
 /// @throws rig::InvalidInput for vertices < 200, threads < 0 or repetitions < 1.
 SkinningTimings timeSkinning(const SkinningTimingOptions& options = {});
 

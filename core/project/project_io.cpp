@@ -1,33 +1,60 @@
 #include "core/project/project_io.h"
 
+#include "core/project/pipeline.h"
+
 #include "core/common/error.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 namespace rig {
 namespace {
 
-std::string_view functionName(WeightFunction f)
+/// Writes one group's parameters as "<group>.<key>": choices by name, the rest as numbers.
+void putGroup(ProjectWeightSettings& s, const std::string& group, const std::vector<MethodParameter>& parameters,
+              const ParameterValues& values)
 {
-    switch (f) {
-    case WeightFunction::Gaussian: return "gaussian";
-    case WeightFunction::Linear: return "linear";
-    case WeightFunction::Smoothstep: return "smoothstep";
+    for (const MethodParameter& p : parameters) {
+        const double v = parameterValue(parameters, values, p.key, group);
+        if (p.choices.empty())
+            s.numbers[group + "." + p.key] = v;
+        else
+            s.names[group + "." + p.key] = p.choices[static_cast<size_t>(std::lround(v))];
     }
-    return "gaussian";
 }
 
-WeightFunction parseFunction(const std::string& name)
+/// "a, b or c".
+std::string alternatives(const std::vector<std::string>& names)
 {
-    if (name == "gaussian")
-        return WeightFunction::Gaussian;
-    if (name == "linear")
-        return WeightFunction::Linear;
-    if (name == "smoothstep")
-        return WeightFunction::Smoothstep;
-    throw InvalidInput("rig::weightOptionsFrom(): \"gaussian.function\" must be gaussian, linear or smoothstep, got '" +
-                       name + "'");
+    std::string s;
+    for (size_t i = 0; i < names.size(); ++i)
+        s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return s;
+}
+
+/// Reads one group's parameters; keys the file lacks keep their defaults.
+ParameterValues getGroup(const ProjectWeightSettings& s, const std::string& group,
+                         const std::vector<MethodParameter>& parameters)
+{
+    ParameterValues values;
+    for (const MethodParameter& p : parameters) {
+        const std::string key = group + "." + p.key;
+        if (p.choices.empty()) {
+            if (auto it = s.numbers.find(key); it != s.numbers.end())
+                values[p.key] = p.decimals == 0 ? std::round(it->second) : it->second;
+            continue;
+        }
+        const auto it = s.names.find(key);
+        if (it == s.names.end())
+            continue;
+        const auto c = std::find(p.choices.begin(), p.choices.end(), it->second);
+        if (c == p.choices.end())
+            throw InvalidInput("rig::weightOptionsFrom(): \"" + key + "\" must be " + alternatives(p.choices) +
+                               ", got '" + it->second + "'");
+        values[p.key] = static_cast<double>(c - p.choices.begin());
+    }
+    return values;
 }
 
 /// The saved weights, if they fit the mesh and the rig (else a note says why not).
@@ -60,67 +87,22 @@ std::string facingName(const Vec3& front)
 ProjectWeightSettings weightSettings(const WeightOptions& o)
 {
     ProjectWeightSettings s;
-    s.method = std::string(weightMethodName(o.method));
-    s.names["segmentation.method"] = std::string(segmentationMethodName(o.segmentation.method));
-    s.numbers["segmentation.hierarchyLevel"] = o.segmentation.hierarchyLevel;
-    s.numbers["segmentation.maxNormalAngleDegrees"] = o.segmentation.maxNormalAngleDegrees;
-    s.numbers["segmentation.mergeRegions"] = o.segmentation.mergeRegions ? 1 : 0;
-    s.numbers["segmentation.rigidPartSize"] = o.segmentation.rigidPartSize;
-    s.names["gaussian.function"] = std::string(functionName(o.gaussian.function));
-    s.numbers["gaussian.hierarchyLevel"] = o.gaussian.hierarchyLevel;
-    s.numbers["gaussian.a"] = o.gaussian.a;
-    s.numbers["gaussian.b"] = o.gaussian.b;
-    s.numbers["gaussian.c"] = o.gaussian.c;
-    s.numbers["gaussian.maxInfluences"] = o.gaussian.maxInfluences;
-    s.numbers["gaussian.smoothingIterations"] = o.gaussian.smoothingIterations;
-    s.numbers["gaussian.minRelativeWeight"] = o.gaussian.minRelativeWeight;
-    s.numbers["heat.heatConstant"] = o.heat.heatConstant;
-    s.numbers["heat.visibilityTolerance"] = o.heat.visibilityTolerance;
-    s.numbers["heat.leafBoneLength"] = o.heat.leafBoneLength;
-    s.numbers["heat.minWeight"] = o.heat.minWeight;
-    s.numbers["heat.maxInfluences"] = o.heat.maxInfluences;
-    s.numbers["heat.minPartVertices"] = o.heat.minPartVertices;
-    s.numbers["heat.smallPartSize"] = o.heat.smallPartSize;
+    s.method = o.method;
+    putGroup(s, "segmentation", segmentationParameters(), segmentationValues(o.segmentation));
+    for (const WeightMethod& m : weightMethods())
+        putGroup(s, m.id, m.parameters, o.valuesOf(m.id));
     return s;
 }
 
 WeightOptions weightOptionsFrom(const ProjectWeightSettings& s)
 {
     WeightOptions o;
-    o.method = parseWeightMethod(s.method);
-    if (auto it = s.names.find("segmentation.method"); it != s.names.end())
-        o.segmentation.method = parseSegmentationMethod(it->second);
-    if (auto it = s.names.find("gaussian.function"); it != s.names.end())
-        o.gaussian.function = parseFunction(it->second);
-    auto number = [&](const char* key, auto& field) {
-        if (auto it = s.numbers.find(key); it != s.numbers.end()) {
-            using T = std::decay_t<decltype(field)>;
-            if constexpr (std::is_same_v<T, bool>)
-                field = it->second != 0;
-            else if constexpr (std::is_integral_v<T>)
-                field = static_cast<T>(std::lround(it->second));
-            else
-                field = it->second;
-        }
-    };
-    number("segmentation.hierarchyLevel", o.segmentation.hierarchyLevel);
-    number("segmentation.maxNormalAngleDegrees", o.segmentation.maxNormalAngleDegrees);
-    number("segmentation.mergeRegions", o.segmentation.mergeRegions);
-    number("segmentation.rigidPartSize", o.segmentation.rigidPartSize);
-    number("gaussian.hierarchyLevel", o.gaussian.hierarchyLevel);
-    number("gaussian.a", o.gaussian.a);
-    number("gaussian.b", o.gaussian.b);
-    number("gaussian.c", o.gaussian.c);
-    number("gaussian.maxInfluences", o.gaussian.maxInfluences);
-    number("gaussian.smoothingIterations", o.gaussian.smoothingIterations);
-    number("gaussian.minRelativeWeight", o.gaussian.minRelativeWeight);
-    number("heat.heatConstant", o.heat.heatConstant);
-    number("heat.visibilityTolerance", o.heat.visibilityTolerance);
-    number("heat.leafBoneLength", o.heat.leafBoneLength);
-    number("heat.minWeight", o.heat.minWeight);
-    number("heat.maxInfluences", o.heat.maxInfluences);
-    number("heat.minPartVertices", o.heat.minPartVertices);
-    number("heat.smallPartSize", o.heat.smallPartSize);
+    o.method = findWeightMethod(s.method).id;
+    o.segmentation = segmentationOptions(getGroup(s, "segmentation", segmentationParameters()));
+    for (const WeightMethod& m : weightMethods())
+        if (ParameterValues v = getGroup(s, m.id, m.parameters); !v.empty())
+            o.parameters[m.id] = std::move(v);
+    checkWeightOptions(o);
     return o;
 }
 
@@ -164,11 +146,11 @@ RestoredProject restoreProject(const ProjectFile& file, const Progress& progress
     if (r.mesh.status == MeshStatus::Changed)
         r.notes.push_back(r.mesh.message);
     RigProject& p = r.project;
-    p.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file.meshPath, progress)));
+    p.setCharacterSpec(file.meshPath);
     CurveSkeletonOptions options = p.curveSkeletonOptions();
     options.voxelize.resolution = file.resolution;
     p.setCurveSkeletonOptions(options);
-    p.setCurveSkeleton(std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(p, progress)));
+    runStages(p, Stage::Load, Stage::Skeleton, progress);
     p.setFront(parseFacing(file.facing));
     try {
         p.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(file.templateSpec)));

@@ -10,14 +10,62 @@
 
 namespace rig {
 
+void RigProject::setCharacterSpec(const std::string& spec)
+{
+    if (spec == m_characterSpec)
+        return;
+    m_characterSpec = spec;
+    m_requestedLabels = {};
+    setCharacter(nullptr);
+}
+
+void RigProject::setRigSource(RigSource source)
+{
+    if (source == m_rigSource)
+        return;
+    m_rigSource = source;
+    setRig({}, nullptr);
+}
+
+void RigProject::setLabels(const EndNodeLabels& labels)
+{
+    m_requestedLabels = labels;
+    setRig({}, nullptr);
+}
+
+void RigProject::setWeightOptions(const WeightOptions& options)
+{
+    m_weightOptions = options;
+    ++m_weightOptionsRevision;
+}
+
+void RigProject::setClipPath(const std::string& path)
+{
+    if (path == m_clipPath)
+        return;
+    m_clipPath = path;
+    m_clip.reset();
+    m_clipRig.reset();
+}
+
+void RigProject::setClip(std::shared_ptr<const LoadedClip> clip)
+{
+    m_clip = std::move(clip);
+    m_clipPath = m_clip ? m_clip->path : std::string();
+    m_clipRig = m_clip ? m_rig : nullptr;
+}
+
 void RigProject::setCharacter(std::shared_ptr<const LoadedCharacter> character)
 {
+    if (character)
+        m_characterSpec = character->source;
     m_character = std::move(character);
     m_curveSkeleton.reset();
     m_labels = {};
     m_rig.reset();
     m_skinning.reset();
-    m_clip.reset();
+    m_clip.reset(); // the clip path stays: the clip stage retargets it onto the new character
+    m_clipRig.reset();
 }
 
 void RigProject::setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton)

@@ -7,8 +7,11 @@
 /// thread can read while the GUI keeps showing the previous one. Setting the
 /// result of a stage clears the results of the stages after it.
 ///
-/// Stages, in order: character (load) → curve skeleton (voxelize, fill, thin,
-/// graph, refine) → later stages (labels, rig, segmentation, weights).
+/// The stages and their order are those of pipeline.h: character (load) →
+/// curve skeleton (voxelize, fill, thin, graph, refine) → rig (labels, fit) →
+/// weights (segmentation, weights) → clip (retarget). The project holds each
+/// stage's inputs (what to load, options, labels, which clip) and results;
+/// `nextStage()` of pipeline.h tells which result is missing.
 
 #include "core/motion/retarget.h"
 #include "core/project/character_source.h"
@@ -18,6 +21,7 @@
 #include "core/skeleton/end_nodes.h"
 #include "core/skeleton/extract.h"
 
+#include <cstdint>
 #include <memory>
 
 namespace rig {
@@ -30,8 +34,36 @@ struct LoadedClip {
     RetargetedClip retargeted; ///< On the rig's skeleton (thesis Ch. 5).
 };
 
+/// Where the rig comes from.
+enum class RigSource {
+    Fitted,       ///< The template fitted to the curve skeleton (thesis §2.5).
+    FileSkeleton, ///< The file's own skeleton (`rigFromImportedSkeleton()`).
+};
+
 class RigProject {
 public:
+    /// What the load stage loads: a path, "default" or "default:POSE".
+    const std::string& characterSpec() const { return m_characterSpec; }
+    /// Sets what to load; a different spec clears the character and every later stage.
+    void setCharacterSpec(const std::string& spec);
+    /// Where the rig comes from (default: fitted).
+    RigSource rigSource() const { return m_rigSource; }
+    /// Sets the rig source; a different one clears the rig.
+    void setRigSource(RigSource source);
+    /// Labels the rig stage fits with (the rig is cleared); all -1: suggested
+    /// by the rig stage. Kept across a reload of the same character spec (the
+    /// curve skeleton is deterministic), dropped with another spec.
+    void setLabels(const EndNodeLabels& labels);
+    const EndNodeLabels& requestedLabels() const { return m_requestedLabels; }
+    /// The clip the clip stage retargets ("" none); a different path clears the clip.
+    const std::string& clipPath() const { return m_clipPath; }
+    void setClipPath(const std::string& path);
+    /// How the clip stage retargets (frame step, rest pose, …).
+    const RetargetOptions& retargetOptions() const { return m_retargetOptions; }
+    void setRetargetOptions(const RetargetOptions& options) { m_retargetOptions = options; }
+    /// The rig the current clip was retargeted onto (the clip is stale when it is not `rig()`).
+    const std::shared_ptr<const FitResult>& clipRig() const { return m_clipRig; }
+
     /// The loaded character, or null before anything is loaded.
     const std::shared_ptr<const LoadedCharacter>& character() const { return m_character; }
     bool hasCharacter() const { return m_character != nullptr; }
@@ -69,20 +101,40 @@ private:
 public:
     /// How the weights are computed (method and parameters).
     const WeightOptions& weightOptions() const { return m_weightOptions; }
-    void setWeightOptions(const WeightOptions& options) { m_weightOptions = options; }
+    /// Sets the weight options; the weights computed with the old ones stay
+    /// (shown until new ones arrive) but are no longer current.
+    void setWeightOptions(const WeightOptions& options);
+    /// Counts `setWeightOptions()` calls: a result computed with another count is stale.
+    std::uint64_t weightOptionsRevision() const { return m_weightOptionsRevision; }
     /// Segmentation, weights and diagnostics of the current rig, or null. Cleared
     /// whenever the rig, the curve skeleton or the character changes.
     const std::shared_ptr<const SkinningResult>& skinning() const { return m_skinning; }
-    void setSkinning(std::shared_ptr<const SkinningResult> skinning) { m_skinning = std::move(skinning); }
+    /// Sets the weights, computed with the current weight options.
+    void setSkinning(std::shared_ptr<const SkinningResult> skinning)
+    {
+        m_skinning = std::move(skinning);
+        m_skinningRevision = m_weightOptionsRevision;
+    }
+    /// Whether the weights were computed with the current weight options.
+    bool skinningCurrent() const { return m_skinning && m_skinningRevision == m_weightOptionsRevision; }
 
     /// The loaded motion clip retargeted onto the rig, or null. Kept when the
     /// rig is edited (the caller retargets it again: `loadClip()`), cleared
     /// with the character.
     const std::shared_ptr<const LoadedClip>& clip() const { return m_clip; }
-    void setClip(std::shared_ptr<const LoadedClip> clip) { m_clip = std::move(clip); }
+    /// Sets the clip (retargeted onto the current rig); its path becomes `clipPath()`.
+    void setClip(std::shared_ptr<const LoadedClip> clip);
 
 private:
+    std::string m_characterSpec;
+    RigSource m_rigSource = RigSource::Fitted;
+    std::string m_clipPath;
+    EndNodeLabels m_requestedLabels;
+    std::shared_ptr<const FitResult> m_clipRig;
+    RetargetOptions m_retargetOptions;
     WeightOptions m_weightOptions;
+    std::uint64_t m_weightOptionsRevision = 0;
+    std::uint64_t m_skinningRevision = 0;
     std::shared_ptr<const SkinningResult> m_skinning;
     std::shared_ptr<const LoadedClip> m_clip;
     std::shared_ptr<const LoadedCharacter> m_character;

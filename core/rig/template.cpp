@@ -96,13 +96,9 @@ struct Tree {
     }
 };
 
-} // namespace
-
-RigTemplate makeTemplate(std::string name, std::vector<std::string> names, std::vector<int> parents,
-                         MatrixX3d offsets, const std::vector<EndSite>& endSites,
-                         const std::array<int, limbCount>& limbJoints)
+void checkTemplateInput(const std::string& fn, const std::vector<std::string>& names, const std::vector<int>& parents,
+                        const MatrixX3d& offsets, const std::vector<EndSite>& endSites)
 {
-    const std::string fn = "rig::makeTemplate(): template '" + name + "' ";
     const size_t n = names.size();
     if (n == 0)
         throw InvalidInput(fn + "has no joints");
@@ -124,30 +120,27 @@ RigTemplate makeTemplate(std::string name, std::vector<std::string> names, std::
         if (e.joint < 0 || e.joint >= static_cast<int>(n) || !e.offset.allFinite())
             throw InvalidInput(fn + "has an End Site on joint " + std::to_string(e.joint) +
                                " (out of range or non-finite)");
+}
 
-    RigTemplate t;
-    t.name = std::move(name);
-    t.names = std::move(names);
-    t.parents = std::move(parents);
-    t.offsets = std::move(offsets);
-    t.restPositions.resize(static_cast<Eigen::Index>(n), 3);
-    for (size_t i = 0; i < n; ++i) {
-        const auto r = static_cast<Eigen::Index>(i);
-        t.restPositions.row(r) = t.offsets.row(r);
-        if (t.parents[i] >= 0)
-            t.restPositions.row(r) += t.restPositions.row(t.parents[i]);
+/// Tip of each joint: its End Site (the longest one), else the joint itself.
+std::vector<Vec3> jointTips(const RigTemplate& t, const std::vector<EndSite>& endSites)
+{
+    std::vector<Vec3> tip(t.names.size());
+    for (size_t i = 0; i < tip.size(); ++i)
+        tip[i] = t.restPositions.row(static_cast<Eigen::Index>(i)).transpose();
+    for (const EndSite& e : endSites) {
+        const Vec3 rest = t.restPositions.row(e.joint).transpose();
+        if (e.offset.norm() >= (tip[static_cast<size_t>(e.joint)] - rest).norm())
+            tip[static_cast<size_t>(e.joint)] = rest + e.offset;
     }
-    const Tree tree(t.parents);
-    auto rest = [&](int j) -> Vec3 { return t.restPositions.row(j).transpose(); };
-    // Tip of each joint: its End Site (the longest one), else itself.
-    std::vector<Vec3> tip(n);
-    for (size_t i = 0; i < n; ++i)
-        tip[i] = rest(static_cast<int>(i));
-    for (const EndSite& e : endSites)
-        if ((rest(e.joint) + e.offset - rest(e.joint)).norm() >= (tip[static_cast<size_t>(e.joint)] - rest(e.joint)).norm())
-            tip[static_cast<size_t>(e.joint)] = rest(e.joint) + e.offset;
+    return tip;
+}
 
-    // 1. Chain-end joints: explicit, then by name.
+/// Step 1: the chain-end joints given explicitly, then those found by name (-1 elsewhere).
+std::array<int, limbCount> endsByName(const std::string& fn, const RigTemplate& t,
+                                      const std::array<int, limbCount>& limbJoints)
+{
+    const size_t n = t.names.size();
     std::array<int, limbCount> ends = limbJoints;
     for (int l = 0; l < limbCount; ++l) {
         if (ends[static_cast<size_t>(l)] >= static_cast<int>(n))
@@ -160,53 +153,66 @@ RigTemplate makeTemplate(std::string name, std::vector<std::string> names, std::
             if (std::find(spellings.begin(), spellings.end(), normalizedName(t.names[i])) != spellings.end())
                 ends[static_cast<size_t>(l)] = static_cast<int>(i);
     }
-    const bool byName = std::all_of(ends.begin(), ends.end(), [](int j) { return j >= 0; });
+    return ends;
+}
 
-    // 2. Otherwise by topology over the extremities (leaves) of the rest pose.
-    if (!byName) {
-        std::vector<int> leaves;
-        for (size_t i = 0; i < n; ++i)
-            if (tree.children[i].empty())
-                leaves.push_back(static_cast<int>(i));
-        auto y = [&](int j) { return tip[static_cast<size_t>(j)].y(); };
-        auto x = [&](int j) { return tip[static_cast<size_t>(j)].x(); };
-        std::array<int, limbCount> found = {-1, -1, -1, -1, -1};
-        if (!leaves.empty()) {
-            std::sort(leaves.begin(), leaves.end(), [&](int a, int b) { return y(a) > y(b); });
-            const int head = leaves.front();
-            found[0] = head;
-            // Feet: the lowest extremity, then the lowest on another branch of
-            // the joint where it meets the head's path.
-            if (leaves.size() >= 2) {
-                const int f1 = leaves.back();
-                const int hip = tree.lca(f1, head);
-                int f2 = -1;
-                for (auto it = leaves.rbegin() + 1; it != leaves.rend(); ++it)
-                    if (*it != head && tree.lca(f1, *it) == hip && tree.lca(*it, head) == hip) {
-                        f2 = *it;
-                        break;
-                    }
-                if (f2 >= 0) {
-                    found[3] = x(f1) >= x(f2) ? f1 : f2;
-                    found[4] = x(f1) >= x(f2) ? f2 : f1;
-                    // Hands: the outermost extremities on +X and -X above the hips' branch.
-                    int lh = -1, rh = -1;
-                    for (int j : leaves) {
-                        if (j == head || tree.lca(j, head) == hip)
-                            continue;
-                        if (lh < 0 || x(j) > x(lh))
-                            lh = j;
-                        if (rh < 0 || x(j) < x(rh))
-                            rh = j;
-                    }
-                    if (lh >= 0 && rh >= 0 && lh != rh && x(lh) > x(rh)) {
-                        found[1] = lh;
-                        found[2] = rh;
-                    }
-                }
-            }
+/// Step 2: the chain ends by topology over the extremities (leaves) of the
+/// rest pose: the head highest, the feet the lowest two on the branches that
+/// meet the head's path at the hips, the hands the outermost on ±X above.
+std::array<int, limbCount> endsByTopology(const Tree& tree, const std::vector<Vec3>& tip, size_t& leafCount)
+{
+    std::vector<int> leaves;
+    for (size_t i = 0; i < tip.size(); ++i)
+        if (tree.children[i].empty())
+            leaves.push_back(static_cast<int>(i));
+    leafCount = leaves.size();
+    auto y = [&](int j) { return tip[static_cast<size_t>(j)].y(); };
+    auto x = [&](int j) { return tip[static_cast<size_t>(j)].x(); };
+    std::array<int, limbCount> found = {-1, -1, -1, -1, -1};
+    if (leaves.empty())
+        return found;
+    std::sort(leaves.begin(), leaves.end(), [&](int a, int b) { return y(a) > y(b); });
+    const int head = leaves.front();
+    found[0] = head;
+    if (leaves.size() < 2)
+        return found;
+    const int f1 = leaves.back();
+    const int hip = tree.lca(f1, head);
+    int f2 = -1;
+    for (auto it = leaves.rbegin() + 1; it != leaves.rend(); ++it)
+        if (*it != head && tree.lca(f1, *it) == hip && tree.lca(*it, head) == hip) {
+            f2 = *it;
+            break;
         }
-        // Fill only the limbs names did not find, never with a joint they did.
+    if (f2 < 0)
+        return found;
+    found[3] = x(f1) >= x(f2) ? f1 : f2;
+    found[4] = x(f1) >= x(f2) ? f2 : f1;
+    int lh = -1, rh = -1;
+    for (int j : leaves) {
+        if (j == head || tree.lca(j, head) == hip)
+            continue;
+        if (lh < 0 || x(j) > x(lh))
+            lh = j;
+        if (rh < 0 || x(j) < x(rh))
+            rh = j;
+    }
+    if (lh >= 0 && rh >= 0 && lh != rh && x(lh) > x(rh)) {
+        found[1] = lh;
+        found[2] = rh;
+    }
+    return found;
+}
+
+/// Steps 1–2: every chain end, by name where names say, by topology elsewhere
+/// (never reusing a joint a name found), each end distinct.
+std::array<int, limbCount> chainEnds(const std::string& fn, const RigTemplate& t, const Tree& tree,
+                                     const std::vector<Vec3>& tip, const std::array<int, limbCount>& limbJoints)
+{
+    std::array<int, limbCount> ends = endsByName(fn, t, limbJoints);
+    if (!std::all_of(ends.begin(), ends.end(), [](int j) { return j >= 0; })) {
+        size_t leafCount = 0;
+        const std::array<int, limbCount> found = endsByTopology(tree, tip, leafCount);
         for (int l = 0; l < limbCount; ++l)
             if (ends[static_cast<size_t>(l)] < 0 &&
                 std::find(ends.begin(), ends.end(), found[static_cast<size_t>(l)]) == ends.end())
@@ -216,7 +222,7 @@ RigTemplate makeTemplate(std::string name, std::vector<std::string> names, std::
             if (ends[static_cast<size_t>(l)] < 0)
                 throw InvalidInput(fn + "has no " + chainNames[static_cast<size_t>(l)] +
                                    " chain: no joint is named like " + limbNames()[static_cast<size_t>(l)].front() +
-                                   ", and its rest pose (" + std::to_string(leaves.size()) +
+                                   ", and its rest pose (" + std::to_string(leafCount) +
                                    " extremities) has no head, two arms and two legs");
     }
     for (int a = 0; a < limbCount; ++a)
@@ -225,12 +231,18 @@ RigTemplate makeTemplate(std::string name, std::vector<std::string> names, std::
                 throw InvalidInput(fn + "uses joint '" + t.names[static_cast<size_t>(ends[static_cast<size_t>(a)])] +
                                    "' for both " + std::string(limbKey(static_cast<Limb>(a))) + " and " +
                                    std::string(limbKey(static_cast<Limb>(b))));
+    return ends;
+}
 
-    // 3. Each chain runs on to the deepest extremity below its end joint (the
-    // longest rest path: fingertips rather than the thumb).
+/// Step 3: each chain runs on to the deepest extremity below its end joint
+/// (the longest rest path: fingertips rather than the thumb).
+void extendToDeepest(const RigTemplate& t, const Tree& tree, const std::vector<Vec3>& tip,
+                     std::array<int, limbCount>& ends)
+{
+    const size_t n = t.names.size();
     std::vector<double> reach(n, 0.0); // longest rest path below each joint, to a tip
     for (size_t i = n; i-- > 0;) {
-        reach[i] = std::max(reach[i], (tip[i] - rest(static_cast<int>(i))).norm());
+        reach[i] = std::max(reach[i], (tip[i] - Vec3(t.restPositions.row(static_cast<Eigen::Index>(i)).transpose())).norm());
         if (t.parents[i] >= 0) {
             const auto p = static_cast<size_t>(t.parents[i]);
             reach[p] = std::max(reach[p], t.offsets.row(static_cast<Eigen::Index>(i)).norm() + reach[i]);
@@ -245,8 +257,11 @@ RigTemplate makeTemplate(std::string name, std::vector<std::string> names, std::
                     best = c;
             e = best;
         }
+}
 
-    // 4. Hips and chest as in root.h: medians of the chain ends.
+/// Step 4: hips and chest as in root.h, medians of the chain ends.
+void findBody(const std::string& fn, const Tree& tree, const std::array<int, limbCount>& ends, RigTemplate& t)
+{
     const int head = ends[0];
     t.hips = tree.median(ends[3], ends[4], head);
     t.chest = tree.median(ends[1], ends[2], head);
@@ -256,40 +271,49 @@ RigTemplate makeTemplate(std::string name, std::vector<std::string> names, std::
                            t.names[static_cast<size_t>(ends[2])] + ") do not branch off the spine between its hips ('" +
                            t.names[static_cast<size_t>(t.hips)] + "') and head ('" +
                            t.names[static_cast<size_t>(head)] + "')");
+}
 
-    // 5. Chains and normalized arc lengths.
-    t.chains.assign(n, Chain::None);
-    t.chainPositions.assign(n, -1.0);
-    auto assign = [&](Chain chain, const std::vector<int>& joints, int start) {
-        const auto c = static_cast<size_t>(chain);
-        t.chainJoints[c] = joints;
-        const int last = joints.back();
-        t.chainTips[c] = tip[static_cast<size_t>(last)];
-        std::vector<double> arc(joints.size(), 0.0);
-        Vec3 previous = rest(start);
-        double length = 0.0;
-        for (size_t k = 0; k < joints.size(); ++k) {
-            length += (rest(joints[k]) - previous).norm();
-            previous = rest(joints[k]);
-            arc[k] = length;
-        }
-        length += (t.chainTips[c] - previous).norm();
-        t.chainLengths[c] = length;
-        for (size_t k = 0; k < joints.size(); ++k) {
-            t.chains[static_cast<size_t>(joints[k])] = chain;
-            t.chainPositions[static_cast<size_t>(joints[k])] = length > 0.0 ? arc[k] / length : 0.0;
-        }
-    };
-    assign(Chain::Spine, tree.pathDown(t.hips, head), t.hips);
+/// One chain's joints and their normalized arc lengths, measured from `start`
+/// to the chain's tip.
+void assignChain(RigTemplate& t, const std::vector<Vec3>& tip, Chain chain, const std::vector<int>& joints, int start)
+{
+    auto rest = [&](int j) -> Vec3 { return t.restPositions.row(j).transpose(); };
+    const auto c = static_cast<size_t>(chain);
+    t.chainJoints[c] = joints;
+    t.chainTips[c] = tip[static_cast<size_t>(joints.back())];
+    std::vector<double> arc(joints.size(), 0.0);
+    Vec3 previous = rest(start);
+    double length = 0.0;
+    for (size_t k = 0; k < joints.size(); ++k) {
+        length += (rest(joints[k]) - previous).norm();
+        previous = rest(joints[k]);
+        arc[k] = length;
+    }
+    length += (t.chainTips[c] - previous).norm();
+    t.chainLengths[c] = length;
+    for (size_t k = 0; k < joints.size(); ++k) {
+        t.chains[static_cast<size_t>(joints[k])] = chain;
+        t.chainPositions[static_cast<size_t>(joints[k])] = length > 0.0 ? arc[k] / length : 0.0;
+    }
+}
+
+/// Step 5: the spine (hips to head), the arms (below the chest) and the legs
+/// (from the hips); joints above the hips count as the spine's start.
+void assignChains(const std::string& fn, const Tree& tree, const std::vector<Vec3>& tip,
+                  const std::array<int, limbCount>& ends, RigTemplate& t)
+{
+    t.chains.assign(t.names.size(), Chain::None);
+    t.chainPositions.assign(t.names.size(), -1.0);
+    assignChain(t, tip, Chain::Spine, tree.pathDown(t.hips, ends[0]), t.hips);
     for (Limb l : {Limb::LeftHand, Limb::RightHand}) {
         std::vector<int> path = tree.pathDown(t.chest, ends[static_cast<size_t>(l)]);
         path.erase(path.begin()); // the chain starts at the shoulder, below the chest
-        assign(chainOf(l), path, path.front());
+        assignChain(t, tip, chainOf(l), path, path.front());
     }
     for (Limb l : {Limb::LeftFoot, Limb::RightFoot}) {
         std::vector<int> path = tree.pathDown(t.hips, ends[static_cast<size_t>(l)]);
         path.erase(path.begin()); // the hips are on the spine; the leg measures from them
-        assign(chainOf(l), path, t.hips);
+        assignChain(t, tip, chainOf(l), path, t.hips);
     }
     for (int v = t.parents[static_cast<size_t>(t.hips)]; v >= 0; v = t.parents[static_cast<size_t>(v)]) {
         t.chains[static_cast<size_t>(v)] = Chain::Spine;
@@ -297,6 +321,33 @@ RigTemplate makeTemplate(std::string name, std::vector<std::string> names, std::
     }
     if (t.chainLengths[0] <= 0.0)
         throw InvalidInput(fn + "has a spine of zero length from its hips to its head");
+}
+
+} // namespace
+
+RigTemplate makeTemplate(std::string name, std::vector<std::string> names, std::vector<int> parents,
+                         MatrixX3d offsets, const std::vector<EndSite>& endSites,
+                         const std::array<int, limbCount>& limbJoints)
+{
+    const std::string fn = "rig::makeTemplate(): template '" + name + "' ";
+    checkTemplateInput(fn, names, parents, offsets, endSites);
+    RigTemplate t;
+    t.name = std::move(name);
+    t.names = std::move(names);
+    t.parents = std::move(parents);
+    t.offsets = std::move(offsets);
+    t.restPositions.resize(t.offsets.rows(), 3);
+    for (Eigen::Index r = 0; r < t.offsets.rows(); ++r) {
+        t.restPositions.row(r) = t.offsets.row(r);
+        if (t.parents[static_cast<size_t>(r)] >= 0)
+            t.restPositions.row(r) += t.restPositions.row(t.parents[static_cast<size_t>(r)]);
+    }
+    const Tree tree(t.parents);
+    const std::vector<Vec3> tip = jointTips(t, endSites);
+    std::array<int, limbCount> ends = chainEnds(fn, t, tree, tip, limbJoints);
+    extendToDeepest(t, tree, tip, ends);
+    findBody(fn, tree, ends, t);
+    assignChains(fn, tree, tip, ends, t);
     return t;
 }
 

@@ -486,59 +486,32 @@ void checkInput(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* sol
         throw InvalidInput(kFn + "the voxel solid is inconsistent (states do not match dims, or voxel size <= 0)");
 }
 
-} // namespace
-
-Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
-                         const SegmentationOptions& options, const Progress& progress)
+/// Alg. 3.2.1 (nearest link) or 3.2.2 (line of sight through the solid, then
+/// the hLevel post-process) for every vertex, or for those of `only`:
+/// independent vertices, in parallel.
+void assignPerVertex(const Mesh& mesh, const Rig& rig, const Visibility& vis, const std::vector<int>* only,
+                     bool lineOfSight, int level, int threads, Segmentation& seg)
 {
-    checkInput(mesh, skeleton, solid, options);
+    const std::ptrdiff_t count = only ? static_cast<std::ptrdiff_t>(only->size()) : mesh.vertexCount();
+    parallelFor(count, threads, 2048, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+        std::vector<std::pair<double, int>> tmp;
+        for (std::ptrdiff_t k = begin; k < end; ++k) {
+            const int i = only ? (*only)[static_cast<size_t>(k)] : static_cast<int>(k);
+            const Vec3 p = mesh.V.row(i).transpose();
+            Assign a = lineOfSight ? lineOfSightAssign(rig, vis, p, tmp) : nearestLinkAssign(rig, p);
+            if (lineOfSight)
+                a = postProcess(rig, p, a, level);
+            seg.bone[static_cast<size_t>(i)] = a.bone;
+            seg.delta[static_cast<size_t>(i)] = a.delta;
+        }
+    });
+}
+
+/// Weighted normals np_i of Alg. 3.2.4: the mean of the vertex's normal and its 1-ring's.
+MatrixX3d weightedNormals(const Mesh& mesh, const VertexAdjacency& adj, int threads)
+{
     const int n = mesh.vertexCount();
-    const Rig rig(skeleton);
-    const bool haveSolid = solid != nullptr && !solid->empty();
-    static const VoxelGrid noSolid;
-    const Visibility vis(haveSolid ? *solid : noSolid);
-    const int threads = options.threads;
-    auto row = [&mesh](int i) -> Vec3 { return mesh.V.row(i).transpose(); };
-
-    Segmentation seg;
-    seg.bone.assign(static_cast<size_t>(n), -1);
-    seg.delta.assign(static_cast<size_t>(n), 0.0);
-    progress.update("segment", 0.0);
-
-    // The per-vertex methods (3.2.1, 3.2.2): independent vertices, in parallel.
-    auto perVertex = [&](std::vector<int> const* only, bool lineOfSight, int level) {
-        const std::ptrdiff_t count = only ? static_cast<std::ptrdiff_t>(only->size()) : n;
-        parallelFor(count, threads, 2048, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
-            std::vector<std::pair<double, int>> tmp;
-            for (std::ptrdiff_t k = begin; k < end; ++k) {
-                const int i = only ? (*only)[static_cast<size_t>(k)] : static_cast<int>(k);
-                const Vec3 p = row(i);
-                Assign a = lineOfSight ? lineOfSightAssign(rig, vis, p, tmp) : nearestLinkAssign(rig, p);
-                if (lineOfSight)
-                    a = postProcess(rig, p, a, level);
-                seg.bone[static_cast<size_t>(i)] = a.bone;
-                seg.delta[static_cast<size_t>(i)] = a.delta;
-            }
-        });
-    };
-
-    if (options.method == SegmentationMethod::NearestLink) {
-        perVertex(nullptr, false, 0);
-        progress.update("segment", 1.0);
-        return seg;
-    }
-    if (options.method == SegmentationMethod::LineOfSight) {
-        perVertex(nullptr, true, options.hierarchyLevel);
-        progress.update("segment", 1.0);
-        return seg;
-    }
-
-    // ---- Thesis Alg. 3.2.4 -------------------------------------------------
-    const VertexAdjacency adj = vertexAdjacency(n, mesh.F);
-    std::vector<int> comp;
-    const int compCount = components(adj, n, comp);
     const MatrixX3d N = mesh.N.rows() == n ? mesh.N : vertexNormals(mesh.V, mesh.F);
-    // Weighted normals np_i: the mean of the vertex's normal and its 1-ring's.
     MatrixX3d NP(n, 3);
     parallelFor(n, threads, 4096, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
         for (std::ptrdiff_t i = begin; i < end; ++i) {
@@ -549,12 +522,28 @@ Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const Voxel
             NP.row(i) = (len > 0.0 ? Vec3(s / len) : Vec3::Zero()).transpose();
         }
     });
-    progress.update("segment", 0.1);
+    return NP;
+}
 
-    // 1. Region growing, link by link: candidate pairs (vertex, link).
+/// Connected parts of the mesh (`comp` per vertex, `count` parts).
+struct Parts {
+    std::vector<int> comp;
+    int count = 0;
+};
+
+/// Alg. 3.2.4 step 1, region growing link by link: the candidate pairs
+/// (vertex, link), sorted by vertex. A link's region grows from one seed per
+/// part (its candidate nearest to the link: a vertex with 0 < δ < 1, or
+/// beyond the end of a leaf's link, so a part wholly beyond the end, like an
+/// eyeball, is still reached) over vertices in the link's influence space and
+/// not in a child link's.
+std::vector<std::pair<int, int>> growRegions(const Mesh& mesh, const Rig& rig, const VertexAdjacency& adj,
+                                             const Parts& parts, int threads, const Progress& progress)
+{
+    const int n = mesh.vertexCount();
     std::vector<std::pair<int, int>> cand;
     cand.reserve(static_cast<size_t>(n) * 3);
-    std::vector<double> raw(static_cast<size_t>(n)), dist(static_cast<size_t>(n));
+    std::vector<double> dist(static_cast<size_t>(n));
     std::vector<char> isCand(static_cast<size_t>(n)), seen(static_cast<size_t>(n));
     std::vector<int> childLinks, queue;
     for (size_t li = 0; li < rig.usable.size(); ++li) {
@@ -564,9 +553,8 @@ Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const Voxel
         rig.linksFrom(c, childLinks);
         parallelFor(n, threads, 8192, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
             for (std::ptrdiff_t i = begin; i < end; ++i) {
-                const Vec3 p = row(static_cast<int>(i));
+                const Vec3 p = mesh.V.row(i).transpose();
                 const LinkHit h = hitLink(L, p);
-                raw[static_cast<size_t>(i)] = h.raw;
                 dist[static_cast<size_t>(i)] = h.dist;
                 bool ok = h.raw > 0.0;
                 if (ok && h.raw >= 1.0)
@@ -581,14 +569,11 @@ Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const Voxel
                 seen[static_cast<size_t>(i)] = 0;
             }
         });
-        // One seed per part of the mesh: its candidate nearest to the link (a
-        // vertex with 0 < δ < 1, or beyond the end of a leaf's link: a part
-        // wholly beyond the end, like an eyeball, is still reached).
-        std::vector<int> seed(static_cast<size_t>(compCount), -1);
+        std::vector<int> seed(static_cast<size_t>(parts.count), -1);
         for (int i = 0; i < n; ++i) {
             if (!isCand[static_cast<size_t>(i)] || adj.degree(i) == 0)
                 continue;
-            int& s = seed[static_cast<size_t>(comp[static_cast<size_t>(i)])];
+            int& s = seed[static_cast<size_t>(parts.comp[static_cast<size_t>(i)])];
             if (s < 0 || dist[static_cast<size_t>(i)] < dist[static_cast<size_t>(s)])
                 s = i;
         }
@@ -611,9 +596,19 @@ Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const Voxel
         }
         progress.update("segment", 0.1 + 0.5 * static_cast<double>(li + 1) / static_cast<double>(rig.usable.size()));
     }
-
-    // 2. Belonging test.
     std::sort(cand.begin(), cand.end());
+    return cand;
+}
+
+/// Alg. 3.2.4 step 2, the belonging test: of a vertex's candidate links, the
+/// nearest whose direction to the vertex is within `maxNormalAngleDegrees` of
+/// its weighted normal. Returns, per vertex, the inner link whose end it lay
+/// past (0 when none; see `keepCapsOnThickerEnds()`).
+std::vector<int> belongingTest(const Mesh& mesh, const Rig& rig, const MatrixX3d& NP,
+                               const std::vector<std::pair<int, int>>& cand, const SegmentationOptions& options,
+                               Segmentation& seg)
+{
+    const int n = mesh.vertexCount();
     std::vector<size_t> candStart(static_cast<size_t>(n) + 1, 0);
     for (const auto& [v, c] : cand)
         ++candStart[static_cast<size_t>(v) + 1];
@@ -622,9 +617,9 @@ Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const Voxel
     std::vector<int> pastEnd(static_cast<size_t>(n), 0);
     const double tieEps = 1e-9 * boundingBox(mesh).diagonal();
     const double cosMax = std::cos(options.maxNormalAngleDegrees * std::numbers::pi / 180.0);
-    parallelFor(n, threads, 4096, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+    parallelFor(n, options.threads, 4096, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
         for (std::ptrdiff_t i = begin; i < end; ++i) {
-            const Vec3 p = row(static_cast<int>(i));
+            const Vec3 p = mesh.V.row(i).transpose();
             const Vec3 np = NP.row(i).transpose();
             double best = kInf, bestRaw = 0.0;
             for (size_t k = candStart[static_cast<size_t>(i)]; k < candStart[static_cast<size_t>(i) + 1]; ++k) {
@@ -661,52 +656,97 @@ Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const Voxel
             }
         }
     });
+    return pastEnd;
+}
+
+/// Small separate parts (box diagonal below `rigidPartSize` of the mesh's)
+/// go whole to the link owning most of their vertices.
+void bindSmallParts(const Mesh& mesh, const Parts& parts, double rigidPartSize, Segmentation& seg)
+{
+    const int n = mesh.vertexCount();
+    const double whole = boundingBox(mesh).diagonal();
+    std::vector<Box3> box(static_cast<size_t>(parts.count));
+    for (int i = 0; i < n; ++i)
+        box[static_cast<size_t>(parts.comp[static_cast<size_t>(i)])].extend(mesh.V.row(i).transpose());
+    std::vector<std::map<int, int>> votes(static_cast<size_t>(parts.count));
+    for (int i = 0; i < n; ++i)
+        if (box[static_cast<size_t>(parts.comp[static_cast<size_t>(i)])].diagonal() < rigidPartSize * whole)
+            ++votes[static_cast<size_t>(parts.comp[static_cast<size_t>(i)])][seg.bone[static_cast<size_t>(i)]];
+    std::vector<int> owner(static_cast<size_t>(parts.count), -1);
+    for (int k = 0; k < parts.count; ++k) {
+        int most = 0;
+        for (const auto& [b, count] : votes[static_cast<size_t>(k)])
+            if (count > most) {
+                most = count;
+                owner[static_cast<size_t>(k)] = b;
+            }
+    }
+    for (int i = 0; i < n; ++i) {
+        const int b = owner[static_cast<size_t>(parts.comp[static_cast<size_t>(i)])];
+        if (b >= 0)
+            seg.bone[static_cast<size_t>(i)] = b;
+    }
+}
+
+/// Thesis Alg. 3.2.4: region growing (step 1), belonging test (step 2), the
+/// vertices no region reached by 3.2.2 (or 3.2.1 without a solid), region
+/// merge (step 3), small parts whole, δ on each vertex's final link.
+void regionGrowSegmentation(const Mesh& mesh, const Rig& rig, const Visibility& vis, bool haveSolid,
+                            const SegmentationOptions& options, const Progress& progress, Segmentation& seg)
+{
+    const int n = mesh.vertexCount();
+    const VertexAdjacency adj = vertexAdjacency(n, mesh.F);
+    Parts parts;
+    parts.count = components(adj, n, parts.comp);
+    const MatrixX3d NP = weightedNormals(mesh, adj, options.threads);
+    progress.update("segment", 0.1);
+    const auto cand = growRegions(mesh, rig, adj, parts, options.threads, progress);
+    const std::vector<int> pastEnd = belongingTest(mesh, rig, NP, cand, options, seg);
     keepCapsOnThickerEnds(rig, mesh, pastEnd, seg);
     progress.update("segment", 0.7);
-
-    // Vertices no region reached: the nearest visible link (3.2.2), or 3.2.1.
     std::vector<int> unreached;
     for (int i = 0; i < n; ++i)
         if (seg.bone[static_cast<size_t>(i)] < 0)
             unreached.push_back(i);
     if (!unreached.empty())
-        perVertex(&unreached, haveSolid, 0);
+        assignPerVertex(mesh, rig, vis, &unreached, haveSolid, 0, options.threads, seg);
     progress.checkCancelled();
-
-    // 3. Region merge.
     if (options.mergeRegions)
-        mergeRegions(adj, comp, seg.bone);
+        mergeRegions(adj, parts.comp, seg.bone);
     progress.update("segment", 0.9);
-
-    // Small separate parts go whole to the link owning most of them.
-    if (options.rigidPartSize > 0.0 && compCount > 1) {
-        const double whole = boundingBox(mesh).diagonal();
-        std::vector<Box3> box(static_cast<size_t>(compCount));
-        for (int i = 0; i < n; ++i)
-            box[static_cast<size_t>(comp[static_cast<size_t>(i)])].extend(row(i));
-        std::vector<std::map<int, int>> votes(static_cast<size_t>(compCount));
-        for (int i = 0; i < n; ++i)
-            if (box[static_cast<size_t>(comp[static_cast<size_t>(i)])].diagonal() < options.rigidPartSize * whole)
-                ++votes[static_cast<size_t>(comp[static_cast<size_t>(i)])][seg.bone[static_cast<size_t>(i)]];
-        std::vector<int> owner(static_cast<size_t>(compCount), -1);
-        for (int k = 0; k < compCount; ++k) {
-            int most = 0;
-            for (const auto& [b, count] : votes[static_cast<size_t>(k)])
-                if (count > most) {
-                    most = count;
-                    owner[static_cast<size_t>(k)] = b;
-                }
-        }
-        for (int i = 0; i < n; ++i) {
-            const int b = owner[static_cast<size_t>(comp[static_cast<size_t>(i)])];
-            if (b >= 0)
-                seg.bone[static_cast<size_t>(i)] = b;
-        }
-    }
-    // δ on the final link (merged vertices changed link).
-    for (int i = 0; i < n; ++i) {
+    if (options.rigidPartSize > 0.0 && parts.count > 1)
+        bindSmallParts(mesh, parts, options.rigidPartSize, seg);
+    for (int i = 0; i < n; ++i) { // δ on the final link (merged vertices changed link)
         const int c = seg.bone[static_cast<size_t>(i)];
-        seg.delta[static_cast<size_t>(i)] = c > 0 ? hitLink(rig.link(c), row(i)).delta : 0.0;
+        seg.delta[static_cast<size_t>(i)] = c > 0 ? hitLink(rig.link(c), mesh.V.row(i).transpose()).delta : 0.0;
+    }
+}
+
+} // namespace
+
+Segmentation segmentMesh(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
+                         const SegmentationOptions& options, const Progress& progress)
+{
+    checkInput(mesh, skeleton, solid, options);
+    const int n = mesh.vertexCount();
+    const Rig rig(skeleton);
+    const bool haveSolid = solid != nullptr && !solid->empty();
+    static const VoxelGrid noSolid;
+    const Visibility vis(haveSolid ? *solid : noSolid);
+    Segmentation seg;
+    seg.bone.assign(static_cast<size_t>(n), -1);
+    seg.delta.assign(static_cast<size_t>(n), 0.0);
+    progress.update("segment", 0.0);
+    switch (options.method) {
+    case SegmentationMethod::NearestLink:
+        assignPerVertex(mesh, rig, vis, nullptr, false, 0, options.threads, seg);
+        break;
+    case SegmentationMethod::LineOfSight:
+        assignPerVertex(mesh, rig, vis, nullptr, true, options.hierarchyLevel, options.threads, seg);
+        break;
+    case SegmentationMethod::RegionGrow:
+        regionGrowSegmentation(mesh, rig, vis, haveSolid, options, progress, seg);
+        break;
     }
     progress.update("segment", 1.0);
     return seg;

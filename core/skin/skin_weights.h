@@ -17,6 +17,9 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <string>
+#include <vector>
+
 namespace rig {
 
 struct SkinWeights {
@@ -52,5 +55,18 @@ Eigen::MatrixXd denseWeights(const SkinWeights& w, int jointCount);
 /// @throws rig::InvalidInput naming the function's caller-facing problem and
 /// the first offending vertex.
 void validateSkinWeights(const SkinWeights& w, int vertexCount, int jointCount);
+
+/// A connected part of the mesh bound rigidly to one bone instead of by the
+/// weight method (eyes, teeth, props; parts no bone reaches).
+struct RigidPart {
+    int part = -1;           ///< Connected-component index (components numbered by lowest vertex index).
+    std::string name;        ///< The mesh part name (`Mesh::partNames`) of most of its vertices, or "component N".
+    int bone = -1;           ///< The joint it is bound to.
+    int vertexCount = 0;     ///< Number of vertices.
+    /// Why: "no bone visible", "too small (N vertices)", "degenerate (no area)",
+    /// "small part (moves rigidly)" or "solve failed (degenerate geometry)".
+    std::string reason;
+    std::vector<int> vertices; ///< Its vertex indices, ascending (for highlighting).
+};
 
 } // namespace rig

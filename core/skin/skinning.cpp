@@ -34,22 +34,18 @@ int countBleedingVertices(const SkinWeights& weights, const Skeleton& skeleton, 
 SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
                                const WeightOptions& options, const Progress& progress)
 {
+    checkWeightOptions(options);
     SkinningResult r;
     StageClock clock(r.timings);
     r.segmentation = segmentMesh(mesh, skeleton, solid, options.segmentation, progress);
     clock.lap("segment");
     WeightDiagnostics& d = r.diagnostics;
-    if (options.method == WeightMethod::Heat) {
-        HeatWeightsResult heat = boneHeatWeights(mesh, skeleton, solid, options.heat, progress);
-        r.weights = std::move(heat.weights);
-        d.unreachedVertices = heat.unreachedVertices;
-        d.rigidParts = std::move(heat.rigidParts);
-    } else {
-        r.weights = segmentationWeights(mesh, skeleton, r.segmentation, options.gaussian);
-        // segmentMesh() gives every vertex a link; a -1 would be an unreached
-        // vertex (counted, and refused by segmentationWeights()).
-        d.unreachedVertices = static_cast<int>(std::count(r.segmentation.bone.begin(), r.segmentation.bone.end(), -1));
-    }
+    const WeightMethod& method = findWeightMethod(options.method);
+    WeightMethodResult w =
+        method.compute(WeightMethodInput{mesh, skeleton, solid, r.segmentation, progress}, options.valuesOf(method.id));
+    r.weights = std::move(w.weights);
+    d.unreachedVertices = w.unreachedVertices;
+    d.rigidParts = std::move(w.rigidParts);
     validateSkinWeights(r.weights, mesh.vertexCount(), skeleton.jointCount());
     clock.lap("weights");
     d.bleedingVertices = countBleedingVertices(r.weights, skeleton);
@@ -69,20 +65,6 @@ SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const
                              ") from two different limbs; paint them or adjust the joints");
     clock.lap("diagnostics");
     return r;
-}
-
-WeightMethod parseWeightMethod(std::string_view name)
-{
-    if (name == "gaussian")
-        return WeightMethod::Segmentation;
-    if (name == "heat")
-        return WeightMethod::Heat;
-    throw InvalidInput("weight method '" + std::string(name) + "' not understood; use gaussian or heat");
-}
-
-std::string_view weightMethodName(WeightMethod method)
-{
-    return method == WeightMethod::Heat ? "heat" : "gaussian";
 }
 
 SegmentationMethod parseSegmentationMethod(std::string_view name)

@@ -3,7 +3,7 @@
 /// The skinning stage as one call (the facade the project, the UI and the CLI
 /// use): segmentation (thesis Ch. 3; always computed, since the twist-corrected
 /// deformer of thesis §4.4 needs it whatever the weights), then the weights of
-/// the chosen method (thesis Alg. 4.2.1, or bone heat, Baran & Popović 2007),
+/// the chosen method (the table of weight_methods.h),
 /// then diagnostics that report problems instead of hiding them: vertices no
 /// bone reached, parts bound rigidly, and weight bleeding between limbs.
 ///
@@ -24,8 +24,7 @@
 #include "core/skin/segmentation.h"
 #include "core/skin/segmentation_data.h"
 #include "core/skin/skin_weights.h"
-#include "core/skin/weights_gaussian.h"
-#include "core/skin/weights_heat.h"
+#include "core/skin/weight_methods.h"
 #include "core/voxel/voxel_grid.h"
 
 #include <string>
@@ -33,19 +32,6 @@
 #include <vector>
 
 namespace rig {
-
-/// How the skinning weights are computed.
-enum class WeightMethod {
-    Segmentation, ///< thesis Alg. 4.2.1 (segmentation + Gaussian eq. 4.1), the default.
-    Heat,         ///< bone heat, Baran & Popović 2007 (weights_heat.h).
-};
-
-struct WeightOptions {
-    WeightMethod method = WeightMethod::Segmentation; ///< The weight method.
-    SegmentationOptions segmentation;                 ///< Always used (segmentation + twist).
-    GaussianWeightOptions gaussian;                   ///< Used by WeightMethod::Segmentation.
-    HeatWeightOptions heat;                           ///< Used by WeightMethod::Heat.
-};
 
 /// What went wrong, or might have: shown to the artist, written to reports.
 struct WeightDiagnostics {
@@ -64,12 +50,13 @@ struct SkinningResult {
     StageTimings timings;      ///< Wall-clock seconds of "segment", "weights" and "diagnostics".
 };
 
-/// Segments `mesh`, computes the weights with `options.method` and the
-/// diagnostics.
+/// Segments `mesh`, computes the weights with the method `options.method` of
+/// the table (weight_methods.h) and the diagnostics.
 /// @param solid the filled voxel solid (`CurveSkeletonResult::solid`): needed by
 ///        SegmentationMethod::LineOfSight, used by heat for visibility; may be null.
-/// @throws rig::InvalidInput from the segmentation or the weights (empty mesh,
-///         invalid skeleton, LineOfSight without a solid, options out of range).
+/// @throws rig::InvalidInput for an unknown method or parameters out of range
+///         (`checkWeightOptions()`), and from the segmentation or the weights
+///         (empty mesh, invalid skeleton, LineOfSight without a solid).
 /// @throws rig::Cancelled when `progress` asks to stop.
 /// Progress: the steps of `segmentMesh()` and of the weight method.
 SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
@@ -81,11 +68,6 @@ int countBleedingVertices(const SkinWeights& weights, const Skeleton& skeleton,
                           double threshold = WeightDiagnostics::bleedThreshold);
 
 
-/// "gaussian" → Segmentation, "heat" → Heat (case-sensitive).
-/// @throws rig::InvalidInput listing the valid names.
-WeightMethod parseWeightMethod(std::string_view name);
-/// "gaussian" or "heat".
-std::string_view weightMethodName(WeightMethod method);
 /// "3.2.1" → NearestLink, "3.2.2" → LineOfSight, "3.2.4" → RegionGrow.
 /// @throws rig::InvalidInput listing the valid names.
 SegmentationMethod parseSegmentationMethod(std::string_view name);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,249 +68,316 @@ void checkInput(const Mesh& mesh, const Skeleton& skeleton, const Segmentation& 
         throw InvalidInput(kFn + "minRelativeWeight must lie in [0, 1), got " + std::to_string(o.minRelativeWeight));
 }
 
+/// Influences per vertex as CSR rows: (joint, weight), rows summing to 1.
+struct InfluenceRows {
+    std::vector<int> start; ///< #V + 1 row offsets.
+    std::vector<int> joint;
+    std::vector<double> weight;
+};
+
+/// The (joint, log f) pairs of one vertex, Alg. 4.2.1: its link's parent m
+/// and child c, h levels up from m and h − 1 levels down from c, each at its
+/// hierarchy distance from the vertex's δ (eq. 4.1).
+void vertexLogs(const Mesh& mesh, const Skeleton& skeleton, const std::vector<std::vector<int>>& children, int i,
+                int c, double d, const GaussianWeightOptions& o, std::vector<std::pair<int, double>>& logs)
+{
+    const int h = o.hierarchyLevel;
+    const int m = skeleton.parents[static_cast<size_t>(c)];
+    const bool leaf = children[static_cast<size_t>(c)].empty();
+    if (leaf && d >= 1.0) {
+        // Beyond a leaf's end (hand, head, toes) the raw δ goes on, so the
+        // leaf's weight takes over from its parent's (eq. 3.4: δ > 1).
+        const Vec3 a = skeleton.bindPositions.row(m).transpose();
+        const Vec3 b = skeleton.bindPositions.row(c).transpose();
+        d = std::max(1.0, linkDelta(mesh.V.row(i).transpose(), a, b));
+    }
+    if (h == 0) {
+        logs.emplace_back(leaf && d > 1.5 ? c : m, 0.0); // rigid: the main joint only
+        return;
+    }
+    logs.emplace_back(m, logDistribution(o, d));
+    int up = m;
+    for (int k = 1; k <= h; ++k) {
+        up = skeleton.parents[static_cast<size_t>(up)];
+        if (up < 0)
+            break;
+        logs.emplace_back(up, logDistribution(o, d + k));
+    }
+    logs.emplace_back(c, logDistribution(o, leaf ? std::min(d - 1.0, o.b) : d - 1.0));
+    std::vector<int> level{c}, next;
+    for (int k = 2; k <= h && !level.empty(); ++k) {
+        next.clear();
+        for (int j : level)
+            for (int ch : children[static_cast<size_t>(j)]) {
+                logs.emplace_back(ch, logDistribution(o, d - k));
+                next.push_back(ch);
+            }
+        std::swap(level, next);
+    }
+}
+
+/// Appends one vertex's row: the logs exponentiated and normalized (eq. 4.2).
+void appendNormalized(std::vector<std::pair<int, double>>& logs, InfluenceRows& rows)
+{
+    double top = -std::numeric_limits<double>::infinity();
+    for (const auto& [j, l] : logs)
+        top = std::max(top, l);
+    if (!std::isfinite(top)) { // a compact function that is 0 on every joint: the main joint
+        logs.resize(1);
+        logs[0].second = top = 0.0;
+    }
+    double sum = 0.0;
+    for (auto& [j, l] : logs) {
+        l = std::exp(l - top);
+        sum += l;
+    }
+    for (const auto& [j, w] : logs) {
+        rows.joint.push_back(j);
+        rows.weight.push_back(w / sum);
+    }
+    rows.start.push_back(static_cast<int>(rows.joint.size()));
+}
+
+/// The thesis's weights of every vertex (Alg. 4.2.1, eq. 4.1–4.2).
+InfluenceRows distributionWeights(const Mesh& mesh, const Skeleton& skeleton, const Segmentation& seg,
+                                  const GaussianWeightOptions& o)
+{
+    const auto children = childrenOf(skeleton);
+    InfluenceRows rows;
+    rows.start.assign(1, 0);
+    std::vector<std::pair<int, double>> logs; // (joint, log f(x))
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        const int c = seg.bone[static_cast<size_t>(i)];
+        logs.clear();
+        if (c == 0)
+            logs.emplace_back(0, 0.0); // the root's own region
+        else
+            vertexLogs(mesh, skeleton, children, i, c, seg.delta[static_cast<size_t>(i)], o, logs);
+        appendNormalized(logs, rows);
+    }
+    return rows;
+}
+
+/// Per main joint m, the (joint k, target t) pairs whose weight moves while
+/// smoothing: k goes to itself when it is m, an ancestor or a descendant of m;
+/// otherwise to k's nearest ancestor that is one of those (the common
+/// ancestor of two branches, e.g. the chest between the neck and a shoulder,
+/// the hips between the thighs).
+std::vector<std::vector<std::pair<int, int>>> redirectedJoints(const Skeleton& skeleton)
+{
+    const int J = skeleton.jointCount();
+    std::vector<std::vector<std::pair<int, int>>> moves(static_cast<size_t>(J));
+    std::vector<char> allowed(static_cast<size_t>(J));
+    for (int m = 0; m < J; ++m) {
+        std::fill(allowed.begin(), allowed.end(), 0);
+        for (int k = m; k >= 0; k = skeleton.parents[static_cast<size_t>(k)])
+            allowed[static_cast<size_t>(k)] = 1;
+        for (int k = m + 1; k < J; ++k) // parents[k] < k: a descendant's parent is m or a descendant
+            if (allowed[static_cast<size_t>(skeleton.parents[static_cast<size_t>(k)])] &&
+                skeleton.parents[static_cast<size_t>(k)] >= m)
+                allowed[static_cast<size_t>(k)] = 1;
+        for (int k = 0; k < J; ++k) {
+            int t = k;
+            while (!allowed[static_cast<size_t>(t)])
+                t = skeleton.parents[static_cast<size_t>(t)]; // ends at the root at the latest
+            if (t != k)
+                moves[static_cast<size_t>(m)].emplace_back(k, t);
+        }
+    }
+    return moves;
+}
+
+/// Largest change of one joint's weight from vertex a to vertex b.
+double jumpAcross(const InfluenceRows& r, int a, int b)
+{
+    double worst = 0.0;
+    for (int k = r.start[static_cast<size_t>(a)]; k < r.start[static_cast<size_t>(a) + 1]; ++k) {
+        double other = 0.0;
+        for (int l = r.start[static_cast<size_t>(b)]; l < r.start[static_cast<size_t>(b) + 1]; ++l)
+            if (r.joint[static_cast<size_t>(l)] == r.joint[static_cast<size_t>(k)])
+                other = r.weight[static_cast<size_t>(l)];
+        worst = std::max(worst, std::abs(r.weight[static_cast<size_t>(k)] - other));
+    }
+    return worst;
+}
+
+/// The ring (0 = on a jump, then 1, 2, …) of every vertex near a weight jump,
+/// -1 elsewhere: the vertices around the edges whose ends differ by more than
+/// 0.05 in some weight (region borders, the steep part of the distribution on
+/// short links), out to half of `smoothingIterations` rings and at most 4% of
+/// the mesh's diagonal (so a coarse mesh is not smoothed through).
+std::vector<int> smoothingRings(const Mesh& mesh, const VertexAdjacency& adj, const InfluenceRows& rows,
+                                int smoothingIterations)
+{
+    const int n = mesh.vertexCount();
+    std::vector<int> ring(static_cast<size_t>(n), -1), frontier, next;
+    for (int i = 0; i < n; ++i)
+        for (int e = adj.start[static_cast<size_t>(i)]; e < adj.start[static_cast<size_t>(i) + 1]; ++e) {
+            const int w = adj.nbr[static_cast<size_t>(e)];
+            if (jumpAcross(rows, i, w) > 0.05 || jumpAcross(rows, w, i) > 0.05) {
+                ring[static_cast<size_t>(i)] = 0;
+                frontier.push_back(i);
+                break;
+            }
+        }
+    double edgeSum = 0.0;
+    for (int i = 0; i < n; ++i)
+        for (int e = adj.start[static_cast<size_t>(i)]; e < adj.start[static_cast<size_t>(i) + 1]; ++e)
+            edgeSum += (mesh.V.row(i) - mesh.V.row(adj.nbr[static_cast<size_t>(e)])).norm();
+    const double meanEdge = adj.nbr.empty() ? 0.0 : edgeSum / static_cast<double>(adj.nbr.size());
+    Box3 box;
+    for (int i = 0; i < n; ++i)
+        box.extend(mesh.V.row(i).transpose());
+    const int geometric = meanEdge > 0.0 ? static_cast<int>(std::ceil(0.04 * box.diagonal() / meanEdge)) : 1;
+    const int radius = std::max(1, std::min(smoothingIterations / 2, geometric));
+    for (int r = 1; r <= radius && !frontier.empty(); ++r) {
+        next.clear();
+        for (int v : frontier)
+            for (int e = adj.start[static_cast<size_t>(v)]; e < adj.start[static_cast<size_t>(v) + 1]; ++e) {
+                const int w = adj.nbr[static_cast<size_t>(e)];
+                if (ring[static_cast<size_t>(w)] < 0) {
+                    ring[static_cast<size_t>(w)] = r;
+                    next.push_back(w);
+                }
+            }
+        std::swap(frontier, next);
+    }
+    return ring;
+}
+
+/// The smoothing zone: the ringed vertices (updated, first) and their outer
+/// neighbours (fixed, after them), with each vertex's column in the zone.
+struct SmoothingZone {
+    std::vector<int> vertices;  ///< Zone column → vertex.
+    std::vector<int> local;     ///< #V vertex → zone column, -1 outside.
+    size_t updated = 0;         ///< The first `updated` columns change.
+};
+
+SmoothingZone smoothingZone(const VertexAdjacency& adj, const std::vector<int>& ring)
+{
+    SmoothingZone z;
+    z.local.assign(ring.size(), -1);
+    for (size_t i = 0; i < ring.size(); ++i)
+        if (ring[i] >= 0) {
+            z.local[i] = static_cast<int>(z.vertices.size());
+            z.vertices.push_back(static_cast<int>(i));
+        }
+    z.updated = z.vertices.size();
+    for (size_t k = 0; k < z.updated; ++k)
+        for (int e = adj.start[static_cast<size_t>(z.vertices[k])]; e < adj.start[static_cast<size_t>(z.vertices[k]) + 1]; ++e) {
+            const int w = adj.nbr[static_cast<size_t>(e)];
+            if (z.local[static_cast<size_t>(w)] < 0) {
+                z.local[static_cast<size_t>(w)] = static_cast<int>(z.vertices.size());
+                z.vertices.push_back(w);
+            }
+        }
+    return z;
+}
+
+/// Gauss–Seidel sweeps with over-relaxation over the zone's dense columns Z
+/// (#J by zone): each vertex takes the mean of its own and its neighbours'
+/// weights, with disallowed joints' weight moved (`moves`) so rows sum to 1.
+void relaxZone(Eigen::MatrixXd& Z, const SmoothingZone& zone, const VertexAdjacency& adj,
+               const std::vector<int>& mainJoint, const std::vector<std::vector<std::pair<int, int>>>& moves,
+               int iterations)
+{
+    Eigen::VectorXd acc(Z.rows());
+    for (int it = 0; it < iterations; ++it) {
+        for (size_t z = 0; z < zone.updated; ++z) { // Gauss-Seidel: in place
+            const int i = zone.vertices[z];
+            acc = Z.col(static_cast<Eigen::Index>(z));
+            for (int e = adj.start[static_cast<size_t>(i)]; e < adj.start[static_cast<size_t>(i) + 1]; ++e)
+                acc += Z.col(zone.local[static_cast<size_t>(adj.nbr[static_cast<size_t>(e)])]);
+            for (const auto& [k, t] : moves[static_cast<size_t>(mainJoint[static_cast<size_t>(i)])]) {
+                acc[t] += acc[k];
+                acc[k] = 0.0;
+            }
+            // Over-relaxed (SOR): the ramp across a region border needs
+            // O(radius²) plain sweeps. acc.sum() = 1 + degree: rows sum to 1.
+            Z.col(static_cast<Eigen::Index>(z)) =
+                (1.0 - kOmega) * Z.col(static_cast<Eigen::Index>(z)) + (kOmega / acc.sum()) * acc;
+        }
+    }
+}
+
+/// Rows again: the zone's updated vertices from Z, the others as they were.
+InfluenceRows rowsFromZone(const InfluenceRows& rows, const Eigen::MatrixXd& Z, const SmoothingZone& zone)
+{
+    const int n = static_cast<int>(rows.start.size()) - 1;
+    InfluenceRows out;
+    out.start.assign(1, 0);
+    for (int i = 0; i < n; ++i) {
+        const int z = zone.local[static_cast<size_t>(i)];
+        if (z >= 0 && static_cast<size_t>(z) < zone.updated) {
+            // Over-relaxation may leave tiny negative values: drop them.
+            const double sum = Z.col(z).cwiseMax(0.0).sum();
+            for (int k = 0; k < Z.rows(); ++k)
+                if (Z(k, z) > 0.0) {
+                    out.joint.push_back(k);
+                    out.weight.push_back(Z(k, z) / sum);
+                }
+        } else {
+            for (int k = rows.start[static_cast<size_t>(i)]; k < rows.start[static_cast<size_t>(i) + 1]; ++k) {
+                out.joint.push_back(rows.joint[static_cast<size_t>(k)]);
+                out.weight.push_back(rows.weight[static_cast<size_t>(k)]);
+            }
+        }
+        out.start.push_back(static_cast<int>(out.joint.size()));
+    }
+    return out;
+}
+
+/// Smoothing over the mesh's edges across region borders (see the header).
+InfluenceRows smoothAcrossBorders(const Mesh& mesh, const Skeleton& skeleton, const Segmentation& seg,
+                                  const GaussianWeightOptions& o, const InfluenceRows& rows)
+{
+    const int n = mesh.vertexCount();
+    const int J = skeleton.jointCount();
+    std::vector<int> mainJoint(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        const int c = seg.bone[static_cast<size_t>(i)];
+        mainJoint[static_cast<size_t>(i)] = c == 0 ? 0 : skeleton.parents[static_cast<size_t>(c)];
+    }
+    const VertexAdjacency adjacency = vertexAdjacency(n, mesh.F);
+    const SmoothingZone zone = smoothingZone(adjacency, smoothingRings(mesh, adjacency, rows, o.smoothingIterations));
+    Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(J, static_cast<Eigen::Index>(zone.vertices.size())); // column per vertex
+    for (size_t z = 0; z < zone.vertices.size(); ++z)
+        for (int k = rows.start[static_cast<size_t>(zone.vertices[z])]; k < rows.start[static_cast<size_t>(zone.vertices[z]) + 1]; ++k)
+            Z(rows.joint[static_cast<size_t>(k)], static_cast<Eigen::Index>(z)) += rows.weight[static_cast<size_t>(k)];
+    relaxZone(Z, zone, adjacency, mainJoint, redirectedJoints(skeleton), o.smoothingIterations);
+    return rowsFromZone(rows, Z, zone);
+}
+
+/// Drops the negligible tail (below `minRelativeWeight` of the vertex's
+/// largest), then keeps the top k renormalized (eq. 4.2).
+SkinWeights prunedWeights(const InfluenceRows& rows, int joints, const GaussianWeightOptions& o)
+{
+    const int n = static_cast<int>(rows.start.size()) - 1;
+    std::vector<Eigen::Triplet<double>> triplets;
+    triplets.reserve(rows.weight.size());
+    for (int i = 0; i < n; ++i) {
+        double top = 0.0;
+        for (int k = rows.start[static_cast<size_t>(i)]; k < rows.start[static_cast<size_t>(i) + 1]; ++k)
+            top = std::max(top, rows.weight[static_cast<size_t>(k)]);
+        for (int k = rows.start[static_cast<size_t>(i)]; k < rows.start[static_cast<size_t>(i) + 1]; ++k)
+            if (rows.weight[static_cast<size_t>(k)] > 0.0 && rows.weight[static_cast<size_t>(k)] >= o.minRelativeWeight * top)
+                triplets.emplace_back(i, rows.joint[static_cast<size_t>(k)], rows.weight[static_cast<size_t>(k)]);
+    }
+    Eigen::SparseMatrix<double> W(n, joints);
+    W.setFromTriplets(triplets.begin(), triplets.end()); // duplicates (none expected) would add up
+    return skinWeightsFromSparse(W, o.maxInfluences);
+}
+
 } // namespace
 
 SkinWeights segmentationWeights(const Mesh& mesh, const Skeleton& skeleton, const Segmentation& seg,
                                 const GaussianWeightOptions& options)
 {
     checkInput(mesh, skeleton, seg, options);
-    const GaussianWeightOptions& o = options;
-    const int n = mesh.vertexCount();
-    const auto children = childrenOf(skeleton);
-    const int h = o.hierarchyLevel;
-
-    // Influence sets: CSR rows of (joint, weight), weights normalized (eq. 4.2).
-    std::vector<int> start(static_cast<size_t>(n) + 1, 0), joint;
-    std::vector<double> weight;
-    std::vector<std::pair<int, double>> logs; // (joint, log f(x))
-    std::vector<int> level, next;
-    for (int i = 0; i < n; ++i) {
-        const int c = seg.bone[static_cast<size_t>(i)];
-        logs.clear();
-        if (c == 0) {
-            logs.emplace_back(0, 0.0); // the root's own region
-        } else {
-            const int m = skeleton.parents[static_cast<size_t>(c)];
-            const bool leaf = children[static_cast<size_t>(c)].empty();
-            double d = seg.delta[static_cast<size_t>(i)];
-            if (leaf && d >= 1.0) {
-                // Beyond a leaf's end (hand, head, toes) the raw δ goes on, so the
-                // leaf's weight takes over from its parent's (eq. 3.4: δ > 1).
-                const Vec3 a = skeleton.bindPositions.row(m).transpose();
-                const Vec3 b = skeleton.bindPositions.row(c).transpose();
-                d = std::max(1.0, linkDelta(mesh.V.row(i).transpose(), a, b));
-            }
-            if (h == 0) {
-                logs.emplace_back(leaf && d > 1.5 ? c : m, 0.0); // rigid: the main joint only
-            } else {
-                logs.emplace_back(m, logDistribution(o, d));
-                int up = m;
-                for (int k = 1; k <= h; ++k) {
-                    up = skeleton.parents[static_cast<size_t>(up)];
-                    if (up < 0)
-                        break;
-                    logs.emplace_back(up, logDistribution(o, d + k));
-                }
-                logs.emplace_back(c, logDistribution(o, leaf ? std::min(d - 1.0, o.b) : d - 1.0));
-                level.assign(1, c);
-                for (int k = 2; k <= h && !level.empty(); ++k) {
-                    next.clear();
-                    for (int j : level)
-                        for (int ch : children[static_cast<size_t>(j)]) {
-                            logs.emplace_back(ch, logDistribution(o, d - k));
-                            next.push_back(ch);
-                        }
-                    std::swap(level, next);
-                }
-            }
-        }
-        double top = -std::numeric_limits<double>::infinity();
-        for (const auto& [j, l] : logs)
-            top = std::max(top, l);
-        if (!std::isfinite(top)) { // a compact function that is 0 on every joint: the main joint
-            logs.resize(1);
-            logs[0].second = top = 0.0;
-        }
-        double sum = 0.0;
-        for (auto& [j, l] : logs) {
-            l = std::exp(l - top);
-            sum += l;
-        }
-        for (const auto& [j, w] : logs) {
-            joint.push_back(j);
-            weight.push_back(w / sum);
-        }
-        start[static_cast<size_t>(i) + 1] = static_cast<int>(joint.size());
-    }
-
-    // Smoothing over the mesh's edges (see the header): each round replaces a
-    // vertex's weights by the mean of its own and its neighbours'; weight of a
-    // joint the vertex may not take moves to that joint's nearest ancestor it
-    // may take, so the rows keep summing to 1.
-    if (o.smoothingIterations > 0 && h > 0 && mesh.F.rows() > 0) {
-        // redirect[m * J + k]: where joint k's weight goes at a vertex whose
-        // main joint is m: k itself when k is m, an ancestor or a descendant
-        // of m; otherwise k's nearest ancestor that is one of those (the
-        // common ancestor of two branches, e.g. the chest between the neck
-        // and a shoulder, the hips between the thighs).
-        const int J = skeleton.jointCount();
-        std::vector<int> redirect(static_cast<size_t>(J) * static_cast<size_t>(J), 0);
-        std::vector<char> allowed(static_cast<size_t>(J));
-        for (int m = 0; m < J; ++m) {
-            std::fill(allowed.begin(), allowed.end(), 0);
-            for (int k = m; k >= 0; k = skeleton.parents[static_cast<size_t>(k)])
-                allowed[static_cast<size_t>(k)] = 1;
-            for (int k = m + 1; k < J; ++k) // parents[k] < k: a descendant's parent is m or a descendant
-                if (allowed[static_cast<size_t>(skeleton.parents[static_cast<size_t>(k)])] &&
-                    skeleton.parents[static_cast<size_t>(k)] >= m)
-                    allowed[static_cast<size_t>(k)] = 1;
-            for (int k = 0; k < J; ++k) {
-                int t = k;
-                while (!allowed[static_cast<size_t>(t)])
-                    t = skeleton.parents[static_cast<size_t>(t)]; // ends at the root at the latest
-                redirect[static_cast<size_t>(m) * static_cast<size_t>(J) + static_cast<size_t>(k)] = t;
-            }
-        }
-        std::vector<int> mainJoint(static_cast<size_t>(n));
-        for (int i = 0; i < n; ++i) {
-            const int c = seg.bone[static_cast<size_t>(i)];
-            mainJoint[static_cast<size_t>(i)] = c == 0 ? 0 : skeleton.parents[static_cast<size_t>(c)];
-        }
-        // Per main joint, the (joint, target) pairs that move.
-        std::vector<std::vector<std::pair<int, int>>> moves(static_cast<size_t>(J));
-        for (int m = 0; m < J; ++m)
-            for (int k = 0; k < J; ++k) {
-                const int t = redirect[static_cast<size_t>(m) * static_cast<size_t>(J) + static_cast<size_t>(k)];
-                if (t != k)
-                    moves[static_cast<size_t>(m)].emplace_back(k, t);
-            }
-        const VertexAdjacency adjacency = vertexAdjacency(n, mesh.F);
-        const std::vector<int>& aStart = adjacency.start;
-        const std::vector<int>& aNbr = adjacency.nbr;
-        // Only vertices near a jump change: the zone around the edges whose
-        // ends differ by more than 0.05 in some weight (region borders, and
-        // the steep part of the distribution on short links). Its radius is half of `smoothingIterations` rings, at most
-        // 4% of the mesh's diagonal (so a coarse mesh is not smoothed through).
-        // The rest stays as it is and bounds the zone.
-        auto jumpAcross = [&](int a, int b) {
-            double worst = 0.0;
-            for (int k = start[static_cast<size_t>(a)]; k < start[static_cast<size_t>(a) + 1]; ++k) {
-                double other = 0.0;
-                for (int l = start[static_cast<size_t>(b)]; l < start[static_cast<size_t>(b) + 1]; ++l)
-                    if (joint[static_cast<size_t>(l)] == joint[static_cast<size_t>(k)])
-                        other = weight[static_cast<size_t>(l)];
-                worst = std::max(worst, std::abs(weight[static_cast<size_t>(k)] - other));
-            }
-            return worst;
-        };
-        std::vector<int> ring(static_cast<size_t>(n), -1), frontier, next;
-        for (int i = 0; i < n; ++i)
-            for (int e = aStart[static_cast<size_t>(i)]; e < aStart[static_cast<size_t>(i) + 1]; ++e) {
-                const int w = aNbr[static_cast<size_t>(e)];
-                if (jumpAcross(i, w) > 0.05 || jumpAcross(w, i) > 0.05) {
-                    ring[static_cast<size_t>(i)] = 0;
-                    frontier.push_back(i);
-                    break;
-                }
-            }
-        double edgeSum = 0.0;
-        for (int i = 0; i < n; ++i)
-            for (int e = aStart[static_cast<size_t>(i)]; e < aStart[static_cast<size_t>(i) + 1]; ++e)
-                edgeSum += (mesh.V.row(i) - mesh.V.row(aNbr[static_cast<size_t>(e)])).norm();
-        const double meanEdge = aNbr.empty() ? 0.0 : edgeSum / static_cast<double>(aNbr.size());
-        Box3 box;
-        for (int i = 0; i < n; ++i)
-            box.extend(mesh.V.row(i).transpose());
-        const int geometric = meanEdge > 0.0 ? static_cast<int>(std::ceil(0.04 * box.diagonal() / meanEdge)) : 1;
-        const int radius = std::max(1, std::min(o.smoothingIterations / 2, geometric));
-        for (int r = 1; r <= radius && !frontier.empty(); ++r) {
-            next.clear();
-            for (int v : frontier)
-                for (int e = aStart[static_cast<size_t>(v)]; e < aStart[static_cast<size_t>(v) + 1]; ++e) {
-                    const int w = aNbr[static_cast<size_t>(e)];
-                    if (ring[static_cast<size_t>(w)] < 0) {
-                        ring[static_cast<size_t>(w)] = r;
-                        next.push_back(w);
-                    }
-                }
-            std::swap(frontier, next);
-        }
-        // Dense rows for the zone (updated) and its outer ring (fixed).
-        std::vector<int> local(static_cast<size_t>(n), -1), zone;
-        for (int i = 0; i < n; ++i)
-            if (ring[static_cast<size_t>(i)] >= 0) {
-                local[static_cast<size_t>(i)] = static_cast<int>(zone.size());
-                zone.push_back(i);
-            }
-        const size_t updated = zone.size();
-        for (size_t z = 0; z < updated; ++z)
-            for (int e = aStart[static_cast<size_t>(zone[z])]; e < aStart[static_cast<size_t>(zone[z]) + 1]; ++e) {
-                const int w = aNbr[static_cast<size_t>(e)];
-                if (local[static_cast<size_t>(w)] < 0) {
-                    local[static_cast<size_t>(w)] = static_cast<int>(zone.size());
-                    zone.push_back(w);
-                }
-            }
-        Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(J, static_cast<Eigen::Index>(zone.size())); // column per vertex
-        for (size_t z = 0; z < zone.size(); ++z)
-            for (int k = start[static_cast<size_t>(zone[z])]; k < start[static_cast<size_t>(zone[z]) + 1]; ++k)
-                Z(joint[static_cast<size_t>(k)], static_cast<Eigen::Index>(z)) += weight[static_cast<size_t>(k)];
-        Eigen::VectorXd acc(J);
-        for (int it = 0; it < o.smoothingIterations; ++it) {
-            for (size_t z = 0; z < updated; ++z) { // Gauss-Seidel: in place
-                const int i = zone[z];
-                acc = Z.col(static_cast<Eigen::Index>(z));
-                for (int e = aStart[static_cast<size_t>(i)]; e < aStart[static_cast<size_t>(i) + 1]; ++e)
-                    acc += Z.col(local[static_cast<size_t>(aNbr[static_cast<size_t>(e)])]);
-                for (const auto& [k, t] : moves[static_cast<size_t>(mainJoint[static_cast<size_t>(i)])]) {
-                    acc[t] += acc[k];
-                    acc[k] = 0.0;
-                }
-                // Over-relaxed (SOR): the ramp across a region border needs
-                // O(radius²) plain sweeps. acc.sum() = 1 + degree: rows sum to 1.
-                Z.col(static_cast<Eigen::Index>(z)) = (1.0 - kOmega) * Z.col(static_cast<Eigen::Index>(z)) + (kOmega / acc.sum()) * acc;
-            }
-        }
-        // Back to rows.
-        std::vector<int> newStart(static_cast<size_t>(n) + 1, 0), newJoint;
-        std::vector<double> newWeight;
-        for (int i = 0; i < n; ++i) {
-            const int z = local[static_cast<size_t>(i)];
-            if (z >= 0 && static_cast<size_t>(z) < updated) {
-                // Over-relaxation may leave tiny negative values: drop them.
-                const double sum = Z.col(z).cwiseMax(0.0).sum();
-                for (int k = 0; k < J; ++k)
-                    if (Z(k, z) > 0.0) {
-                        newJoint.push_back(k);
-                        newWeight.push_back(Z(k, z) / sum);
-                    }
-            } else {
-                for (int k = start[static_cast<size_t>(i)]; k < start[static_cast<size_t>(i) + 1]; ++k) {
-                    newJoint.push_back(joint[static_cast<size_t>(k)]);
-                    newWeight.push_back(weight[static_cast<size_t>(k)]);
-                }
-            }
-            newStart[static_cast<size_t>(i) + 1] = static_cast<int>(newJoint.size());
-        }
-        std::swap(start, newStart);
-        std::swap(joint, newJoint);
-        std::swap(weight, newWeight);
-    }
-
-    // Drop the negligible tail, then keep the top k renormalized (eq. 4.2).
-    std::vector<Eigen::Triplet<double>> triplets;
-    triplets.reserve(weight.size());
-    for (int i = 0; i < n; ++i) {
-        double top = 0.0;
-        for (int k = start[static_cast<size_t>(i)]; k < start[static_cast<size_t>(i) + 1]; ++k)
-            top = std::max(top, weight[static_cast<size_t>(k)]);
-        for (int k = start[static_cast<size_t>(i)]; k < start[static_cast<size_t>(i) + 1]; ++k)
-            if (weight[static_cast<size_t>(k)] > 0.0 && weight[static_cast<size_t>(k)] >= o.minRelativeWeight * top)
-                triplets.emplace_back(i, joint[static_cast<size_t>(k)], weight[static_cast<size_t>(k)]);
-    }
-    Eigen::SparseMatrix<double> W(n, skeleton.jointCount());
-    W.setFromTriplets(triplets.begin(), triplets.end()); // duplicates (none expected) would add up
-    return skinWeightsFromSparse(W, o.maxInfluences);
+    InfluenceRows rows = distributionWeights(mesh, skeleton, seg, options);
+    if (options.smoothingIterations > 0 && options.hierarchyLevel > 0 && mesh.F.rows() > 0)
+        rows = smoothAcrossBorders(mesh, skeleton, seg, options, rows);
+    return prunedWeights(rows, skeleton.jointCount(), options);
 }
 
 } // namespace rig

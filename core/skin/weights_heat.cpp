@@ -222,25 +222,12 @@ void checkInput(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* sol
     range("threads", o.threads, 0, 1e4);
 }
 
-} // namespace
-
-HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
-                                  const HeatWeightOptions& options, const Progress& progress)
+/// Step 1: the nearest visible bone of every vertex (Pinocchio: ties within
+/// 0.01 %), through the voxel solid when there is one; in blocks, in parallel.
+std::vector<VertexHeat> nearestVisibleBones(const MatrixX3d& V, const std::vector<Bone>& bones, const VoxelGrid* solid,
+                                            const HeatWeightOptions& options, const Progress& progress)
 {
-    checkInput(mesh, skeleton, solid, options);
-    const MatrixX3d& V = mesh.V;
-    const int n = mesh.vertexCount();
-    const Eigen::SparseMatrix<double> L = cotangentLaplacian(V, mesh.F); // also checks V and F
-    const Eigen::VectorXd area = vertexAreas(V, mesh.F);
-    Box3 box;
-    for (int i = 0; i < n; ++i)
-        box.extend(V.row(i).transpose());
-    const double height = std::max(box.size().y(), box.diagonal() * 1e-3);
-    const double minDistance = 1e-4 * std::max(height, 1e-300);
-
-    // 1. Nearest visible bone of every vertex (Pinocchio: ties within 0.01 %).
-    const std::vector<Bone> bones = makeBones(skeleton, solid, options.leafBoneLength);
-    const std::vector<int> limb = jointLimbs(skeleton);
+    const int n = static_cast<int>(V.rows());
     std::vector<VertexHeat> heat(static_cast<size_t>(n));
     const double skip = solid ? options.visibilityTolerance * solid->voxelSize : 0.0;
     const auto searchRange = [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
@@ -277,174 +264,256 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
                     [&](std::ptrdiff_t b, std::ptrdiff_t e) { searchRange(start + b, start + e); });
     }
     progress.update("heat: visibility", 1.0);
+    return heat;
+}
 
-    // 2. Per connected part: rigid binding or one factorization and a solve per bone.
+/// What the whole solve shares: the mesh, its Laplacian and areas, the bones,
+/// each vertex's nearest bone, and the output triplets.
+struct HeatContext {
+    const Mesh& mesh;
+    const Skeleton& skeleton;
+    const HeatWeightOptions& options;
+    const Eigen::SparseMatrix<double>& L;
+    const Eigen::SparseMatrix<double, Eigen::RowMajor>& Lr; ///< Row access, for parts (empty for one part).
+    const Eigen::VectorXd& area;
+    const std::vector<Bone>& bones;
+    const std::vector<VertexHeat>& heat;
+    const std::vector<int>& limb;
+    double height = 0.0;
+    double minDistance = 0.0;
+    bool onePart = true;
+    std::vector<Eigen::Triplet<double>>& W;
+    std::vector<int>& localIndex; ///< Scratch: vertex → index in the part, -1 outside.
+
+    void bindNearest(int i)
+    {
+        const VertexHeat& h = heat[static_cast<size_t>(i)];
+        W.emplace_back(i, h.joint >= 0 ? h.joint : h.nearestJoint, 1.0);
+    }
+    /// The diagonal heat term A_i H_ii = A_i c / d_i² (0 where no bone is visible).
+    double heatTerm(int i) const
+    {
+        const double d = std::max(heat[static_cast<size_t>(i)].distance, minDistance);
+        return heat[static_cast<size_t>(i)].joint >= 0 ? area(i) * options.heatConstant / (d * d) : 0.0;
+    }
+};
+
+/// Why a part is bound rigidly instead of solved ("" when it is solved).
+std::string rigidReason(const HeatContext& ctx, const std::vector<int>& vs, double partArea, int heated,
+                        const Box3& partBox)
+{
+    if (!(partArea > 1e-12 * ctx.height * ctx.height))
+        return "degenerate (no area)";
+    if (static_cast<int>(vs.size()) < ctx.options.minPartVertices)
+        return "too small (" + std::to_string(vs.size()) + " vertices)";
+    if (heated == 0)
+        return "no bone visible";
+    if (partBox.diagonal() < ctx.options.smallPartSize * ctx.height)
+        return "small part (moves rigidly)";
+    return {};
+}
+
+/// (−L + A H) restricted to the part (a part is closed under edges).
+Eigen::SparseMatrix<double> partSystem(const HeatContext& ctx, const std::vector<int>& vs)
+{
+    Eigen::SparseMatrix<double> M;
+    if (ctx.onePart) { // the whole mesh: local index = vertex index
+        M = -ctx.L;
+        for (int i = 0; i < ctx.mesh.vertexCount(); ++i)
+            if (const double h = ctx.heatTerm(i); h > 0.0)
+                M.coeffRef(i, i) += h; // the diagonal entry exists: i has triangles
+        return M;
+    }
+    std::vector<Eigen::Triplet<double>> t;
+    for (size_t k = 0; k < vs.size(); ++k) {
+        const int i = vs[k];
+        for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(ctx.Lr, i); it; ++it)
+            t.emplace_back(static_cast<int>(k), ctx.localIndex[static_cast<size_t>(it.col())], -it.value());
+        t.emplace_back(static_cast<int>(k), static_cast<int>(k), ctx.heatTerm(i));
+    }
+    M.resize(static_cast<Eigen::Index>(vs.size()), static_cast<Eigen::Index>(vs.size()));
+    M.setFromTriplets(t.begin(), t.end());
+    return M;
+}
+
+/// Right-hand sides A H p_j of the bones heating the part: those nearest to a
+/// vertex, or tied for nearest (a joint that is only ever tied still gets its
+/// share); one column per such joint (`sourceJoints`). The other bones'
+/// right-hand sides are zero, so are their weights.
+RowMatrix heatSources(const HeatContext& ctx, const std::vector<int>& vs, std::vector<int>& sourceJoints)
+{
+    std::vector<int> column(static_cast<size_t>(ctx.skeleton.jointCount()), -1);
+    for (int i : vs)
+        for (const int j : {ctx.heat[static_cast<size_t>(i)].joint, ctx.heat[static_cast<size_t>(i)].tiedJoint})
+            if (j >= 0)
+                column[static_cast<size_t>(j)] = 0;
+    for (int j = 0; j < ctx.skeleton.jointCount(); ++j)
+        if (column[static_cast<size_t>(j)] == 0) {
+            column[static_cast<size_t>(j)] = static_cast<int>(sourceJoints.size());
+            sourceJoints.push_back(j);
+        }
+    RowMatrix rhs = RowMatrix::Zero(static_cast<Eigen::Index>(vs.size()), static_cast<Eigen::Index>(sourceJoints.size()));
+    for (size_t k = 0; k < vs.size(); ++k) {
+        const auto r = static_cast<Eigen::Index>(k);
+        const VertexHeat& h = ctx.heat[static_cast<size_t>(vs[k])];
+        if (h.joint < 0)
+            continue;
+        const double d = std::max(h.distance, ctx.minDistance);
+        const double share = (h.tiedJoint >= 0 ? 0.5 : 1.0) * ctx.area(vs[k]) * ctx.options.heatConstant / (d * d);
+        rhs(r, column[static_cast<size_t>(h.joint)]) = share;
+        if (h.tiedJoint >= 0)
+            rhs(r, column[static_cast<size_t>(h.tiedJoint)]) = share;
+    }
+    return rhs;
+}
+
+/// A part bound rigidly: to the bone most of its vertices see, else the bone
+/// nearest its centre; named after the mesh part most of it belongs to.
+RigidPart rigidPart(HeatContext& ctx, int c, const std::vector<int>& vs, const std::map<int, int>& votes,
+                    const Box3& partBox, std::string reason)
+{
+    RigidPart part;
+    part.part = c;
+    part.vertexCount = static_cast<int>(vs.size());
+    part.vertices = vs;
+    part.reason = std::move(reason);
+    if (!votes.empty()) {
+        part.bone = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
+                        return a.second < b.second;
+                    })->first;
+    } else {
+        const Vec3 centroid = partBox.center();
+        double best = std::numeric_limits<double>::infinity();
+        for (const Bone& b : ctx.bones)
+            if (const double d = (closestOnSegment(centroid, b.a, b.b) - centroid).squaredNorm(); d < best) {
+                best = d;
+                part.bone = b.joint;
+            }
+    }
+    std::map<int, int> names;
+    for (int i : vs)
+        if (i < static_cast<int>(ctx.mesh.part.size()))
+            ++names[ctx.mesh.part[static_cast<size_t>(i)]];
+    const auto top = std::max_element(names.begin(), names.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+    part.name = top != names.end() && top->first >= 0 && top->first < ctx.mesh.partCount()
+                    ? ctx.mesh.partNames[static_cast<size_t>(top->first)]
+                    : "component " + std::to_string(c);
+    for (int i : vs)
+        ctx.W.emplace_back(i, part.bone, 1.0);
+    return part;
+}
+
+/// The solved weights of a part's vertices, less the heat that crossed from
+/// another limb and the tiny tails; a vertex left with none is bound to its
+/// nearest bone (counted as unreached).
+int appendSolvedRows(HeatContext& ctx, const std::vector<int>& vs, const RowMatrix& sol,
+                     const std::vector<int>& sourceJoints)
+{
+    int unreached = 0;
+    for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(vs.size()); ++k) {
+        const int i = vs[static_cast<size_t>(k)];
+        double kept = 0.0;
+        const size_t before = ctx.W.size();
+        Eigen::Index main = 0;
+        sol.row(k).maxCoeff(&main);
+        const int own =
+            ctx.options.separateLimbs ? ctx.limb[static_cast<size_t>(sourceJoints[static_cast<size_t>(main)])] : -1;
+        for (size_t s = 0; s < sourceJoints.size(); ++s) {
+            const double w = sol(k, static_cast<Eigen::Index>(s));
+            const int l = ctx.limb[static_cast<size_t>(sourceJoints[s])];
+            if (own >= 0 && l >= 0 && l != own)
+                continue; // heat that crossed from another limb (the crotch, the armpit)
+            if (std::isfinite(w) && w > ctx.options.minWeight) { // negative round-off and tiny tails dropped
+                ctx.W.emplace_back(i, sourceJoints[s], w);
+                kept += w;
+            }
+        }
+        if (!(kept > 1e-6)) {
+            ctx.W.resize(before);
+            ctx.bindNearest(i);
+            ++unreached;
+        }
+        ctx.localIndex[static_cast<size_t>(i)] = -1;
+    }
+    return unreached;
+}
+
+/// Step 2 for one connected part: a rigid binding, or one factorization and
+/// a solve of every heating bone's right-hand side.
+void heatPart(HeatContext& ctx, int c, const std::vector<int>& vs, const Progress& progress, HeatWeightsResult& result)
+{
+    if (vs.size() == 1) { // an isolated vertex: nothing to diffuse over
+        ctx.bindNearest(vs[0]);
+        ++result.unreachedVertices;
+        return;
+    }
+    Box3 partBox;
+    double partArea = 0.0;
+    int heated = 0;
+    std::map<int, int> votes;
+    for (int i : vs) {
+        partBox.extend(ctx.mesh.V.row(i).transpose());
+        partArea += ctx.area(i);
+        if (ctx.heat[static_cast<size_t>(i)].joint >= 0) {
+            ++heated;
+            ++votes[ctx.heat[static_cast<size_t>(i)].joint];
+        }
+    }
+    std::string reason = rigidReason(ctx, vs, partArea, heated, partBox);
+    std::vector<int> sourceJoints;
+    RowMatrix sol;
+    if (reason.empty()) {
+        for (size_t k = 0; k < vs.size(); ++k)
+            ctx.localIndex[static_cast<size_t>(vs[k])] = static_cast<int>(k);
+        const Eigen::SparseMatrix<double> M = partSystem(ctx, vs);
+        sol = heatSources(ctx, vs, sourceJoints);
+        progress.checkCancelled();
+        if (!solveHeat(M, sol))
+            reason = "solve failed (degenerate geometry)";
+    }
+    if (!reason.empty()) {
+        result.rigidParts.push_back(rigidPart(ctx, c, vs, votes, partBox, std::move(reason)));
+        return;
+    }
+    result.unreachedVertices += appendSolvedRows(ctx, vs, sol, sourceJoints);
+}
+
+} // namespace
+
+HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
+                                  const HeatWeightOptions& options, const Progress& progress)
+{
+    checkInput(mesh, skeleton, solid, options);
+    const int n = mesh.vertexCount();
+    const Eigen::SparseMatrix<double> L = cotangentLaplacian(mesh.V, mesh.F); // also checks V and F
+    const Eigen::VectorXd area = vertexAreas(mesh.V, mesh.F);
+    Box3 box;
+    for (int i = 0; i < n; ++i)
+        box.extend(mesh.V.row(i).transpose());
+    const std::vector<Bone> bones = makeBones(skeleton, solid, options.leafBoneLength);
+    const std::vector<int> limb = jointLimbs(skeleton);
+    const std::vector<VertexHeat> heat = nearestVisibleBones(mesh.V, bones, solid, options, progress);
+
     int componentCount = 0;
     const std::vector<int> component = components(n, mesh.F, componentCount);
     std::vector<std::vector<int>> members(static_cast<size_t>(componentCount));
     for (int i = 0; i < n; ++i)
-        members[component[i]].push_back(i);
-    std::vector<int> localIndex(static_cast<size_t>(n), -1);
-
-    HeatWeightsResult result;
-    std::vector<Eigen::Triplet<double>> W;
-    W.reserve(static_cast<size_t>(n) * 4);
-    const auto bindNearest = [&](int i) {
-        const VertexHeat& h = heat[static_cast<size_t>(i)];
-        W.emplace_back(i, h.joint >= 0 ? h.joint : h.nearestJoint, 1.0);
-    };
+        members[static_cast<size_t>(component[static_cast<size_t>(i)])].push_back(i);
     // Row access to L for extracting parts (not needed for a one-part mesh).
     const Eigen::SparseMatrix<double, Eigen::RowMajor> Lr = componentCount > 1
                                                                 ? Eigen::SparseMatrix<double, Eigen::RowMajor>(L)
                                                                 : Eigen::SparseMatrix<double, Eigen::RowMajor>();
-
+    std::vector<Eigen::Triplet<double>> W;
+    W.reserve(static_cast<size_t>(n) * 4);
+    std::vector<int> localIndex(static_cast<size_t>(n), -1);
+    const double height = std::max(box.size().y(), box.diagonal() * 1e-3);
+    HeatContext ctx{mesh, skeleton, options, L, Lr, area, bones, heat, limb,
+                    height, 1e-4 * std::max(height, 1e-300), componentCount == 1, W, localIndex};
+    HeatWeightsResult result;
     for (int c = 0; c < componentCount; ++c) {
         progress.update("heat: solve", double(c) / componentCount);
-        const std::vector<int>& vs = members[c];
-        if (vs.size() == 1) { // an isolated vertex: nothing to diffuse over
-            bindNearest(vs[0]);
-            ++result.unreachedVertices;
-            continue;
-        }
-        Box3 partBox;
-        double partArea = 0.0;
-        int heated = 0;
-        std::map<int, int> votes;
-        for (int i : vs) {
-            partBox.extend(V.row(i).transpose());
-            partArea += area(i);
-            if (heat[i].joint >= 0) {
-                ++heated;
-                ++votes[heat[i].joint];
-            }
-        }
-        std::string reason;
-        if (!(partArea > 1e-12 * height * height))
-            reason = "degenerate (no area)";
-        else if (static_cast<int>(vs.size()) < options.minPartVertices)
-            reason = "too small (" + std::to_string(vs.size()) + " vertices)";
-        else if (heated == 0)
-            reason = "no bone visible";
-        else if (partBox.diagonal() < options.smallPartSize * height)
-            reason = "small part (moves rigidly)";
-
-        std::vector<int> sourceJoints;
-        RowMatrix sol;
-        if (reason.empty()) {
-            for (size_t k = 0; k < vs.size(); ++k)
-                localIndex[vs[k]] = static_cast<int>(k);
-            // (−L + A H) restricted to the part (a part is closed under edges).
-            const auto heatTerm = [&](int i) {
-                const double d = std::max(heat[i].distance, minDistance);
-                return heat[i].joint >= 0 ? area(i) * options.heatConstant / (d * d) : 0.0;
-            };
-            Eigen::SparseMatrix<double> M;
-            if (componentCount == 1) { // the whole mesh: local index = vertex index
-                M = -L;
-                for (int i = 0; i < n; ++i)
-                    if (const double h = heatTerm(i); h > 0.0)
-                        M.coeffRef(i, i) += h; // the diagonal entry exists: i has triangles
-            } else {
-                std::vector<Eigen::Triplet<double>> t;
-                for (size_t k = 0; k < vs.size(); ++k) {
-                    const int i = vs[k];
-                    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(Lr, i); it; ++it)
-                        t.emplace_back(static_cast<int>(k), localIndex[it.col()], -it.value());
-                    t.emplace_back(static_cast<int>(k), static_cast<int>(k), heatTerm(i));
-                }
-                M.resize(static_cast<Eigen::Index>(vs.size()), static_cast<Eigen::Index>(vs.size()));
-                M.setFromTriplets(t.begin(), t.end());
-            }
-            // Right-hand sides A H p_j of the bones heating this part: those
-            // nearest to a vertex, or tied for nearest (a joint that is only
-            // ever tied still gets its share). The other bones' right-hand
-            // sides are zero, so are their weights.
-            std::vector<int> column(static_cast<size_t>(skeleton.jointCount()), -1);
-            for (int i : vs)
-                for (const int j : {heat[i].joint, heat[i].tiedJoint})
-                    if (j >= 0)
-                        column[static_cast<size_t>(j)] = 0;
-            for (int j = 0; j < skeleton.jointCount(); ++j)
-                if (column[static_cast<size_t>(j)] == 0) {
-                    column[static_cast<size_t>(j)] = static_cast<int>(sourceJoints.size());
-                    sourceJoints.push_back(j);
-                }
-            sol = RowMatrix::Zero(static_cast<Eigen::Index>(vs.size()), static_cast<Eigen::Index>(sourceJoints.size()));
-            for (size_t k = 0; k < vs.size(); ++k) {
-                const auto r = static_cast<Eigen::Index>(k);
-                const VertexHeat& h = heat[vs[k]];
-                if (h.joint < 0)
-                    continue;
-                const double d = std::max(h.distance, minDistance);
-                const double share = (h.tiedJoint >= 0 ? 0.5 : 1.0) * area(vs[k]) * options.heatConstant / (d * d);
-                sol(r, column[static_cast<size_t>(h.joint)]) = share;
-                if (h.tiedJoint >= 0)
-                    sol(r, column[static_cast<size_t>(h.tiedJoint)]) = share;
-            }
-            progress.checkCancelled();
-            if (!solveHeat(M, sol))
-                reason = "solve failed (degenerate geometry)";
-        }
-        if (!reason.empty()) {
-            RigidPart part;
-            part.part = c;
-            part.vertexCount = static_cast<int>(vs.size());
-            part.vertices = vs;
-            part.reason = reason;
-            if (!votes.empty()) {
-                part.bone = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
-                                return a.second < b.second;
-                            })->first;
-            } else {
-                const Vec3 centroid = partBox.center();
-                double best = std::numeric_limits<double>::infinity();
-                for (const Bone& b : bones)
-                    if (const double d = (closestOnSegment(centroid, b.a, b.b) - centroid).squaredNorm(); d < best) {
-                        best = d;
-                        part.bone = b.joint;
-                    }
-            }
-            std::map<int, int> names;
-            for (int i : vs)
-                if (i < static_cast<int>(mesh.part.size()))
-                    ++names[mesh.part[i]];
-            const auto top = std::max_element(names.begin(), names.end(),
-                                              [](const auto& a, const auto& b) { return a.second < b.second; });
-            part.name = top != names.end() && top->first >= 0 && top->first < mesh.partCount()
-                            ? mesh.partNames[top->first]
-                            : "component " + std::to_string(c);
-            for (int i : vs)
-                W.emplace_back(i, part.bone, 1.0);
-            result.rigidParts.push_back(std::move(part));
-            continue;
-        }
-
-        const auto m = static_cast<Eigen::Index>(vs.size());
-        for (Eigen::Index k = 0; k < m; ++k) {
-            const int i = vs[k];
-            double kept = 0.0;
-            const size_t before = W.size();
-            Eigen::Index main = 0;
-            sol.row(k).maxCoeff(&main);
-            const int own =
-                options.separateLimbs ? limb[static_cast<size_t>(sourceJoints[static_cast<size_t>(main)])] : -1;
-            for (size_t s = 0; s < sourceJoints.size(); ++s) {
-                const double w = sol(k, static_cast<Eigen::Index>(s));
-                const int l = limb[static_cast<size_t>(sourceJoints[s])];
-                if (own >= 0 && l >= 0 && l != own)
-                    continue; // heat that crossed from another limb (the crotch, the armpit)
-                if (std::isfinite(w) && w > options.minWeight) { // negative round-off and tiny tails dropped
-                    W.emplace_back(i, sourceJoints[s], w);
-                    kept += w;
-                }
-            }
-            if (!(kept > 1e-6)) {
-                W.resize(before);
-                bindNearest(i);
-                ++result.unreachedVertices;
-            }
-            localIndex[i] = -1;
-        }
+        heatPart(ctx, c, members[static_cast<size_t>(c)], progress, result);
     }
     progress.update("heat: solve", 1.0);
 

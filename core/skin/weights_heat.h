@@ -103,18 +103,6 @@ struct HeatWeightOptions {
     int threads = 0;
 };
 
-/// A connected part of the mesh bound rigidly to one bone instead of by heat.
-struct RigidPart {
-    int part = -1;           ///< Connected-component index (components numbered by lowest vertex index).
-    std::string name;        ///< The mesh part name (`Mesh::partNames`) of most of its vertices, or "component N".
-    int bone = -1;           ///< The joint it is bound to.
-    int vertexCount = 0;     ///< Number of vertices.
-    /// Why: "no bone visible", "too small (N vertices)", "degenerate (no area)",
-    /// "small part (moves rigidly)" or "solve failed (degenerate geometry)".
-    std::string reason;
-    std::vector<int> vertices; ///< Its vertex indices, ascending (for highlighting).
-};
-
 struct HeatWeightsResult {
     SkinWeights weights;              ///< #V influence lists over the skeleton's #J joints.
     std::vector<RigidPart> rigidParts;///< Parts bound rigidly (see the file comment), in component order.

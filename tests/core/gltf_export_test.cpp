@@ -11,6 +11,8 @@
 #include "core/rig/fit_template.h"
 #include "tests/support/meshes.h"
 
+#include "tests/support/expect_error.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -29,16 +31,7 @@ std::string tempPath(const std::string& name)
     return (fs::temp_directory_path() / ("rigsmith_gltf_test_" + name)).string();
 }
 
-template <typename E, typename F>
-void expectError(F f, const std::string& fragment)
-{
-    try {
-        f();
-        FAIL() << "expected an error containing '" << fragment << "'";
-    } catch (const E& e) {
-        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    }
-}
+using test::expectError;
 
 /// A skinned test character: a mesh, its rig, weights and a short clip.
 struct Character {

@@ -3,6 +3,10 @@
 #include "core/common/error.h"
 #include "core/project/project_io.h"
 #include "core/rig/fit_template.h"
+#include "core/skin/weights_gaussian.h"
+#include "core/skin/weights_heat.h"
+
+#include "tests/support/expect_error.h"
 
 #include <gtest/gtest.h>
 
@@ -40,16 +44,7 @@ std::string readText(const fs::path& path)
     return s.str();
 }
 
-template <typename E, typename F>
-void expectError(F f, const std::string& fragment)
-{
-    try {
-        f();
-        FAIL() << "expected an error containing '" << fragment << "'";
-    } catch (const E& e) {
-        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    }
-}
+using test::expectError;
 
 /// A project with every field set; the mesh and clip are files in `dir`.
 ProjectFile fullProject(const fs::path& dir, int weightRows = 5)
@@ -298,37 +293,43 @@ TEST(ProjectFile, ACrashDuringSaveLeavesThePreviousFile)
 TEST(ProjectIo, WeightSettingsRoundTripEveryOption)
 {
     WeightOptions o;
-    o.method = WeightMethod::Heat;
+    o.method = "heat";
     o.segmentation.method = SegmentationMethod::LineOfSight;
     o.segmentation.hierarchyLevel = 2;
     o.segmentation.mergeRegions = false;
     o.segmentation.rigidPartSize = 0.07;
-    o.gaussian.function = WeightFunction::Smoothstep;
-    o.gaussian.a = 1.1;
-    o.gaussian.b = 0.45;
-    o.gaussian.c = 0.3;
-    o.gaussian.hierarchyLevel = 0;
-    o.gaussian.maxInfluences = 3;
-    o.gaussian.smoothingIterations = 2;
-    o.heat.heatConstant = 0.22;
-    o.heat.minPartVertices = 9;
-    o.heat.smallPartSize = 0.01;
+    GaussianWeightOptions g;
+    g.function = WeightFunction::Smoothstep;
+    g.a = 1.1;
+    g.b = 0.45;
+    g.c = 0.3;
+    g.hierarchyLevel = 0;
+    g.maxInfluences = 3;
+    g.smoothingIterations = 2;
+    setMethodOptions(o, "gaussian", g);
+    HeatWeightOptions h;
+    h.heatConstant = 0.22;
+    h.minPartVertices = 9;
+    h.smallPartSize = 0.01;
+    setMethodOptions(o, "heat", h);
     const WeightOptions b = weightOptionsFrom(weightSettings(o));
+    const auto bg = methodOptions<GaussianWeightOptions>(b, "gaussian");
+    const auto bh = methodOptions<HeatWeightOptions>(b, "heat");
     EXPECT_EQ(b.method, o.method);
     EXPECT_EQ(b.segmentation.method, o.segmentation.method);
     EXPECT_EQ(b.segmentation.hierarchyLevel, 2);
     EXPECT_FALSE(b.segmentation.mergeRegions);
     EXPECT_EQ(b.segmentation.rigidPartSize, 0.07);
-    EXPECT_EQ(b.gaussian.function, WeightFunction::Smoothstep);
-    EXPECT_EQ(b.gaussian.a, 1.1);
-    EXPECT_EQ(b.gaussian.b, 0.45);
-    EXPECT_EQ(b.gaussian.c, 0.3);
-    EXPECT_EQ(b.gaussian.hierarchyLevel, 0);
-    EXPECT_EQ(b.gaussian.maxInfluences, 3);
-    EXPECT_EQ(b.gaussian.smoothingIterations, 2);
-    EXPECT_EQ(b.heat.heatConstant, 0.22);
-    EXPECT_EQ(b.heat.minPartVertices, 9);
-    EXPECT_EQ(b.heat.smallPartSize, 0.01);
+    EXPECT_EQ(bg.function, WeightFunction::Smoothstep);
+    EXPECT_EQ(bg.a, 1.1);
+    EXPECT_EQ(bg.b, 0.45);
+    EXPECT_EQ(bg.c, 0.3);
+    EXPECT_EQ(bg.hierarchyLevel, 0);
+    EXPECT_EQ(bg.maxInfluences, 3);
+    EXPECT_EQ(bg.smoothingIterations, 2);
+    EXPECT_EQ(bh.heatConstant, 0.22);
+    EXPECT_EQ(bh.minPartVertices, 9);
+    EXPECT_EQ(bh.smallPartSize, 0.01);
     ProjectWeightSettings bad = weightSettings(o);
     bad.names["gaussian.function"] = "cubic";
     expectError<InvalidInput>([&] { weightOptionsFrom(bad); }, "\"gaussian.function\" must be gaussian, linear or smoothstep");
@@ -354,9 +355,9 @@ TEST(ProjectIo, SaveAndRestoreReproduceTheSession)
     rig = moveJoint(rig, elbow, rig.skeleton.bindPositions.row(elbow).transpose() + Vec3(0.01, -0.02, 0.015), true);
     project.setRig(labels, std::make_shared<const FitResult>(rig));
     WeightOptions w;
-    w.method = WeightMethod::Heat;
-    w.heat.heatConstant = 0.5;
-    w.gaussian.c = 0.2;
+    w.method = "heat";
+    w.parameters["heat"]["heatConstant"] = 0.5;
+    w.parameters["gaussian"]["c"] = 0.2;
     project.setWeightOptions(w);
     SkinningResult skinning;
     const int nv = project.character()->imported.mesh.vertexCount();
@@ -394,9 +395,9 @@ TEST(ProjectIo, SaveAndRestoreReproduceTheSession)
         EXPECT_EQ(q.rig()->skeleton.bindOrientations[j].coeffs(), rig.skeleton.bindOrientations[j].coeffs());
     EXPECT_EQ(q.rig()->jointNode, rig.jointNode);
     EXPECT_EQ(q.rig()->chains.hips, rig.chains.hips);
-    EXPECT_EQ(q.weightOptions().method, WeightMethod::Heat);
-    EXPECT_EQ(q.weightOptions().heat.heatConstant, 0.5);
-    EXPECT_EQ(q.weightOptions().gaussian.c, 0.2);
+    EXPECT_EQ(q.weightOptions().method, "heat");
+    EXPECT_EQ(methodOptions<HeatWeightOptions>(q.weightOptions(), "heat").heatConstant, 0.5);
+    EXPECT_EQ(methodOptions<GaussianWeightOptions>(q.weightOptions(), "gaussian").c, 0.2);
     EXPECT_EQ(r.clipPath, state.clipPath);
     ASSERT_TRUE(r.camera);
     EXPECT_EQ(r.camera->target, state.camera->target);

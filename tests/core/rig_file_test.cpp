@@ -3,6 +3,8 @@
 #include "core/common/error.h"
 #include "core/rig/fit_template.h"
 
+#include "tests/support/expect_error.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -18,16 +20,7 @@ std::string tempPath(const std::string& name)
 
 void writeText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
-template <typename E, typename F>
-void expectError(F f, const std::string& fragment)
-{
-    try {
-        f();
-        FAIL() << "expected an error containing '" << fragment << "'";
-    } catch (const E& e) {
-        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    }
-}
+using test::expectError;
 
 RigFile sampleRig()
 {

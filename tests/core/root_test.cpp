@@ -6,6 +6,8 @@
 
 #include "tests/support/stick_figure.h"
 
+#include "tests/support/expect_error.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,12 +29,7 @@ int nodeNear(const CurveSkeleton& s, const Vec3& p)
 template <typename F>
 void expectInvalid(F f, const std::string& fragment)
 {
-    try {
-        f();
-        FAIL() << "expected rig::InvalidInput containing '" << fragment << "'";
-    } catch (const InvalidInput& e) {
-        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    }
+    test::expectError<InvalidInput>(f, fragment);
 }
 
 struct Figure {

@@ -10,6 +10,8 @@
 
 #include "tests/support/meshes.h"
 
+#include "tests/support/skeletons.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -151,20 +153,7 @@ Agreement agreement(const RiggedHumanoid& r, const Skeleton& k, const Segmentati
     return a;
 }
 
-Skeleton chain(std::vector<Vec3> points)
-{
-    Skeleton k;
-    for (size_t i = 0; i < points.size(); ++i) {
-        k.names.emplace_back("j");
-        k.names.back() += std::to_string(i);
-        k.parents.push_back(static_cast<int>(i) - 1);
-        k.bindOrientations.push_back(Eigen::Quaterniond::Identity());
-    }
-    k.bindPositions.resize(static_cast<Eigen::Index>(points.size()), 3);
-    for (size_t i = 0; i < points.size(); ++i)
-        k.bindPositions.row(static_cast<Eigen::Index>(i)) = points[i].transpose();
-    return k;
-}
+Skeleton chain(const std::vector<Vec3>& points) { return test::chainSkeleton(points); }
 
 VoxelGrid solidOf(const Mesh& mesh, int resolution)
 {

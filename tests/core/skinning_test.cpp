@@ -8,21 +8,14 @@
 
 #include "tests/support/meshes.h"
 
+#include "tests/support/skeletons.h"
+
 #include <gtest/gtest.h>
 
 namespace rig {
 namespace {
 
-Skeleton groundTruthSkeleton(const Humanoid& h)
-{
-    Skeleton s;
-    s.names = h.jointNames;
-    s.parents = h.jointParents;
-    s.bindPositions = h.joints;
-    s.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
-    orientBones(s);
-    return s;
-}
+using test::groundTruthSkeleton;
 
 TEST(Skinning, InvalidInputsAreRejectedFirst)
 {
@@ -34,25 +27,25 @@ TEST(Skinning, InvalidInputsAreRejectedFirst)
     los.segmentation.method = SegmentationMethod::LineOfSight;
     EXPECT_THROW(computeSkinning(h.mesh, s, nullptr, los), InvalidInput); // 3.2.2 needs the solid
     WeightOptions heat;
-    heat.method = WeightMethod::Heat;
-    heat.heat.heatConstant = -1.0;
+    heat.method = "heat";
+    heat.parameters["heat"]["heatConstant"] = -1.0;
     EXPECT_THROW(computeSkinning(h.mesh, s, nullptr, heat), InvalidInput);
-    EXPECT_THROW(parseWeightMethod("Heat"), InvalidInput);
-    EXPECT_THROW(parseWeightMethod(""), InvalidInput);
+    EXPECT_THROW(findWeightMethod("Heat"), InvalidInput);
+    EXPECT_THROW(findWeightMethod(""), InvalidInput);
     EXPECT_THROW(parseSegmentationMethod("3.2.3"), InvalidInput);
     EXPECT_THROW(jointLimbs(Skeleton{}), InvalidInput);
 }
 
 TEST(Skinning, NamesRoundTrip)
 {
-    for (WeightMethod m : {WeightMethod::Segmentation, WeightMethod::Heat})
-        EXPECT_EQ(parseWeightMethod(weightMethodName(m)), m);
-    EXPECT_EQ(parseWeightMethod("gaussian"), WeightMethod::Segmentation);
+    for (const WeightMethod& m : weightMethods())
+        EXPECT_EQ(findWeightMethod(m.id).id, m.id);
+    EXPECT_EQ(findWeightMethod("gaussian").id, "gaussian");
     for (SegmentationMethod m :
          {SegmentationMethod::NearestLink, SegmentationMethod::LineOfSight, SegmentationMethod::RegionGrow})
         EXPECT_EQ(parseSegmentationMethod(segmentationMethodName(m)), m);
     EXPECT_EQ(segmentationMethodName(SegmentationMethod::RegionGrow), "3.2.4");
-    EXPECT_EQ(WeightOptions{}.method, WeightMethod::Segmentation);
+    EXPECT_EQ(WeightOptions{}.method, "gaussian");
 }
 
 TEST(Skinning, LimbsOfAHumanoid)
@@ -111,11 +104,11 @@ TEST(Skinning, BothMethodsOnTheDefaultCharacter)
     VoxelizeOptions v;
     v.resolution = 80;
     const VoxelGrid solid = fillInterior(voxelizeSurface(h.mesh, v), h.mesh).grid;
-    for (WeightMethod m : {WeightMethod::Segmentation, WeightMethod::Heat}) {
+    for (const std::string m : {"gaussian", "heat"}) {
         WeightOptions o;
         o.method = m;
         const SkinningResult r = computeSkinning(h.mesh, s, &solid, o);
-        SCOPED_TRACE(std::string(weightMethodName(m)));
+        SCOPED_TRACE(m);
         EXPECT_NO_THROW(validateSegmentation(r.segmentation, h.mesh.vertexCount(), s.jointCount()));
         EXPECT_NO_THROW(validateSkinWeights(r.weights, h.mesh.vertexCount(), s.jointCount()));
         EXPECT_LE(r.weights.maxInfluences, 4);
@@ -145,7 +138,7 @@ TEST(Skinning, RigidPartsAreReportedInTheMessages)
     v.resolution = 64;
     const VoxelGrid solid = fillInterior(voxelizeSurface(m, v), m).grid;
     WeightOptions o;
-    o.method = WeightMethod::Heat;
+    o.method = "heat";
     o.segmentation.method = SegmentationMethod::NearestLink;
     const SkinningResult r = computeSkinning(m, s, &solid, o);
     ASSERT_EQ(r.diagnostics.rigidParts.size(), 1u);

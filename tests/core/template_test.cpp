@@ -5,6 +5,8 @@
 #include "core/rig/fit_template.h"
 #include "core/skeleton/extract.h"
 
+#include "tests/support/expect_error.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -18,16 +20,7 @@
 namespace rig {
 namespace {
 
-template <typename E, typename F>
-void expectError(F f, const std::string& fragment)
-{
-    try {
-        f();
-        FAIL() << "expected an error containing '" << fragment << "'";
-    } catch (const E& e) {
-        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    }
-}
+using test::expectError;
 
 std::string writeTemp(const std::string& name, const std::string& text)
 {

@@ -10,6 +10,8 @@
 #include "tests/support/meshes.h"
 
 #include <Eigen/SparseCholesky>
+#include "tests/support/skeletons.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,32 +23,9 @@ namespace rig {
 namespace {
 
 /// A chain of joints at the given positions (parents[i] = i - 1), oriented.
-Skeleton chain(const std::vector<Vec3>& points)
-{
-    Skeleton s;
-    for (size_t i = 0; i < points.size(); ++i) {
-        s.names.push_back(std::string("j").append(std::to_string(i))); // not "j" + ...: GCC 12 -Wrestrict false positive
-        s.parents.push_back(static_cast<int>(i) - 1);
-    }
-    s.bindPositions.resize(static_cast<Eigen::Index>(points.size()), 3);
-    for (size_t i = 0; i < points.size(); ++i)
-        s.bindPositions.row(static_cast<Eigen::Index>(i)) = points[i].transpose();
-    s.bindOrientations.assign(points.size(), Eigen::Quaterniond::Identity());
-    orientBones(s);
-    return s;
-}
+Skeleton chain(const std::vector<Vec3>& points) { return test::chainSkeleton(points, true); }
 
-/// The generator's own skeleton (ground-truth joints) of a humanoid.
-Skeleton groundTruthSkeleton(const Humanoid& h)
-{
-    Skeleton s;
-    s.names = h.jointNames;
-    s.parents = h.jointParents;
-    s.bindPositions = h.joints;
-    s.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
-    orientBones(s);
-    return s;
-}
+using test::groundTruthSkeleton;
 
 VoxelGrid solidOf(const Mesh& mesh, int resolution)
 {

@@ -16,6 +16,8 @@
 
 #include "tests/support/qt/image_compare.h"
 
+#include "tests/support/test_methods.h"
+
 #include <gtest/gtest.h>
 
 #include <QCoreApplication>
@@ -53,13 +55,16 @@ protected:
         double position = 0.0;
         double normal = 0.0;
     };
-    Difference compare(Deformer d, const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W,
+    Difference compare(const DeformerInfo& d, const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W,
                        const Segmentation& seg, const Skeleton& s, const Pose& pose, std::span<const double> twist = {})
     {
         feedback.setMesh(V, N, makeSkinVertices(W, &seg));
         feedback.setPose(makeSkinTexels(s, pose, twist));
-        const std::vector<float> gpu = feedback.deform(d);
-        const DeformedMesh cpu = deformOnCpu(d, V, N, W, &seg, s, pose, twist);
+        const std::vector<float> gpu = feedback.deform(d.gpuProgram);
+        Mesh mesh;
+        mesh.V = V;
+        mesh.N = N;
+        const DeformedMesh cpu = deformOnce(d, DeformerInput{mesh, W, &seg, s}, pose, twist);
         EXPECT_EQ(gpu.size(), size_t(V.rows()) * 6);
         Difference diff;
         for (int i = 0; i < V.rows() && gpu.size() == size_t(V.rows()) * 6; ++i) {
@@ -74,6 +79,16 @@ protected:
     OffscreenGl gl;
     SkinningFeedback feedback;
 };
+
+/// The deformers of the table that have a GPU program (the shader's `uDeformer`).
+std::vector<DeformerInfo> gpuDeformers()
+{
+    std::vector<DeformerInfo> out;
+    for (const DeformerInfo& d : deformers())
+        if (d.gpuProgram >= 0)
+            out.push_back(d);
+    return out;
+}
 
 /// The bar of thesis §4.4 after its six cumulative rotations (twists of 180°,
 /// 200° and 120°, then bends), the twist deformer with the unwrapped angles.
@@ -96,14 +111,14 @@ TEST_F(SkinningGlTest, BarMatchesCpuForAllDeformers)
     for (int j = 1; j < 5; ++j)
         twist[size_t(j)] = unwrapAngle(euler[j][1] * kDeg, wrapped[size_t(j)]);
     const double size = (bar.mesh.V.colwise().maxCoeff() - bar.mesh.V.colwise().minCoeff()).norm();
-    for (Deformer d : {Deformer::Lbs, Deformer::Dqs, Deformer::Twist}) {
+    for (const DeformerInfo& d : gpuDeformers()) {
         const Difference diff = compare(d, bar.mesh.V, bar.mesh.N, bar.weights, bar.segmentation, bar.skeleton, pose, twist);
-        EXPECT_LT(diff.position, 1e-4 * size) << deformerTitle(d);
-        EXPECT_LT(diff.normal, 1e-3) << deformerTitle(d);
+        EXPECT_LT(diff.position, 1e-4 * size) << d.title;
+        EXPECT_LT(diff.normal, 1e-3) << d.title;
     }
     // The deformers really differ here (a test that could not fail would not).
     feedback.setPose(makeSkinTexels(bar.skeleton, pose, twist));
-    const std::vector<float> l = feedback.deform(Deformer::Lbs), t = feedback.deform(Deformer::Twist);
+    const std::vector<float> l = feedback.deform(findDeformer("lbs").gpuProgram), t = feedback.deform(findDeformer("twist").gpuProgram);
     double moved = 0.0;
     for (size_t i = 0; i < l.size(); i += 6)
         moved = std::max(moved, double(std::abs(l[i] - t[i]) + std::abs(l[i + 2] - t[i + 2])));
@@ -134,12 +149,12 @@ TEST_F(SkinningGlTest, DefaultCharacterMatchesCpuForAllDeformers)
     pose.localRotations[size_t(neck)] = Eigen::Quaterniond(Eigen::AngleAxisd(40 * kDeg, Vec3::UnitY()));
     pose.rootTranslation = Vec3(0.1, -0.05, 0.2);
     const double size = (h.mesh.V.colwise().maxCoeff() - h.mesh.V.colwise().minCoeff()).norm();
-    for (Deformer d : {Deformer::Lbs, Deformer::Dqs, Deformer::Twist}) {
+    for (const DeformerInfo& d : gpuDeformers()) {
         const Difference diff = compare(d, h.mesh.V, h.mesh.N, W, seg, s, pose);
-        std::cout << deformerTitle(d) << ": GPU-CPU max position difference " << diff.position / size
+        std::cout << d.title << ": GPU-CPU max position difference " << diff.position / size
                   << " of the box diagonal, normals " << diff.normal << "\n";
-        EXPECT_LT(diff.position, 1e-4 * size) << deformerTitle(d);
-        EXPECT_LT(diff.normal, 1e-3) << deformerTitle(d);
+        EXPECT_LT(diff.position, 1e-4 * size) << d.title;
+        EXPECT_LT(diff.normal, 1e-3) << d.title;
     }
 }
 
@@ -150,14 +165,14 @@ TEST_F(SkinningGlTest, IdentityPoseReturnsTheRestMesh)
     const BarRig bar = makeBar(options);
     feedback.setMesh(bar.mesh.V, bar.mesh.N, makeSkinVertices(bar.weights, &bar.segmentation));
     feedback.setPose(makeSkinTexels(bar.skeleton, identityPose(bar.skeleton)));
-    for (Deformer d : {Deformer::Lbs, Deformer::Dqs, Deformer::Twist}) {
-        const std::vector<float> out = feedback.deform(d);
+    for (const DeformerInfo& d : gpuDeformers()) {
+        const std::vector<float> out = feedback.deform(d.gpuProgram);
         ASSERT_EQ(out.size(), size_t(bar.mesh.vertexCount()) * 6);
         double err = 0.0;
         for (int i = 0; i < bar.mesh.vertexCount(); ++i)
             for (int c = 0; c < 3; ++c)
                 err = std::max(err, std::abs(double(out[6 * i + c]) - bar.mesh.V(i, c)));
-        EXPECT_LT(err, 1e-5) << deformerTitle(d);
+        EXPECT_LT(err, 1e-5) << d.title;
     }
 }
 
@@ -172,6 +187,7 @@ class PosingGlTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite()
     {
+        test::registerTestMethods(); // the 4th deformer: CPU only, drawn from its CPU output
         window = new MainWindow(MainWindow::ViewportKind::OpenGL);
         window->resize(1400, 900);
         window->show();
@@ -194,7 +210,7 @@ protected:
         ASSERT_TRUE(doc->project().rig());
         doc->resetPose();
         doc->undoStack()->clear();
-        doc->setDeformer(Deformer::Lbs);
+        doc->setDeformer("lbs");
         if (auto* split = window->findChild<QAction*>("actionSplitView"); split && split->isChecked())
             split->trigger();
         window->setPoseMode(false);
@@ -244,10 +260,10 @@ TEST_F(PosingGlTest, TabAndDigitKeysSwitchModeAndDeformer)
     EXPECT_TRUE(window->poseMode());
     EXPECT_EQ(viewport->mode(), InteractionMode::Pose);
     QTest::keyClick(viewport, Qt::Key_3);
-    EXPECT_EQ(doc->deformer(), Deformer::Twist);
-    EXPECT_EQ(viewport->deformer(), Deformer::Twist);
+    EXPECT_EQ(doc->deformer(), "twist");
+    EXPECT_EQ(viewport->deformer(), "twist");
     QTest::keyClick(viewport, Qt::Key_2);
-    EXPECT_EQ(viewport->deformer(), Deformer::Dqs);
+    EXPECT_EQ(viewport->deformer(), "dqs");
     QTest::keyClick(viewport, Qt::Key_Tab);
     EXPECT_EQ(viewport->mode(), InteractionMode::Rig);
 }
@@ -317,6 +333,32 @@ TEST_F(PosingGlTest, DraggingAGizmoRingRotatesTheJointAndDeformsTheMesh)
     EXPECT_LT(difference(before, frame()), 0.002) << "undo restores the mesh";
 }
 
+/// A deformer without a GPU program (registered by the test through the
+/// table) is listed in the toolbar (key 4) and drawn from its CPU output: the
+/// bent arm shows, not the rest shape.
+TEST_F(PosingGlTest, ADeformerWithoutAShaderIsDrawnFromItsCpuOutput)
+{
+    auto* action = window->findChild<QAction*>("actionDeformer4");
+    ASSERT_TRUE(action);
+    EXPECT_EQ(action->text(), "Rigid");
+    window->setPoseMode(true);
+    action->trigger();
+    EXPECT_EQ(doc->deformer(), test::testDeformerId);
+    EXPECT_EQ(viewport->deformer(), test::testDeformerId);
+    const QImage rest = frame();
+    const int shoulder = joint("LeftArm");
+    Pose p = doc->pose();
+    p.localRotations[size_t(shoulder)] = Eigen::AngleAxisd(80 * kDeg, Vec3::UnitZ());
+    ASSERT_TRUE(doc->commitPose(p, "Raise the arm"));
+    const QImage rigid = frame();
+    EXPECT_GT(difference(rest, rigid), 0.002) << "the CPU-deformed mesh is drawn, not the rest shape";
+    doc->setDeformer("lbs");
+    const QImage lbs = frame();
+    EXPECT_GT(difference(rest, lbs), 0.002);
+    // Rigid and LBS agree away from the joints: the same arm, not another pose.
+    EXPECT_LT(difference(rigid, lbs), difference(rest, rigid));
+}
+
 /// The same 180° forearm twist under each deformer, close up on the arm: the
 /// twist-corrected one differs from LBS (which collapses at the wrist).
 TEST_F(PosingGlTest, ForearmTwistUnderEachDeformer)
@@ -339,15 +381,15 @@ TEST_F(PosingGlTest, ForearmTwistUnderEachDeformer)
     viewport->camera().target = glm::vec3(float(m.x()), float(m.y()), float(m.z()));
     viewport->camera().distance = float(4.0 * (b - a).norm());
     std::vector<QImage> shots;
-    for (auto [d, name] : {std::pair{Deformer::Lbs, "twist180_lbs"}, std::pair{Deformer::Dqs, "twist180_dqs"},
-                           std::pair{Deformer::Twist, "twist180_twist"}}) {
+    for (auto [d, name] : {std::pair{"lbs", "twist180_lbs"}, std::pair{"dqs", "twist180_dqs"},
+                           std::pair{"twist", "twist180_twist"}}) {
         doc->setDeformer(d);
         EXPECT_EQ(viewport->deformer(), d);
         shots.push_back(frame());
         saveShot(name);
     }
     EXPECT_GT(difference(shots[0], shots[2]), 0.002) << "twist-corrected differs from LBS";
-    doc->setDeformer(Deformer::Lbs);
+    doc->setDeformer("lbs");
     window->findChild<QAction*>("actionSplitView")->trigger();
     const QImage split = frame();
     saveShot("twist180_split_lbs_twist");

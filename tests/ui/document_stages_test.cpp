@@ -5,6 +5,7 @@
 #include "core/deform/lbs.h"
 #include "core/io/mesh_import.h"
 #include "core/skin/skin_weights.h"
+#include "core/skin/weights_gaussian.h"
 
 #include <gtest/gtest.h>
 
@@ -53,7 +54,7 @@ TEST(DocumentStages, ChangingTheMethodRecomputesAndKeepsTheLastGoodWeightsMeanwh
     const auto before = r.doc.project().skinning();
     QSignalSpy changed(&r.doc, &Document::skinningChanged);
     WeightOptions o = r.doc.project().weightOptions();
-    o.method = WeightMethod::Heat;
+    o.method = "heat";
     r.doc.setWeightOptions(o);
     EXPECT_EQ(r.doc.project().skinning(), before); // still shown while the worker runs
     EXPECT_TRUE(r.doc.isModified());
@@ -61,7 +62,7 @@ TEST(DocumentStages, ChangingTheMethodRecomputesAndKeepsTheLastGoodWeightsMeanwh
     ASSERT_GE(changed.count(), 1);
     ASSERT_TRUE(r.doc.project().skinning());
     EXPECT_NE(r.doc.project().skinning(), before);
-    EXPECT_EQ(r.doc.project().weightOptions().method, WeightMethod::Heat);
+    EXPECT_EQ(r.doc.project().weightOptions().method, "heat");
 }
 
 TEST(DocumentStages, AMovedJointRecomputesTheWeights)
@@ -166,8 +167,8 @@ TEST(DocumentStages, ProjectRoundTripRestoresLabelsJointsWeightOptionsAndClip)
     const int knee = *s.find("LeftLeg");
     ASSERT_TRUE(r.doc.moveJoint(knee, Vec3(s.bindPositions.row(knee)) + Vec3(0.0, 0.0, 0.01)));
     WeightOptions o = r.doc.project().weightOptions();
-    o.gaussian.c = 0.3;
-    o.gaussian.hierarchyLevel = 2;
+    o.parameters["gaussian"]["c"] = 0.3;
+    o.parameters["gaussian"]["hierarchyLevel"] = 2;
     r.doc.setWeightOptions(o);
     r.doc.waitForIdle();
     r.doc.loadClip(walk);
@@ -189,8 +190,8 @@ TEST(DocumentStages, ProjectRoundTripRestoresLabelsJointsWeightOptionsAndClip)
     EXPECT_EQ(b.labels(), a.labels());
     EXPECT_EQ(b.rig()->skeleton.names, a.rig()->skeleton.names);
     EXPECT_TRUE(b.rig()->skeleton.bindPositions.isApprox(a.rig()->skeleton.bindPositions, 1e-9));
-    EXPECT_EQ(b.weightOptions().gaussian.hierarchyLevel, 2);
-    EXPECT_DOUBLE_EQ(b.weightOptions().gaussian.c, 0.3);
+    EXPECT_EQ(methodOptions<GaussianWeightOptions>(b.weightOptions(), "gaussian").hierarchyLevel, 2);
+    EXPECT_DOUBLE_EQ(methodOptions<GaussianWeightOptions>(b.weightOptions(), "gaussian").c, 0.3);
     EXPECT_EQ(b.curveSkeletonOptions().voxelize.resolution, a.curveSkeletonOptions().voxelize.resolution);
     ASSERT_TRUE(b.clip());
     EXPECT_EQ(b.clip()->path, a.clip()->path);

@@ -73,9 +73,10 @@ JointPanel::JointPanel(Document* document, QWidget* parent) : QWidget(parent), m
     auto* row = new QHBoxLayout;
     m_deformer = new QComboBox(this);
     m_deformer->setObjectName("deformerCombo");
-    for (Deformer d : {Deformer::Lbs, Deformer::Dqs, Deformer::Twist})
-        m_deformer->addItem(QString::fromUtf8(deformerTitle(d).data(), qsizetype(deformerTitle(d).size())), int(d));
-    m_deformer->setToolTip(tr("Deformer of the viewport (keys 1 / 2 / 3)"));
+    for (const DeformerInfo& d : deformers())
+        m_deformer->addItem(QString::fromStdString(d.title), QString::fromStdString(d.id));
+    m_deformer->setCurrentIndex(m_deformer->findData(QString::fromStdString(m_document->deformer())));
+    m_deformer->setToolTip(tr("Deformer of the viewport (keys 1, 2, 3, … in this list's order)"));
     row->addWidget(m_deformer, 1);
     m_reset = new QPushButton(tr("Reset Pose"), this);
     m_reset->setObjectName("resetPoseButton");
@@ -91,10 +92,9 @@ JointPanel::JointPanel(Document* document, QWidget* parent) : QWidget(parent), m
     });
     connect(m_reset, &QPushButton::clicked, m_document, &Document::resetPose);
     connect(m_deformer, &QComboBox::currentIndexChanged, this,
-            [this](int i) { m_document->setDeformer(Deformer(m_deformer->itemData(i).toInt())); });
-    connect(m_document, &Document::deformerChanged, this, [this](Deformer d) {
-        m_deformer->setCurrentIndex(m_deformer->findData(int(d)));
-    });
+            [this](int i) { m_document->setDeformer(m_deformer->itemData(i).toString().toStdString()); });
+    connect(m_document, &Document::deformerChanged, this,
+            [this](const QString& id) { m_deformer->setCurrentIndex(m_deformer->findData(id)); });
     connect(m_document, &Document::rigChanged, this, &JointPanel::rebuildTree);
     connect(m_document, &Document::poseChanged, this, &JointPanel::refreshAngles);
     rebuildTree();

@@ -15,20 +15,15 @@
 namespace rig::ui {
 namespace {
 
-QString stageTitle(const QString& stage)
+/// The row title of a reported stage: the pipeline's title, or the document task's.
+QString titleOf(const QString& stage)
 {
-    if (stage == "load")
-        return QObject::tr("Load character");
-    if (stage == "skeleton")
-        return QObject::tr("Curve skeleton");
-    if (stage == "weights")
-        return QObject::tr("Segmentation + weights");
-    if (stage == "clip")
-        return QObject::tr("Clip (read + retarget)");
-    if (stage == "project")
+    if (const std::optional<Stage> s = findStage(stage.toStdString())) {
+        const std::string_view title = stageTitle(*s);
+        return QString::fromUtf8(title.data(), qsizetype(title.size()));
+    }
+    if (stage == projectTask)
         return QObject::tr("Open project");
-    if (stage == "export")
-        return QObject::tr("Export glTF");
     return stage;
 }
 
@@ -61,8 +56,8 @@ PipelinePanel::PipelinePanel(Document* document, QWidget* parent) : QWidget(pare
     bar->addWidget(m_progress, 1);
     bar->addWidget(m_cancel);
     layout->addLayout(bar);
-    row("load");
-    row("skeleton");
+    row(stageName(Stage::Load));
+    row(stageName(Stage::Skeleton));
 
     auto* group = new QGroupBox(tr("Curve skeleton"), this);
     auto* form = new QFormLayout(group);
@@ -104,7 +99,7 @@ QTreeWidgetItem* PipelinePanel::row(const QString& stage)
     for (int i = 0; i < m_stages->topLevelItemCount(); ++i)
         if (m_stages->topLevelItem(i)->data(0, Qt::UserRole).toString() == stage)
             return m_stages->topLevelItem(i);
-    auto* item = new QTreeWidgetItem(m_stages, {stageTitle(stage), tr("waiting"), QString()});
+    auto* item = new QTreeWidgetItem(m_stages, {titleOf(stage), tr("waiting"), QString()});
     item->setData(0, Qt::UserRole, stage);
     return item;
 }
@@ -114,8 +109,8 @@ void PipelinePanel::onCurveSkeletonChanged()
     const auto& result = m_document->project().curveSkeleton();
     if (!result) {
         m_skeletonStats->setText(tr("—"));
-        row("skeleton")->setText(1, tr("waiting"));
-        row("skeleton")->setText(2, QString());
+        row(stageName(Stage::Skeleton))->setText(1, tr("waiting"));
+        row(stageName(Stage::Skeleton))->setText(2, QString());
         return;
     }
     const CurveSkeleton& s = result->refined;
@@ -139,7 +134,7 @@ void PipelinePanel::onStarted(const QString& stage)
     row(stage)->setText(1, tr("running…"));
     m_progress->setValue(0);
     m_cancel->setEnabled(true);
-    m_step->setText(stageTitle(stage) + "…");
+    m_step->setText(titleOf(stage) + "…");
 }
 
 void PipelinePanel::onProgress(const QString&, const QString& step, double fraction)

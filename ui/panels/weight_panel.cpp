@@ -2,6 +2,7 @@
 
 #include "ui/document.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -10,6 +11,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace rig::ui {
 
@@ -22,55 +25,32 @@ WeightPanel::WeightPanel(Document* document, QWidget* parent) : QWidget(parent),
 
     m_method = new QComboBox(this);
     m_method->setObjectName("weightMethod");
-    m_method->addItem(tr("Segmentation + Gaussian (thesis 4.2.1)"), int(WeightMethod::Segmentation));
-    m_method->addItem(tr("Bone heat (Baran & Popović)"), int(WeightMethod::Heat));
+    for (const WeightMethod& m : weightMethods()) {
+        m_method->addItem(QString::fromStdString(m.title), QString::fromStdString(m.id));
+        m_method->setItemData(m_method->count() - 1, QString::fromStdString(m.reference), Qt::ToolTipRole);
+    }
     m_method->setToolTip(tr("How the skinning weights are computed"));
     form->addRow(tr("Method"), m_method);
 
     m_segmentation = new QComboBox(this);
     m_segmentation->setObjectName("segmentationMethod");
-    m_segmentation->addItem(tr("Region growing (3.2.4)"), int(SegmentationMethod::RegionGrow));
-    m_segmentation->addItem(tr("Voxel line of sight (3.2.2)"), int(SegmentationMethod::LineOfSight));
-    m_segmentation->addItem(tr("Nearest link (3.2.1)"), int(SegmentationMethod::NearestLink));
+    const MethodParameter& seg = segmentationParameters().front(); // "method": the thesis's algorithms
+    for (size_t i = seg.choices.size(); i-- > 0;) // the thesis's default (3.2.4) first
+        m_segmentation->addItem(QString::fromStdString(seg.choiceTitles.empty() ? seg.choices[i] : seg.choiceTitles[i]),
+                                int(i));
     m_segmentation->setToolTip(tr("Which bone each vertex belongs to (also drives the twist-corrected deformer)"));
     form->addRow(tr("Segmentation"), m_segmentation);
 
-    m_gaussianBox = new QGroupBox(tr("Distribution (eq. 4.1)"), this);
-    auto* g = new QFormLayout(m_gaussianBox);
-    m_level = new QSpinBox(m_gaussianBox);
-    m_level->setObjectName("hierarchyLevel");
-    m_level->setRange(0, 4);
-    m_level->setToolTip(tr("Hierarchy level h: how many neighbouring bones share a vertex (0 = rigid)"));
-    g->addRow(tr("Hierarchy level h"), m_level);
-    m_function = new QComboBox(m_gaussianBox);
-    m_function->setObjectName("weightFunction");
-    m_function->addItem(tr("Gaussian"), int(WeightFunction::Gaussian));
-    m_function->addItem(tr("Linear"), int(WeightFunction::Linear));
-    m_function->addItem(tr("Smoothstep"), int(WeightFunction::Smoothstep));
-    g->addRow(tr("Function"), m_function);
-    m_b = new QDoubleSpinBox(m_gaussianBox);
-    m_b->setObjectName("gaussianB");
-    m_b->setRange(0.0, 1.0);
-    m_b->setSingleStep(0.05);
-    m_b->setToolTip(tr("Peak position along the bone (thesis: 0.5)"));
-    g->addRow(tr("Peak b"), m_b);
-    m_c = new QDoubleSpinBox(m_gaussianBox);
-    m_c->setObjectName("gaussianC");
-    m_c->setRange(0.02, 2.0);
-    m_c->setSingleStep(0.05);
-    m_c->setToolTip(tr("Width (thesis: 0.25): larger blends further across joints"));
-    g->addRow(tr("Width c"), m_c);
-    layout->addWidget(m_gaussianBox);
-
-    m_heatBox = new QGroupBox(tr("Bone heat"), this);
-    auto* h = new QFormLayout(m_heatBox);
-    m_heatConstant = new QDoubleSpinBox(m_heatBox);
-    m_heatConstant->setObjectName("heatConstant");
-    m_heatConstant->setRange(0.01, 10.0);
-    m_heatConstant->setSingleStep(0.1);
-    m_heatConstant->setToolTip(tr("c in H = c / d²: larger follows the nearest bone more rigidly"));
-    h->addRow(tr("Heat constant"), m_heatConstant);
-    layout->addWidget(m_heatBox);
+    m_parameterBox = new QGroupBox(tr("Parameters"), this);
+    m_parameterBox->setObjectName("weightParameters");
+    auto* box = new QVBoxLayout(m_parameterBox);
+    m_parameterForm = new QFormLayout;
+    box->addLayout(m_parameterForm);
+    m_allParameters = new QCheckBox(tr("All parameters"), m_parameterBox);
+    m_allParameters->setObjectName("allWeightParameters");
+    m_allParameters->setToolTip(tr("Also show the method's advanced parameters"));
+    box->addWidget(m_allParameters);
+    layout->addWidget(m_parameterBox);
 
     m_coloring = new QComboBox(this);
     m_coloring->setObjectName("meshColoring");
@@ -93,11 +73,16 @@ WeightPanel::WeightPanel(Document* document, QWidget* parent) : QWidget(parent),
     layout->addStretch(1);
 
     showOptions(document->project().weightOptions());
-    for (QComboBox* c : {m_method, m_segmentation, m_function})
-        connect(c, &QComboBox::currentIndexChanged, this, &WeightPanel::onControlsChanged);
-    connect(m_level, &QSpinBox::valueChanged, this, &WeightPanel::onControlsChanged);
-    for (QDoubleSpinBox* s : {m_b, m_c, m_heatConstant})
-        connect(s, &QDoubleSpinBox::editingFinished, this, &WeightPanel::onControlsChanged);
+    connect(m_method, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updating)
+            return;
+        WeightOptions o = m_document->project().weightOptions();
+        o.method = selectedMethod();
+        buildParameterFields(o);
+        onControlsChanged();
+    });
+    connect(m_segmentation, &QComboBox::currentIndexChanged, this, &WeightPanel::onControlsChanged);
+    connect(m_allParameters, &QCheckBox::toggled, this, [this] { buildParameterFields(options()); });
     connect(m_coloring, &QComboBox::currentIndexChanged, this, [this] { emit coloringChanged(coloring()); });
     connect(m_recompute, &QPushButton::clicked, m_document, &Document::computeWeights);
     connect(m_document, &Document::skinningChanged, this, &WeightPanel::onSkinningChanged);
@@ -106,17 +91,62 @@ WeightPanel::WeightPanel(Document* document, QWidget* parent) : QWidget(parent),
     updateEnabled();
 }
 
+std::string WeightPanel::selectedMethod() const { return m_method->currentData().toString().toStdString(); }
+
 WeightOptions WeightPanel::options() const
 {
     WeightOptions o = m_document->project().weightOptions();
-    o.method = WeightMethod(m_method->currentData().toInt());
+    o.method = selectedMethod();
     o.segmentation.method = SegmentationMethod(m_segmentation->currentData().toInt());
-    o.gaussian.hierarchyLevel = m_level->value();
-    o.gaussian.function = WeightFunction(m_function->currentData().toInt());
-    o.gaussian.b = m_b->value();
-    o.gaussian.c = m_c->value();
-    o.heat.heatConstant = m_heatConstant->value();
+    if (m_fieldsMethod == o.method)
+        for (const auto& [key, field] : m_fields)
+            o.parameters[o.method][key] = field.get();
     return o;
+}
+
+void WeightPanel::buildParameterFields(const WeightOptions& o)
+{
+    while (m_parameterForm->rowCount() > 0)
+        m_parameterForm->removeRow(0);
+    m_fields.clear();
+    const WeightMethod& method = findWeightMethod(o.method);
+    m_fieldsMethod = method.id;
+    for (const MethodParameter& p : method.parameters) {
+        if (p.advanced && !m_allParameters->isChecked())
+            continue;
+        const double value = parameterValue(method.parameters, o.valuesOf(method.id), p.key, method.id);
+        const QString name = QStringLiteral("param_%1_%2").arg(QString::fromStdString(method.id), QString::fromStdString(p.key));
+        QWidget* field = nullptr;
+        if (!p.choices.empty()) {
+            auto* c = new QComboBox(m_parameterBox);
+            for (size_t i = 0; i < p.choices.size(); ++i)
+                c->addItem(QString::fromStdString(p.choiceTitles.empty() ? p.choices[i] : p.choiceTitles[i]), int(i));
+            c->setCurrentIndex(int(std::lround(value)));
+            connect(c, &QComboBox::currentIndexChanged, this, &WeightPanel::onControlsChanged);
+            m_fields[p.key] = {[c] { return double(c->currentData().toInt()); },
+                               [c](double v) { c->setCurrentIndex(int(std::lround(v))); }};
+            field = c;
+        } else if (p.decimals == 0 && p.min == 0.0 && p.max == 1.0) {
+            auto* c = new QCheckBox(m_parameterBox);
+            c->setChecked(value != 0.0);
+            connect(c, &QCheckBox::toggled, this, &WeightPanel::onControlsChanged);
+            m_fields[p.key] = {[c] { return c->isChecked() ? 1.0 : 0.0; }, [c](double v) { c->setChecked(v != 0.0); }};
+            field = c;
+        } else {
+            auto* d = new QDoubleSpinBox(m_parameterBox);
+            d->setDecimals(p.decimals);
+            d->setRange(p.min, p.max);
+            d->setSingleStep(p.decimals == 0 ? 1.0 : std::pow(10.0, 1 - p.decimals) / 2);
+            d->setValue(value);
+            connect(d, &QDoubleSpinBox::editingFinished, this, &WeightPanel::onControlsChanged);
+            m_fields[p.key] = {[d] { return d->value(); }, [d](double v) { d->setValue(v); }};
+            field = d;
+        }
+        field->setObjectName(name);
+        field->setToolTip(QString::fromStdString(p.help));
+        m_parameterForm->addRow(QString::fromStdString(p.title), field);
+    }
+    m_parameterBox->setVisible(m_parameterForm->rowCount() > 0 || !method.parameters.empty());
 }
 
 MeshColoring WeightPanel::coloring() const { return MeshColoring(m_coloring->currentData().toInt()); }
@@ -126,13 +156,15 @@ void WeightPanel::setColoring(MeshColoring c) { m_coloring->setCurrentIndex(m_co
 void WeightPanel::showOptions(const WeightOptions& o)
 {
     m_updating = true;
-    m_method->setCurrentIndex(m_method->findData(int(o.method)));
+    m_method->setCurrentIndex(m_method->findData(QString::fromStdString(o.method)));
     m_segmentation->setCurrentIndex(m_segmentation->findData(int(o.segmentation.method)));
-    m_level->setValue(o.gaussian.hierarchyLevel);
-    m_function->setCurrentIndex(m_function->findData(int(o.gaussian.function)));
-    m_b->setValue(o.gaussian.b);
-    m_c->setValue(o.gaussian.c);
-    m_heatConstant->setValue(o.heat.heatConstant);
+    if (o.method == m_fieldsMethod) { // the same fields: new values in place (a field may be emitting)
+        const WeightMethod& method = findWeightMethod(o.method);
+        for (auto& [key, field] : m_fields)
+            field.set(parameterValue(method.parameters, o.valuesOf(o.method), key, o.method));
+    } else {
+        buildParameterFields(o);
+    }
     m_updating = false;
     updateEnabled();
 }
@@ -147,9 +179,6 @@ void WeightPanel::onControlsChanged()
 
 void WeightPanel::updateEnabled()
 {
-    const bool heat = WeightMethod(m_method->currentData().toInt()) == WeightMethod::Heat;
-    m_gaussianBox->setVisible(!heat);
-    m_heatBox->setVisible(heat);
     m_recompute->setEnabled(m_document->project().rig() != nullptr);
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 /// @file weight_panel.h
-/// The Weights dock: the weight method and its parameters (thesis Alg. 4.2.1
-/// with its segmentation algorithm, hierarchy level and distribution function,
-/// or bone heat), what the viewport colours the mesh by (shading, one colour
+/// The Weights dock: the weight method (a row of the table in
+/// core/skin/weight_methods.h) and its parameters, built from the row's
+/// parameter descriptions (the panel names no method), the segmentation, what
+/// the viewport colours the mesh by (shading, one colour
 /// per segment, or the selected joint's weights as a heat map), and the
 /// diagnostics of the last result (unreached vertices, rigid parts, bleeding).
 ///
@@ -14,10 +15,15 @@
 
 #include <QWidget>
 
+#include <functional>
+
+#include <map>
+#include <string>
+
+class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
-class QSpinBox;
 class QPushButton;
 class QGroupBox;
 
@@ -49,18 +55,26 @@ private:
     void onControlsChanged();
     void onSkinningChanged();
     void updateEnabled();
+    /// Rebuilds the parameter fields of the selected method showing `options`.
+    void buildParameterFields(const WeightOptions& options);
+    /// The method id the combo shows.
+    std::string selectedMethod() const;
 
     Document* m_document;
     bool m_updating = false;
     QComboBox* m_method;
     QComboBox* m_segmentation;
-    QGroupBox* m_gaussianBox;
-    QSpinBox* m_level;
-    QComboBox* m_function;
-    QDoubleSpinBox* m_b;
-    QDoubleSpinBox* m_c;
-    QGroupBox* m_heatBox;
-    QDoubleSpinBox* m_heatConstant;
+    QGroupBox* m_parameterBox;
+    QFormLayout* m_parameterForm;
+    QCheckBox* m_allParameters;
+    /// A parameter field: reads and shows its value as a number.
+    struct Field {
+        std::function<double()> get;
+        std::function<void(double)> set;
+    };
+    /// The fields of the method `m_fieldsMethod`'s parameters, by key.
+    std::map<std::string, Field> m_fields;
+    std::string m_fieldsMethod;
     QComboBox* m_coloring;
     QPushButton* m_recompute;
     QLabel* m_report;

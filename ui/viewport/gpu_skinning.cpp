@@ -77,14 +77,14 @@ void SkinBuffers::setPose(const std::vector<glm::vec4>& texels)
     m_texelCount = static_cast<int>(texels.size());
 }
 
-void SkinBuffers::bind(QOpenGLShaderProgram& program, Deformer deformer, int unit)
+void SkinBuffers::bind(QOpenGLShaderProgram& program, int gpuProgram, int unit)
 {
     ensureFunctions();
     glActiveTexture(GLenum(GL_TEXTURE0 + unit));
     glBindTexture(GL_TEXTURE_BUFFER, m_texture);
     glActiveTexture(GL_TEXTURE0);
     program.setUniformValue("uSkin", unit);
-    program.setUniformValue("uDeformer", ready() ? int(deformer) : -1);
+    program.setUniformValue("uDeformer", ready() ? gpuProgram : -1);
 }
 
 void SkinBuffers::release()
@@ -153,7 +153,7 @@ void SkinningFeedback::setMesh(const MatrixX3d& V, const MatrixX3d& N, const std
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
 }
 
-std::vector<float> SkinningFeedback::deform(Deformer deformer, bool readBack)
+std::vector<float> SkinningFeedback::deform(int gpuProgram, bool readBack)
 {
     std::vector<float> out;
     if (!m_program || m_vertexCount == 0)
@@ -163,7 +163,7 @@ std::vector<float> SkinningFeedback::deform(Deformer deformer, bool readBack)
     m_program->setUniformValue("uView", identity);
     m_program->setUniformValue("uProjection", identity);
     m_program->setUniformValue("uClipPlane", QVector4D(0, 0, 0, 1));
-    m_skin.bind(*m_program, deformer);
+    m_skin.bind(*m_program, gpuProgram);
     glEnable(GL_RASTERIZER_DISCARD);
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, m_feedback);
     m_vao.bind();

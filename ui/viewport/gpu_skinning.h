@@ -42,8 +42,9 @@ public:
     /// Influences and a pose are both present.
     bool ready() const { return m_vertexCount > 0 && m_texelCount > 0; }
     int vertexCount() const { return m_vertexCount; }
-    /// Binds the texture buffer to `unit` and sets `uSkin` and `uDeformer` on a bound program.
-    void bind(QOpenGLShaderProgram& program, Deformer deformer, int unit = 0);
+    /// Binds the texture buffer to `unit` and sets `uSkin` and `uDeformer` on a
+    /// bound program; `gpuProgram` is the deformer's `DeformerInfo::gpuProgram`.
+    void bind(QOpenGLShaderProgram& program, int gpuProgram, int unit = 0);
     void release();
 
 private:
@@ -70,7 +71,8 @@ public:
     void setPose(const std::vector<glm::vec4>& texels) { m_skin.setPose(texels); }
     /// Deforms every vertex on the GPU; returns #V · 6 floats (position, normal).
     /// With `readBack` false it only issues the work and waits for it (timing).
-    std::vector<float> deform(Deformer deformer, bool readBack = true);
+    /// `gpuProgram` is the deformer's `DeformerInfo::gpuProgram` (>= 0).
+    std::vector<float> deform(int gpuProgram, bool readBack = true);
     void release();
 
 private:

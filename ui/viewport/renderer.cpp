@@ -138,6 +138,10 @@ void Renderer::setMesh(const MeshDrawData& data)
         return;
     uploadMesh(m_mesh, data);
     uploadTextures(data);
+    m_meshIndices = data.indices;
+    m_meshVertices = static_cast<int>(data.vertices.size());
+    for (auto& [id, a] : m_cpuMeshes)
+        a->count = 0; // deformed copies of the previous mesh
     if (m_skin.vertexCount() != static_cast<int>(data.vertices.size()))
         setSkin({}); // influences of another mesh
     m_cullBackFaces = data.closedOutward;
@@ -166,6 +170,43 @@ void Renderer::setSkinPose(const std::vector<glm::vec4>& texels)
     if (!m_initialized)
         return;
     m_skin.setPose(texels);
+}
+
+void Renderer::setCpuDeformed(const std::string& id, const std::vector<MeshVertex>& vertices)
+{
+    if (!m_initialized)
+        return;
+    std::unique_ptr<GpuArray>& a = m_cpuMeshes[id];
+    if (!a) {
+        a = std::make_unique<GpuArray>();
+        a->vao.create();
+    }
+    if (vertices.empty() || static_cast<int>(vertices.size()) != m_meshVertices || m_mesh.count == 0) {
+        a->count = 0;
+        return;
+    }
+    if (a->count != m_mesh.count) { // a new array, or the mesh changed: indices and layout once
+        MeshDrawData d;
+        d.vertices = vertices;
+        d.indices = m_meshIndices;
+        uploadMesh(*a, d);
+        return;
+    }
+    a->vbo.bind();
+    a->vbo.write(0, vertices.data(), static_cast<int>(vertices.size() * sizeof(MeshVertex)));
+    a->vbo.release();
+}
+
+bool Renderer::hasCpuDeformed(const std::string& id) const
+{
+    const auto it = m_cpuMeshes.find(id);
+    return it != m_cpuMeshes.end() && it->second->count > 0;
+}
+
+Renderer::GpuArray* Renderer::cpuDeformed(const std::string& id)
+{
+    const auto it = m_cpuMeshes.find(id);
+    return it != m_cpuMeshes.end() && it->second->count > 0 ? it->second.get() : nullptr;
 }
 
 void Renderer::setGizmo(const std::vector<LineVertex>& lines)
@@ -225,7 +266,7 @@ void Renderer::drawMesh(GpuArray& a, const glm::mat4& view, const glm::mat4& pro
     m_meshProgram->setUniformValue("uFlat", false);
     m_meshProgram->setUniformValue("uAlpha", alpha);
     if (m_drawDeformer >= 0 && m_skin.ready())
-        m_skin.bind(*m_meshProgram, Deformer(m_drawDeformer));
+        m_skin.bind(*m_meshProgram, m_drawDeformer);
     else
         m_meshProgram->setUniformValue("uDeformer", -1);
     if (cull) {
@@ -256,25 +297,43 @@ void Renderer::drawMesh(GpuArray& a, const glm::mat4& view, const glm::mat4& pro
     glDisable(GL_CULL_FACE);
 }
 
+namespace {
+
+/// The GPU program of deformer `id`, -1 when it has none (or is unknown).
+int gpuProgramOf(const std::string& id)
+{
+    for (const DeformerInfo& d : deformers())
+        if (d.id == id)
+            return d.gpuProgram;
+    return -1;
+}
+
+} // namespace
+
+void Renderer::drawDeformed(GpuArray& a, const std::string& id, bool skin, const glm::mat4& view,
+                            const glm::mat4& proj, float alpha, bool cull)
+{
+    const int program = skin ? gpuProgramOf(id) : -1;
+    GpuArray* cpu = skin && program < 0 ? cpuDeformed(id) : nullptr;
+    m_drawDeformer = cpu ? -1 : program;
+    drawMesh(cpu ? *cpu : a, view, proj, alpha, cull);
+    m_drawDeformer = -1;
+}
+
 void Renderer::drawCharacter(GpuArray& a, const glm::mat4& view, const glm::mat4& proj, float alpha, bool cull,
                              const RenderOptions& o, int w, int h)
 {
     const bool skin = &a == &m_mesh && m_skin.ready() && o.skinning;
     if (!skin || !o.split) {
-        m_drawDeformer = skin ? int(o.deformer) : -1;
-        drawMesh(a, view, proj, alpha, cull);
-        m_drawDeformer = -1;
+        drawDeformed(a, o.deformer, skin, view, proj, alpha, cull);
         return;
     }
     // Split view: the same pose, one deformer per half of the view.
     glEnable(GL_SCISSOR_TEST);
     glScissor(0, 0, w / 2, h);
-    m_drawDeformer = int(o.deformer);
-    drawMesh(a, view, proj, alpha, cull);
+    drawDeformed(a, o.deformer, skin, view, proj, alpha, cull);
     glScissor(w / 2, 0, w - w / 2, h);
-    m_drawDeformer = int(o.splitDeformer);
-    drawMesh(a, view, proj, alpha, cull);
-    m_drawDeformer = -1;
+    drawDeformed(a, o.splitDeformer, skin, view, proj, alpha, cull);
     glDisable(GL_SCISSOR_TEST);
 }
 
@@ -365,14 +424,17 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
         m_meshProgram->bind();
         m_meshProgram->setUniformValue("uFlat", true);
         m_meshProgram->setUniformValue("uFlatColor", QVector4D(0.1f, 0.1f, 0.12f, 0.45f));
-        if (m_skin.ready() && o.skinning)
-            m_skin.bind(*m_meshProgram, o.deformer);
+        const bool skinned = m_skin.ready() && o.skinning;
+        GpuArray* cpu = skinned && gpuProgramOf(o.deformer) < 0 ? cpuDeformed(o.deformer) : nullptr;
+        if (skinned && !cpu)
+            m_skin.bind(*m_meshProgram, gpuProgramOf(o.deformer));
+        GpuArray& wire = cpu ? *cpu : m_mesh;
         glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
         glEnable(GL_POLYGON_OFFSET_LINE);
         glPolygonOffset(-1.0f, -1.0f);
-        m_mesh.vao.bind();
-        glDrawElements(GL_TRIANGLES, m_mesh.count, GL_UNSIGNED_INT, nullptr);
-        m_mesh.vao.release();
+        wire.vao.bind();
+        glDrawElements(GL_TRIANGLES, wire.count, GL_UNSIGNED_INT, nullptr);
+        wire.vao.release();
         m_meshProgram->setUniformValue("uDeformer", -1);
         glDisable(GL_POLYGON_OFFSET_LINE);
         glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
@@ -430,6 +492,9 @@ void Renderer::release()
 {
     for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones, &m_gizmo, &m_clipBones})
         destroy(*a);
+    for (auto& [id, a] : m_cpuMeshes)
+        destroy(*a);
+    m_cpuMeshes.clear();
     m_skin.release();
     releaseTextures();
     if (m_uv.isCreated())

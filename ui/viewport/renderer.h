@@ -20,7 +20,9 @@
 #include <QOpenGLVertexArrayObject>
 #include <QString>
 
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace rig::ui {
@@ -38,11 +40,13 @@ struct RenderOptions {
     bool interactive = false;
     /// Draw a skinned mesh deformed by its pose (false: its rest shape).
     bool skinning = true;
-    /// The deformer of a skinned mesh (`Renderer::setSkin()`), on the GPU.
-    Deformer deformer = Deformer::Lbs;
+    /// The deformer of a skinned mesh (an id of core/deform/deformers.h): on
+    /// the GPU when it has a program (`setSkin()`), else its CPU output
+    /// (`setCpuDeformed()`).
+    std::string deformer = "lbs";
     /// Split view: the right half of the mesh drawn with `splitDeformer`.
     bool split = false;
-    Deformer splitDeformer = Deformer::Dqs;
+    std::string splitDeformer = "dqs";
     /// Shade a textured mesh (the file's own, `makeSourceDrawData()`) with its
     /// base-colour images; off: its base colours only.
     bool textures = true;
@@ -71,6 +75,12 @@ public:
     void setSkin(const std::vector<SkinVertex>& vertices);
     /// Joint texels of the current pose (`makeSkinTexels()`).
     void setSkinPose(const std::vector<glm::vec4>& texels);
+    /// The current mesh as deformer `id` posed it on the CPU (#V records in
+    /// the mesh's vertex order): what is drawn for a deformer without a GPU
+    /// program. Empty `vertices` drops it.
+    void setCpuDeformed(const std::string& id, const std::vector<MeshVertex>& vertices);
+    /// Whether a CPU-deformed mesh of deformer `id` is uploaded.
+    bool hasCpuDeformed(const std::string& id) const;
     bool skinned() const { return m_skin.ready(); }
     /// The rotate gizmo's lines, drawn in front of everything (empty hides it).
     void setGizmo(const std::vector<LineVertex>& lines);
@@ -105,6 +115,12 @@ private:
     /// (left `deformer`, right `splitDeformer`) when asked.
     void drawCharacter(GpuArray& a, const glm::mat4& view, const glm::mat4& proj, float alpha, bool cull,
                        const RenderOptions& o, int w, int h);
+    /// The character (or its stand-in `a`) with deformer `id`: the GPU program,
+    /// or the CPU-deformed mesh, or the rest shape when `skin` is false.
+    void drawDeformed(GpuArray& a, const std::string& id, bool skin, const glm::mat4& view, const glm::mat4& proj,
+                      float alpha, bool cull);
+    /// The array holding deformer `id`'s CPU output, or null.
+    GpuArray* cpuDeformed(const std::string& id);
     void uploadGrid(float cell);
     void destroy(GpuArray& a);
 
@@ -120,6 +136,9 @@ private:
     std::unique_ptr<QOpenGLShaderProgram> m_meshProgram, m_lineProgram, m_pointProgram;
     GpuArray m_mesh, m_meshLod, m_grid, m_glyphs, m_links, m_voxels, m_rigJoints, m_rigBones, m_gizmo, m_clipBones;
     SkinBuffers m_skin;
+    std::vector<unsigned> m_meshIndices; ///< Of the current mesh, for the CPU-deformed arrays.
+    int m_meshVertices = 0;
+    std::map<std::string, std::unique_ptr<GpuArray>> m_cpuMeshes;
     /// Skinning uniforms for the next drawMesh(): the deformer, or none (-1).
     int m_drawDeformer = -1;
     bool m_cullBackFaces = false;

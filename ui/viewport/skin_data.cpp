@@ -20,16 +20,6 @@ void putRows(glm::vec4* out, const Eigen::Isometry3d& T)
 
 } // namespace
 
-std::string_view deformerTitle(Deformer d)
-{
-    switch (d) {
-    case Deformer::Lbs: return "LBS";
-    case Deformer::Dqs: return "DQS";
-    case Deformer::Twist: return "Twist-corrected LBS";
-    }
-    return "";
-}
-
 std::vector<SkinVertex> makeSkinVertices(const SkinWeights& W, const Segmentation* seg)
 {
     const int n = W.vertexCount();
@@ -100,34 +90,6 @@ std::vector<glm::vec4> makeSkinTexels(const Skeleton& skeleton, const Pose& pose
         t[14] = glm::vec4(float(g[4]), float(g[5]), float(g[6]), float(g[7]));
     }
     return texels;
-}
-
-DeformedMesh deformOnCpu(Deformer deformer, const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W,
-                         const Segmentation* seg, const Skeleton& skeleton, const Pose& pose,
-                         std::span<const double> twist, const SkinningOptions& options)
-{
-    if (deformer == Deformer::Twist && !seg)
-        throw InvalidInput("rig::ui::deformOnCpu(): the twist-corrected deformer needs a segmentation; "
-                           "compute the skinning stage first");
-    SkinBinding binding = bindSkin(V, N, W, skeleton.jointCount());
-    if (deformer == Deformer::Twist)
-        bindTwist(binding, *seg, skeleton);
-    SkinnedMesh posed;
-    deformOnCpu(deformer, binding, skeleton, pose, posed, twist, options);
-    DeformedMesh out;
-    toDeformedMesh(posed, binding.hasNormals, out);
-    return out;
-}
-
-void deformOnCpu(Deformer deformer, const SkinBinding& binding, const Skeleton& skeleton, const Pose& pose,
-                 SkinnedMesh& out, std::span<const double> twist, const SkinningOptions& options)
-{
-    const PosedSkeleton posed = forwardKinematics(skeleton, pose);
-    switch (deformer) {
-    case Deformer::Lbs: lbs(binding, posed.skinning, out, options); return;
-    case Deformer::Dqs: dqs(binding, posed.skinning, out, options); return;
-    case Deformer::Twist: twistLbs(binding, twistTransforms(skeleton, pose, posed, twist), out, options); return;
-    }
 }
 
 Skeleton posedSkeleton(const Skeleton& skeleton, const PosedSkeleton& posed)

@@ -3,11 +3,13 @@
 /// What the skinning vertex shader (shaders/mesh.vert) takes, computed in plain
 /// C++ (no Qt, no GL) so tests reach it without a GPU: per-vertex influences
 /// and segment as vertex attributes, and per pose one texel block per joint
-/// for a texture buffer (`samplerBuffer`, RGBA32F). Also the CPU reference of
-/// the same three deformers (core/deform), used where GL is absent and by the
-/// GPU-vs-CPU test.
+/// for a texture buffer (`samplerBuffer`, RGBA32F). The CPU reference of each
+/// deformer is its row of the deformer table (core/deform/deformers.h), used
+/// where GL is absent, for deformers without a shader, and by the GPU-vs-CPU
+/// test.
 ///
-/// The three deformers are those of core/deform, reproduced in the shader:
+/// The deformers with a GPU program (`DeformerInfo::gpuProgram`, the shader's
+/// `uDeformer`) are those of core/deform, reproduced in the shader:
 ///  - `Lbs`: linear blend skinning, thesis eq. 4.3 (core/deform/lbs.h);
 ///  - `Dqs`: dual-quaternion linear blending, Kavan et al. 2008, hemisphere
 ///    aligned on the most-weighted influence (core/deform/dqs.h);
@@ -26,7 +28,7 @@
 ///   12   (u_j, identity): unit link axis, 1 when H_j = I and θ_j = 0
 ///   13–14 dual quaternion of G_j: real, dual                  Twist
 
-#include "core/deform/lbs.h"
+#include "core/deform/deformers.h"
 #include "core/rig/pose.h"
 #include "core/skin/segmentation_data.h"
 #include "core/skin/skin_weights.h"
@@ -38,12 +40,6 @@
 #include <vector>
 
 namespace rig::ui {
-
-/// The deformer the viewport uses (keys 1 / 2 / 3).
-enum class Deformer { Lbs = 0, Dqs = 1, Twist = 2 };
-
-/// "LBS", "DQS", "Twist-corrected LBS".
-std::string_view deformerTitle(Deformer deformer);
 
 /// Influences of one vertex as the shader reads them (locations 3–6 of mesh.vert).
 struct SkinVertex {
@@ -67,20 +63,6 @@ std::vector<SkinVertex> makeSkinVertices(const SkinWeights& weights, const Segme
 /// @throws rig::InvalidInput when the pose does not match the skeleton.
 std::vector<glm::vec4> makeSkinTexels(const Skeleton& skeleton, const Pose& pose,
                                       std::span<const double> unwrappedTwist = {});
-
-/// The CPU reference of a deformer (core/deform) for the same inputs: what
-/// the GPU draws, and the fallback where GL is absent.
-/// @throws rig::InvalidInput as the deformers do (Twist needs a segmentation).
-DeformedMesh deformOnCpu(Deformer deformer, const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& weights,
-                         const Segmentation* segmentation, const Skeleton& skeleton, const Pose& pose,
-                         std::span<const double> unwrappedTwist = {}, const SkinningOptions& options = {});
-
-/// The same on a skin bound once (`bindSkin()`, and `bindTwist()` with the
-/// skeleton for the twist-corrected deformer), writing into `out`: the
-/// per-frame form.
-/// @throws rig::InvalidInput as above, or when the binding lacks the twist data.
-void deformOnCpu(Deformer deformer, const SkinBinding& binding, const Skeleton& skeleton, const Pose& pose,
-                 SkinnedMesh& out, std::span<const double> unwrappedTwist = {}, const SkinningOptions& options = {});
 
 /// The skeleton as posed: bind positions and orientations replaced by the
 /// posed ones (for drawing the rig and placing the gizmo).

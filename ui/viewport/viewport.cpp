@@ -349,7 +349,11 @@ void Viewport::paintGL()
                 for (MeshDrawRange& r : data.ranges)
                     r.image = -1;
             }
+            m_drawColors.resize(data.vertices.size());
+            for (size_t v = 0; v < data.vertices.size(); ++v)
+                m_drawColors[v] = data.vertices[v].color;
             m_renderer.setMesh(data);
+            m_cpuDeformDirty = true;
         } else
             m_renderer.clearMesh();
         m_meshDirty = false;
@@ -372,6 +376,7 @@ void Viewport::paintGL()
             skin = std::move(drawn);
         }
         m_renderer.setSkin(skin);
+        m_cpuBound.clear();
         m_skinDirty = false;
         m_poseDirty = true;
     }
@@ -386,6 +391,11 @@ void Viewport::paintGL()
             }
         }
         m_poseDirty = false;
+        m_cpuDeformDirty = true;
+    }
+    if (m_cpuDeformDirty && m_renderer.initialized() && posing()) {
+        updateCpuDeformed();
+        m_cpuDeformDirty = false;
     }
     if (m_gizmoDirty && m_renderer.initialized()) {
         const std::optional<RotateGizmo> g = gizmo();
@@ -642,22 +652,62 @@ void Viewport::setMode(InteractionMode mode)
     if (mode == m_mode)
         return;
     m_mode = mode;
+    m_cpuDeformDirty = true;
     m_drag = Drag::None;
     m_dragRing = m_hoverRing = -1;
     rebuildRigDraw();
 }
 
-void Viewport::setDeformer(Deformer deformer)
+void Viewport::setDeformer(const std::string& deformer)
 {
     m_options.deformer = deformer;
+    m_cpuDeformDirty = true;
     update();
 }
 
-void Viewport::setSplitView(bool on, Deformer right)
+void Viewport::setSplitView(bool on, const std::string& right)
 {
     m_options.split = on;
     m_options.splitDeformer = right;
+    m_cpuDeformDirty = true;
     update();
+}
+
+void Viewport::updateCpuDeformed()
+{
+    std::vector<std::string> ids{m_options.deformer};
+    if (m_options.split)
+        ids.push_back(m_options.splitDeformer);
+    for (const std::string& id : ids) {
+        const DeformerInfo* info = nullptr;
+        for (const DeformerInfo& d : deformers())
+            if (d.id == id)
+                info = &d;
+        if (!info || info->gpuProgram >= 0)
+            continue;
+        std::vector<MeshVertex> vertices;
+        try {
+            if (!m_renderer.skinned() || !m_mesh || !m_rig || !m_weights)
+                throw Error("no skin to deform");
+            std::unique_ptr<BoundDeformer>& bound = m_cpuBound[id];
+            if (!bound)
+                bound = info->bind(DeformerInput{*m_mesh, *m_weights, m_segmentation.get(), m_rig->skeleton});
+            const bool unwrapped = static_cast<int>(m_poseTwist.size()) == m_rig->skeleton.jointCount();
+            SkinnedMesh posed;
+            bound->deform(m_pose, unwrapped ? std::span<const double>(m_poseTwist) : std::span<const double>{}, posed);
+            // The file's meshes drawn: each vertex deformed as its welded twin.
+            vertices.resize(m_drawnWelded.empty() ? static_cast<size_t>(posed.vertexCount()) : m_drawnWelded.size());
+            for (size_t v = 0; v < vertices.size(); ++v) {
+                const PackedVertex& p = posed.vertices[m_drawnWelded.empty() ? v : static_cast<size_t>(m_drawnWelded[v])];
+                vertices[v].position = glm::vec3(p.p[0], p.p[1], p.p[2]);
+                vertices[v].normal = bound->hasNormals() ? glm::vec3(p.n[0], p.n[1], p.n[2]) : glm::vec3(0, 1, 0);
+                vertices[v].color = v < m_drawColors.size() ? m_drawColors[v] : glm::vec3(0.78f, 0.74f, 0.70f);
+            }
+        } catch (const Error&) {
+            vertices.clear(); // drawn in its rest shape until the skin fits
+        }
+        m_renderer.setCpuDeformed(id, vertices);
+    }
 }
 
 std::optional<RotateGizmo> Viewport::gizmo() const

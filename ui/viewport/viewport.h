@@ -14,6 +14,7 @@
 
 #include <optional>
 
+#include <map>
 #include <memory>
 
 namespace rig {
@@ -92,7 +93,8 @@ public:
     /// The pose shown in Pose mode, with its unwrapped twists (Document::poseTwist()).
     void setPose(const Pose& pose, const std::vector<double>& twist);
     const Pose& pose() const { return m_pose; }
-    Deformer deformer() const { return m_options.deformer; }
+    /// The deformer drawn (an id of core/deform/deformers.h).
+    const std::string& deformer() const { return m_options.deformer; }
     /// The rotate gizmo of the selected joint in Pose mode, if shown.
     std::optional<RotateGizmo> gizmo() const;
 
@@ -113,9 +115,9 @@ public slots:
     /// Draw dense meshes from a coarse stand-in while the camera moves (on by default).
     void setSimplifyWhileMoving(bool on);
     void setMode(rig::ui::InteractionMode mode);
-    void setDeformer(rig::ui::Deformer deformer);
+    void setDeformer(const std::string& deformer);
     /// Split view: the left half with the current deformer, the right half with `right`.
-    void setSplitView(bool on, rig::ui::Deformer right);
+    void setSplitView(bool on, const std::string& right);
 
 signals:
     void fpsChanged(double fps);
@@ -204,6 +206,14 @@ private:
     std::vector<double> m_poseTwist;
     PosedSkeleton m_posed; ///< forwardKinematics of m_pose (empty when it does not match the rig).
     bool m_poseDirty = false;
+    /// The CPU output of the deformers without a GPU program is out of date.
+    bool m_cpuDeformDirty = true;
+    /// Skins bound for the deformers drawn from their CPU output, by id.
+    std::map<std::string, std::unique_ptr<BoundDeformer>> m_cpuBound;
+    /// Colours of the mesh as uploaded (parts, weight views), for the CPU-deformed copies.
+    std::vector<glm::vec3> m_drawColors;
+    /// Deforms the mesh on the CPU for each drawn deformer without a GPU program.
+    void updateCpuDeformed();
     void updatePosed();
     bool posing() const { return m_mode == InteractionMode::Pose && m_rig && !m_posed.skinning.empty(); }
     int m_hoverRing = -1;

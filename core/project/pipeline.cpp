@@ -1,0 +1,240 @@
+#include "core/project/pipeline.h"
+
+#include "core/common/error.h"
+
+#include <array>
+
+namespace rig {
+namespace {
+
+struct StageRow {
+    Stage stage;
+    std::string_view id;
+    std::string_view title;
+};
+
+constexpr std::array<StageRow, 6> kStages{{
+    {Stage::Load, "load", "Load character"},
+    {Stage::Skeleton, "skeleton", "Curve skeleton"},
+    {Stage::Rig, "rig", "Rig"},
+    {Stage::Weights, "weights", "Segmentation + weights"},
+    {Stage::Clip, "clip", "Clip (read + retarget)"},
+    {Stage::Export, "export", "Export"},
+}};
+
+constexpr std::array<Stage, 6> kOrder{Stage::Load, Stage::Skeleton, Stage::Rig, Stage::Weights, Stage::Clip,
+                                      Stage::Export};
+
+const StageRow& row(Stage stage)
+{
+    for (const StageRow& r : kStages)
+        if (r.stage == stage)
+            return r;
+    throw InvalidInput("rig::stageId(): not a stage"); // unreachable: every enumerator has a row
+}
+
+/// Whether the project holds an up-to-date result of `stage`.
+bool hasResult(const RigProject& p, Stage stage)
+{
+    switch (stage) {
+    case Stage::Load: return p.character() != nullptr;
+    case Stage::Skeleton: return p.curveSkeleton() != nullptr;
+    case Stage::Rig: return p.rig() != nullptr;
+    case Stage::Weights: return p.skinningCurrent();
+    case Stage::Clip: return p.clip() != nullptr && p.clipRig() == p.rig();
+    case Stage::Export: return true; // files are written on request
+    }
+    return false;
+}
+
+/// Whether the stage has anything to do for this project at all.
+bool wanted(const RigProject& p, Stage stage)
+{
+    switch (stage) {
+    case Stage::Load: return !p.characterSpec().empty() || p.character();
+    case Stage::Skeleton: return true; // the fit's curve skeleton; the voxel solid for every rig
+    case Stage::Rig:
+    case Stage::Weights: return true;
+    case Stage::Clip: return !p.clipPath().empty();
+    case Stage::Export: return false;
+    }
+    return false;
+}
+
+void needResult(const RigProject& p, Stage before, Stage stage)
+{
+    if (!hasResult(p, before))
+        throw InvalidInput("rig::runStage(): the " + std::string(stageId(stage)) + " stage needs the " +
+                           std::string(stageId(before)) + " stage's result first");
+}
+
+/// The rig stage: the file's skeleton, or the labels (the project's, else
+/// suggested: lap "label") and the template fit (lap "fit").
+void runRig(RigProject& p, StageClock& clock)
+{
+    if (p.rigSource() == RigSource::FileSkeleton) {
+        const auto& skeleton = p.character()->imported.skeleton;
+        if (!skeleton)
+            throw InvalidInput(p.characterSpec() +
+                               " has no skeleton of its own; fit one instead (leave out --use-file-skeleton)");
+        p.setRig({}, std::make_shared<const FitResult>(rigFromImportedSkeleton(*skeleton)));
+        clock.lap("file skeleton");
+        return;
+    }
+    needResult(p, Stage::Skeleton, Stage::Rig);
+    const bool labelled = p.requestedLabels() != EndNodeLabels{};
+    const EndNodeLabels labels = labelled ? p.requestedLabels() : suggestLabels(p);
+    clock.lap("label");
+    p.setRig(labels, std::make_shared<const FitResult>(fitRig(p, labels)));
+    clock.lap("fit");
+}
+
+void runClip(RigProject& p, const Progress& progress)
+{
+    needResult(p, Stage::Rig, Stage::Clip);
+    // A clip already read is retargeted again (keeping the artist's mapping edits).
+    const auto& clip = p.clip();
+    auto loaded = clip && clip->path == p.clipPath()
+                      ? std::make_shared<const LoadedClip>(retargetLoadedClip(p, *clip, p.retargetOptions(), progress))
+                      : std::make_shared<const LoadedClip>(loadClip(p, p.clipPath(), p.retargetOptions(), progress));
+    p.setClip(loaded);
+}
+
+/// Whether `target` still has the inputs `stage` was computed from: the
+/// results of earlier stages (`computed`) and the options it had when the
+/// stages started (`started`).
+bool inputsMatch(const RigProject& target, const RigProject& computed, const RigProject& started, Stage stage)
+{
+    switch (stage) {
+    case Stage::Load: return target.characterSpec() == started.characterSpec();
+    case Stage::Skeleton: return target.character() == computed.character();
+    case Stage::Rig:
+        return target.character() == computed.character() && target.curveSkeleton() == computed.curveSkeleton() &&
+               target.requestedLabels() == started.requestedLabels() && target.rigTemplate() == started.rigTemplate() &&
+               target.front() == started.front() && target.rigSource() == started.rigSource();
+    case Stage::Weights:
+        return target.rig() == computed.rig() && target.weightOptionsRevision() == started.weightOptionsRevision();
+    case Stage::Clip: return target.rig() == computed.rig() && target.clipPath() == started.clipPath();
+    case Stage::Export: return false;
+    }
+    return false;
+}
+
+void apply(RigProject& target, const RigProject& computed, Stage stage)
+{
+    switch (stage) {
+    case Stage::Load: // the inputs the load was asked with, then its result
+        target.setCharacterSpec(computed.characterSpec());
+        target.setClipPath(computed.clipPath());
+        target.setCharacter(computed.character());
+        return;
+    case Stage::Skeleton:
+        target.setCurveSkeletonOptions(computed.curveSkeletonOptions());
+        target.setCurveSkeleton(computed.curveSkeleton());
+        return;
+    case Stage::Rig: target.setRig(computed.labels(), computed.rig()); return;
+    case Stage::Weights: target.setSkinning(computed.skinning()); return;
+    case Stage::Clip: target.setClip(computed.clip()); return;
+    case Stage::Export: return;
+    }
+}
+
+} // namespace
+
+std::span<const Stage> allStages() { return kOrder; }
+
+std::string_view stageId(Stage stage) { return row(stage).id; }
+
+std::string_view stageTitle(Stage stage) { return row(stage).title; }
+
+std::optional<Stage> findStage(std::string_view id)
+{
+    for (const StageRow& r : kStages)
+        if (r.id == id)
+            return r.stage;
+    return std::nullopt;
+}
+
+std::optional<Stage> nextStage(const RigProject& project, Stage last)
+{
+    if (!wanted(project, Stage::Load))
+        return std::nullopt;
+    for (const Stage s : kOrder) {
+        if (s > last || s == Stage::Export)
+            break;
+        if (wanted(project, s) && !hasResult(project, s))
+            return s;
+    }
+    return std::nullopt;
+}
+
+void runStage(RigProject& p, Stage stage, const Progress& progress, StageTimings* timings)
+{
+    StageTimings local;
+    StageClock clock(timings ? *timings : local);
+    switch (stage) {
+    case Stage::Load:
+        if (p.characterSpec().empty())
+            throw InvalidInput("rig::runStage(): nothing to load; open a character first");
+        p.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(p.characterSpec(), progress)));
+        clock.lap("load");
+        return;
+    case Stage::Skeleton: {
+        needResult(p, Stage::Load, stage);
+        auto result = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(p, progress));
+        clock.add(result->timings);
+        p.setCurveSkeleton(result);
+        return;
+    }
+    case Stage::Rig:
+        needResult(p, Stage::Load, stage);
+        runRig(p, clock);
+        return;
+    case Stage::Weights: {
+        needResult(p, Stage::Rig, stage);
+        auto skinning = std::make_shared<const SkinningResult>(computeSkinning(p, progress));
+        clock.add(skinning->timings); // segment, weights, diagnostics
+        p.setSkinning(skinning);
+        return;
+    }
+    case Stage::Clip:
+        runClip(p, progress);
+        clock.lap("retarget");
+        return;
+    case Stage::Export:
+        throw InvalidInput("rig::runStage(): export writes a file; the front ends run it on request");
+    }
+}
+
+StageTimings runPipeline(RigProject& project, Stage last, const Progress& progress)
+{
+    return runStages(project, Stage::Load, last, progress);
+}
+
+StageTimings runStages(RigProject& project, Stage first, Stage last, const Progress& progress)
+{
+    StageTimings timings;
+    for (const Stage s : kOrder)
+        if (s >= first && s <= last && s != Stage::Export && wanted(project, s) && !hasResult(project, s))
+            runStage(project, s, progress, &timings);
+    return timings;
+}
+
+std::vector<Stage> applyResults(RigProject& target, const RigProject& computed, const RigProject& started, Stage from,
+                                Stage to)
+{
+    std::vector<Stage> applied;
+    for (const Stage s : kOrder) {
+        if (s < from || s > to || s == Stage::Export)
+            continue;
+        if (!wanted(computed, s))
+            continue;
+        if (!hasResult(computed, s) || !inputsMatch(target, computed, started, s))
+            break;
+        apply(target, computed, s);
+        applied.push_back(s);
+    }
+    return applied;
+}
+
+} // namespace rig

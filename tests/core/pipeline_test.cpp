@@ -1,0 +1,123 @@
+#include "core/project/pipeline.h"
+
+#include "core/common/error.h"
+#include "tests/support/expect_error.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace rig {
+namespace {
+
+using test::expectError;
+
+const std::string kClip = std::string(RIGSMITH_ASSIMP_MODELS) + "/BVH/01_01.bvh";
+
+TEST(Pipeline, StagesHaveOneOrderAndOneNameEach)
+{
+    const std::vector<Stage> order(allStages().begin(), allStages().end());
+    ASSERT_EQ(order.size(), 6u);
+    EXPECT_EQ(order.front(), Stage::Load);
+    EXPECT_EQ(order.back(), Stage::Export);
+    for (size_t i = 0; i < order.size(); ++i) {
+        EXPECT_EQ(findStage(stageId(order[i])), order[i]);
+        EXPECT_FALSE(stageTitle(order[i]).empty());
+        if (i > 0)
+            EXPECT_LT(order[i - 1], order[i]);
+    }
+    EXPECT_EQ(stageId(Stage::Weights), "weights");
+    EXPECT_FALSE(findStage("voxelize"));
+}
+
+TEST(Pipeline, NothingRunsWithoutACharacterAndMissingInputsAreNamed)
+{
+    RigProject p;
+    EXPECT_FALSE(nextStage(p));
+    expectError<InvalidInput>([&] { runStage(p, Stage::Load); }, "nothing to load");
+    expectError<InvalidInput>([&] { runStage(p, Stage::Weights); }, "the weights stage needs the rig stage's result");
+    expectError<InvalidInput>([&] { runStage(p, Stage::Export); }, "export");
+}
+
+TEST(Pipeline, RunsTheMissingStagesInOrderAndEditsMakeTheLaterOnesStale)
+{
+    RigProject p;
+    p.setCharacterSpec("default");
+    EXPECT_EQ(nextStage(p), Stage::Load);
+    const StageTimings t = runPipeline(p, Stage::Weights);
+    ASSERT_TRUE(p.character() && p.curveSkeleton() && p.rig() && p.skinning());
+    std::vector<std::string> names;
+    for (const auto& s : t)
+        names.push_back(s.name);
+    for (const char* expected : {"load", "voxelize", "thin", "label", "fit", "segment", "weights"})
+        EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+    EXPECT_FALSE(nextStage(p, Stage::Weights));
+    EXPECT_FALSE(nextStage(p)); // no clip asked for: nothing to do
+
+    // New weight options: only the weights are stale.
+    const auto rig = p.rig();
+    WeightOptions o = p.weightOptions();
+    o.method = "heat";
+    p.setWeightOptions(o);
+    EXPECT_EQ(nextStage(p), Stage::Weights);
+    runPipeline(p);
+    EXPECT_EQ(p.rig(), rig);
+    EXPECT_TRUE(p.skinning());
+
+    if (!std::filesystem::exists(kClip))
+        GTEST_SKIP() << kClip << " is missing (assimp-testmodels); the clip part is skipped";
+    p.setClipPath(kClip);
+    EXPECT_EQ(nextStage(p), Stage::Clip);
+    runPipeline(p);
+    ASSERT_TRUE(p.clip());
+    EXPECT_EQ(p.clipRig(), p.rig());
+    // A rig edit: weights and clip are stale, the clip keeps its path.
+    const int elbow = *p.rig()->skeleton.find("LeftForeArm");
+    p.setRig(p.labels(), std::make_shared<const FitResult>(
+                             moveJoint(*p.rig(), elbow, p.rig()->skeleton.bindPositions.row(elbow).transpose(), false)));
+    EXPECT_EQ(nextStage(p), Stage::Weights);
+    EXPECT_EQ(p.clipPath(), kClip);
+    runPipeline(p);
+    EXPECT_FALSE(nextStage(p));
+    EXPECT_EQ(p.clipRig(), p.rig());
+}
+
+TEST(Pipeline, RequestedLabelsAreFittedAndSurviveTheLoad)
+{
+    RigProject auto_;
+    auto_.setCharacterSpec("default");
+    runPipeline(auto_, Stage::Rig);
+    EndNodeLabels swapped = auto_.labels();
+    std::swap(swapped[Limb::LeftHand], swapped[Limb::RightHand]);
+    RigProject p;
+    p.setCharacterSpec("default");
+    p.setLabels(swapped); // before anything is loaded, as the CLI's --ends does
+    runPipeline(p, Stage::Rig);
+    EXPECT_EQ(p.labels(), swapped);
+}
+
+/// A result computed on a snapshot is not applied over a newer edit.
+TEST(Pipeline, ResultsOfAStaleSnapshotAreNotApplied)
+{
+    RigProject p;
+    p.setCharacterSpec("default");
+    runPipeline(p, Stage::Rig);
+    const RigProject started = p;
+    RigProject computed = started;
+    runPipeline(computed, Stage::Weights);
+    // Meanwhile the artist changed the weight options: the weights are stale.
+    RigProject edited = p;
+    WeightOptions o = edited.weightOptions();
+    o.parameters["gaussian"]["c"] = 0.3;
+    edited.setWeightOptions(o);
+    EXPECT_TRUE(applyResults(edited, computed, started, Stage::Weights, Stage::Clip).empty());
+    EXPECT_FALSE(edited.skinningCurrent());
+    // Unchanged: applied.
+    const auto applied = applyResults(p, computed, started, Stage::Weights, Stage::Clip);
+    ASSERT_EQ(applied.size(), 1u);
+    EXPECT_EQ(applied[0], Stage::Weights);
+    EXPECT_EQ(p.skinning(), computed.skinning());
+}
+
+} // namespace
+} // namespace rig

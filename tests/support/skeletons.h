@@ -1,0 +1,21 @@
+#pragma once
+/// @file skeletons.h
+/// Skeletons the tests build: a chain of joints at given positions, and the
+/// generator's own (ground-truth) skeleton of a humanoid.
+
+#include "core/common/types.h"
+#include "core/character/humanoid.h"
+#include "core/rig/skeleton.h"
+
+#include <vector>
+
+namespace rig::test {
+
+/// Names "j0", "j1", …, parents[i] = i − 1; bind orientations the identity,
+/// or (with `orient`) from `orientBones()`.
+Skeleton chainSkeleton(const std::vector<Vec3>& points, bool orient = false);
+
+/// The generator's joints of `h` as a skeleton, bones oriented (`orientBones()`).
+Skeleton groundTruthSkeleton(const Humanoid& h);
+
+} // namespace rig::test
