@@ -120,14 +120,21 @@ Usage:
                                   retarget a BVH clip onto the rig (thesis Ch. 5): prints the joint mapping,
                                   frames, fps, foot-ground error and stage timings; writes a BVH of the rig's
                                   skeleton or JSON (per-frame local quaternions and root translation)
-  rigsmith rig FILE --out character.glb|clip.bvh [--ends auto|head=ID,...] [--weights {METHODS}]
+  rigsmith rig FILE --out character.glb|character.gltf|clip.bvh [--ends auto|head=ID,...] [--weights {METHODS}]
                [--segmentation 3.2.1|3.2.2|3.2.4] [--weight-params METHOD.KEY=VALUE,...] [--clip CLIP.bvh] [--frame-step K] [--resolution N]
                [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
                                   the whole pipeline headless: skeleton, labels, fit, weights, the clip
                                   retargeted onto the rig, exported as glTF 2.0 binary (mesh, skin,
                                   animation) or as BVH; --project also saves the session
-  rigsmith export PROJECT.rsproj --out character.glb|clip.bvh [--frame-step K]
+  rigsmith export PROJECT.rsproj --out character.glb|character.gltf|clip.bvh [--frame-step K]
                                   restore a saved project (mesh, rig edits, weight options, clip) and export it
+  glTF export options (rig, export):
+               [--clips A.bvh,B.bvh] [--no-clip] [--frames FIRST:LAST] [--units source|metres] [--no-root-motion]
+                                  a character read from a file is written as the file has it (its meshes,
+                                  vertex order, UVs, materials, textures; .gltf: images beside it); --clips
+                                  adds clips as separate animations, --no-clip leaves the clip out, --frames
+                                  keeps frames FIRST..LAST, --units metres scales to metres where the file
+                                  says its unit, --no-root-motion keys rotations only
   rigsmith --help | --version
 
 FILE is a path to any format Assimp reads (FBX, OBJ, glTF, Collada, ...), or

@@ -235,7 +235,8 @@ std::optional<std::string> parseWeightsMethodArg(const std::string& m)
 
 /// The weights file of `rigsmith weights` (format rigsmith-weights, version 1).
 json weightsJson(const std::string& source, const std::string& method, const std::string& segmentation,
-                 bool fileSkeleton, const Skeleton& s, const SkinWeights& w, const Segmentation* seg)
+                 bool fileSkeleton, const Skeleton& s, const SkinWeights& w, const Segmentation* seg,
+                 const SourceAsset* file)
 {
     json joints = json::array();
     for (int j = 0; j < s.jointCount(); ++j)
@@ -257,16 +258,23 @@ json weightsJson(const std::string& source, const std::string& method, const std
         }
         vertices.push_back(std::move(v));
     }
-    return {{"format", "rigsmith-weights"},
-            {"version", 1},
-            {"source", source},
-            {"method", method},
-            {"segmentation", segmentation},
-            {"skeleton", fileSkeleton ? "file" : "fitted"},
-            {"max_influences", w.maxInfluences},
-            {"joints", joints},
-            {"vertex_count", w.vertexCount()},
-            {"vertices", vertices}};
+    json out = {{"format", "rigsmith-weights"},
+                {"version", 1},
+                {"source", source},
+                {"method", method},
+                {"segmentation", segmentation},
+                {"skeleton", fileSkeleton ? "file" : "fitted"},
+                {"max_influences", w.maxInfluences},
+                {"joints", joints},
+                {"vertex_count", w.vertexCount()},
+                {"vertices", vertices}};
+    if (file && !file->empty()) {
+        json meshes = json::array();
+        for (const SourceMesh& m : file->meshes)
+            meshes.push_back({{"name", m.name}, {"node", m.nodeName}, {"vertex_count", m.vertexCount()}, {"welded", m.welded}});
+        out["source_meshes"] = meshes;
+    }
+    return out;
 }
 
 json diagnosticsJson(const WeightDiagnostics& d, const Skeleton& s)
@@ -378,7 +386,8 @@ json mappingJson(const RetargetMapping& m)
     return rows;
 }
 
-/// The mesh a rig is exported with: the imported character's (welded, +Y up, skeleton space).
+/// The mesh the pipeline rigs: the imported character's (welded, +Y up, skeleton space); the
+/// export writes the file's own meshes (SourceAsset) where the character has them.
 const Mesh& rigExportMesh(const RigProject& project) { return project.character()->imported.mesh; }
 
 /// Reads a clip and retargets it onto the project's rig (every `step`-th frame).
@@ -408,19 +417,55 @@ void checkExportTarget(const std::string& out, const std::string& command)
 {
     std::string ext = std::filesystem::path(out).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (ext != ".glb" && ext != ".bvh")
+    if (ext != ".glb" && ext != ".gltf" && ext != ".bvh")
         throw Error("rigsmith " + command +
-                    ": --out must end in .glb (glTF 2.0 binary) or .bvh (the retargeted clip), got '" + out + "'");
+                    ": --out must end in .glb (glTF 2.0 binary), .gltf (glTF 2.0 with its images beside it) or .bvh "
+                    "(the retargeted clip), got '" + out + "'");
     const std::filesystem::path folder = std::filesystem::absolute(out).parent_path();
     std::error_code ec;
     if (!std::filesystem::is_directory(folder, ec))
         throw IoError(out + ": cannot write there (no such folder: " + folder.string() + ")");
 }
 
-/// Writes the export (.glb, or .bvh of the retargeted clip) and returns its size in bytes.
+ExportFlags parseExportFlags(const Args& a, const std::string& command)
+{
+    ExportFlags f;
+    f.noClip = a.flag("--no-clip");
+    f.gltf.rootTranslation = !a.flag("--no-root-motion");
+    if (const auto list = a.value("--clips")) {
+        std::stringstream in(*list);
+        for (std::string item; std::getline(in, item, ',');)
+            if (!item.empty())
+                f.extraClips.push_back(item);
+    }
+    if (const auto frames = a.value("--frames")) {
+        const auto colon = frames->find(':');
+        int first = 0, last = -1;
+        bool ok = colon != std::string::npos;
+        if (ok) {
+            const std::string a0 = frames->substr(0, colon), a1 = frames->substr(colon + 1);
+            auto number = [&](const std::string& t, int& v) {
+                const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+                return ec == std::errc() && ptr == t.data() + t.size() && v >= 0;
+            };
+            ok = (a0.empty() || number(a0, first)) && (a1.empty() || number(a1, last)) && (last < 0 || first <= last);
+        }
+        if (!ok)
+            throw Error("rigsmith " + command + ": --frames must be FIRST:LAST (frame numbers from 0, FIRST <= LAST; "
+                        "either may be left out), got '" + *frames + "'");
+        f.gltf.firstFrame = first;
+        f.gltf.lastFrame = last;
+    }
+    const std::string units = a.value("--units").value_or("source");
+    if (units != "source" && units != "metres" && units != "meters")
+        throw Error("rigsmith " + command + ": --units must be source or metres, got '" + units + "'");
+    f.metres = units != "source";
+    return f;
+}
+
 std::uintmax_t writeRigExport(const std::string& out, const RigProject& project, const Skeleton& skeleton,
                            const SkinWeights& weights, const std::optional<RetargetedClip>& clip,
-                           const std::string& command)
+                           const std::string& command, const ExportFlags& flags)
 {
     std::string ext = std::filesystem::path(out).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -428,15 +473,29 @@ std::uintmax_t writeRigExport(const std::string& out, const RigProject& project,
         if (!clip)
             throw Error("rigsmith " + command + ": " + out + ": a BVH export needs a clip (--clip CLIP.bvh, or a project with one)");
         writeBvh(retargetedMotion(*clip, skeleton), out);
-    } else if (ext == ".glb") {
-        GltfExportOptions options;
-        if (clip)
-            options.animationName = clip->name.empty() ? "clip" : clip->name;
-        const std::vector<Pose> none;
-        exportGltf(out, rigExportMesh(project), skeleton, weights, clip ? std::span<const Pose>(clip->frames) : none,
-                   clip ? clip->frameTime : 0.0, options);
+    } else if (ext == ".glb" || ext == ".gltf") {
+        const ImportedCharacter& character = project.character()->imported;
+        GltfExportOptions options = flags.gltf;
+        if (flags.metres) {
+            if (character.info.metresPerUnit > 0)
+                options.scale = character.info.metresPerUnit;
+            else
+                std::cerr << "rigsmith " << command << ": warning: " << project.character()->displayName
+                          << " does not say its units; --units metres keeps them as they are\n";
+        }
+        std::vector<RetargetedClip> extra;
+        for (const std::string& path : flags.extraClips)
+            extra.push_back(retargetClipFile(project, path, 1).retargeted);
+        std::vector<GltfClip> clips;
+        if (clip && !flags.noClip)
+            clips.push_back({clip->name.empty() ? "clip" : clip->name, clip->frames, clip->frameTime});
+        for (const RetargetedClip& c : extra)
+            clips.push_back({c.name, c.frames, c.frameTime});
+        const GltfExportReport report = exportCharacterGltf(out, character, skeleton, weights, clips, options);
+        for (const std::string& w : report.warnings)
+            std::cerr << "rigsmith " << command << ": warning: " << w << '\n';
     } else {
-        throw Error("rigsmith " + command + ": --out must end in .glb (glTF 2.0 binary) or .bvh (the retargeted clip), got '" + out + "'");
+        throw Error("rigsmith " + command + ": --out must end in .glb, .gltf or .bvh, got '" + out + "'");
     }
     std::error_code ec;
     const auto size = std::filesystem::file_size(out, ec);

@@ -4,6 +4,7 @@
 /// the JSON report, the stages every command starts with).
 
 #include "core/common/timing.h"
+#include "core/io/gltf_export.h"
 #include "core/project/character_source.h"
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
@@ -83,9 +84,13 @@ void applyWeightParams(const Args& a, const std::string& command, WeightOptions&
 /// @throws rig::Error for malformed values.
 RigProject projectFromArgs(const Args& a, const std::string& command, const std::string& file);
 
-/// The weights file of `rigsmith weights` (format rigsmith-weights, version 1).
+/// The weights file of `rigsmith weights` (format rigsmith-weights, version 1). `vertices` are the
+/// welded vertices; with `file` (a character read from a file), "source_meshes" lists the file's
+/// meshes in file order, each with "welded": per vertex of the file's mesh, in the file's order,
+/// the index into "vertices" whose weights it takes (so they apply to the original file).
 json weightsJson(const std::string& source, const std::string& method, const std::string& segmentation,
-                 bool fileSkeleton, const Skeleton& s, const SkinWeights& w, const Segmentation* seg);
+                 bool fileSkeleton, const Skeleton& s, const SkinWeights& w, const Segmentation* seg,
+                 const SourceAsset* file = nullptr);
 
 /// Unreached vertices, rigid parts and bleeding of a weights result.
 json diagnosticsJson(const WeightDiagnostics& d, const Skeleton& s);
@@ -112,10 +117,29 @@ int parseFrameStepOption(const Args& a, const std::string& command);
 /// Refuses, before any work, an --out the export cannot write: a wrong extension or a missing folder.
 void checkExportTarget(const std::string& out, const std::string& command);
 
-/// Writes the export (.glb, or .bvh of the retargeted clip) and returns its size in bytes.
+/// The export options of `rig` and `export`: --clips A.bvh,B.bvh (more clips, each its own
+/// animation), --no-clip (none, not even the project's), --frames FIRST:LAST, --units
+/// source|metres, --no-root-motion.
+struct ExportFlags {
+    std::vector<std::string> extraClips;
+    bool noClip = false;
+    bool metres = false;
+    GltfExportOptions gltf;
+};
+
+/// The value options and flags ExportFlags reads, for parse().
+inline const std::vector<std::string> exportValueOptions = {"--clips", "--frames", "--units"};
+inline const std::vector<std::string> exportFlagOptions = {"--no-clip", "--no-root-motion"};
+
+/// Reads ExportFlags from `a`. @throws rig::Error naming `command` for a malformed value.
+ExportFlags parseExportFlags(const Args& a, const std::string& command);
+
+/// Writes the export (.glb, .gltf, or .bvh of the retargeted clip) and returns its size in bytes.
+/// A glTF gets `clip` (unless --no-clip) and each of --clips retargeted onto the rig, as separate
+/// animations. Textures the export had to leave out are named on stderr.
 std::uintmax_t writeRigExport(const std::string& out, const RigProject& project, const Skeleton& skeleton,
                            const SkinWeights& weights, const std::optional<RetargetedClip>& clip,
-                           const std::string& command);
+                           const std::string& command, const ExportFlags& flags = {});
 
 // The commands (argv after the command word); each returns the exit code.
 int cmdInfo(const std::vector<std::string>& raw);

@@ -126,10 +126,14 @@ int cmdRetarget(const std::vector<std::string>& raw)
 
 int cmdRig(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw,
-                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--weights",
-                          "--segmentation", "--weight-params", "--clip", "--frame-step", "--project"},
-                         {"--save-weights", "--use-file-skeleton"}, "rig");
+    std::vector<std::string> values = {"--report", "--resolution", "--ends", "--template", "--out", "--facing",
+                                       "--weights", "--segmentation", "--weight-params", "--clip", "--frame-step",
+                                       "--project"};
+    std::vector<std::string> flags = {"--save-weights", "--use-file-skeleton"};
+    values.insert(values.end(), exportValueOptions.begin(), exportValueOptions.end());
+    flags.insert(flags.end(), exportFlagOptions.begin(), exportFlagOptions.end());
+    const Args a = parse(raw, values, flags, "rig");
+    const ExportFlags exportFlags = parseExportFlags(a, "rig");
     const std::string file = needFile(a, "rig");
     const auto out = a.value("--out");
     if (!out)
@@ -157,7 +161,7 @@ int cmdRig(const std::vector<std::string>& raw)
     std::optional<RetargetedClip> clip;
     if (project.clip())
         clip = project.clip()->retargeted;
-    const auto bytes = writeRigExport(*out, project, skeleton, project.skinning()->weights, clip, "rig");
+    const auto bytes = writeRigExport(*out, project, skeleton, project.skinning()->weights, clip, "rig", exportFlags);
     clock.lap("export");
     if (const auto projectPath = a.value("--project")) {
         ProjectSaveState state;
@@ -170,6 +174,9 @@ int cmdRig(const std::vector<std::string>& raw)
     const WeightDiagnostics& d = project.skinning()->diagnostics;
     std::cout << file << ": " << skeleton.jointCount() << "-joint rig, " << weightOptions.method
               << " weights, " << rigExportMesh(project).vertexCount() << " vertices";
+    if (const ImportedCharacter& c = project.character()->imported; !c.source.empty())
+        std::cout << " (" << c.info.fileVertices << " vertices as the file has them, in " << c.source.meshes.size()
+                  << " meshes, written so)";
     if (clip)
         std::cout << ", clip " << clip->name << " (" << clip->frames.size() << " frames at "
                   << 1.0 / clip->frameTime << " fps)";
@@ -182,6 +189,7 @@ int cmdRig(const std::vector<std::string>& raw)
                     {"template", templateSpec},
                     {"joints", skeleton.jointCount()},
                     {"vertices", rigExportMesh(project).vertexCount()},
+                    {"file_vertices", project.character()->imported.info.fileVertices},
                     {"labels", formatEndNodeLabels(labels)},
                     {"weights", weightOptions.method},
                     {"unreached_vertices", d.unreachedVertices},
@@ -197,7 +205,10 @@ int cmdRig(const std::vector<std::string>& raw)
 
 int cmdExport(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--out", "--frame-step"}, {}, "export");
+    std::vector<std::string> values = {"--report", "--out", "--frame-step"};
+    values.insert(values.end(), exportValueOptions.begin(), exportValueOptions.end());
+    const Args a = parse(raw, values, exportFlagOptions, "export");
+    const ExportFlags exportFlags = parseExportFlags(a, "export");
     if (a.positional.size() != 1)
         throw Error("rigsmith export: expected one PROJECT file (.rsproj)");
     const std::string projectPath = a.positional[0];
@@ -230,7 +241,7 @@ int cmdExport(const std::vector<std::string>& raw)
         clip = retargetClipFile(project, restored.clipPath, step).retargeted;
         clock.lap("retarget");
     }
-    const auto bytes = writeRigExport(*out, project, skeleton, weights, clip, "export");
+    const auto bytes = writeRigExport(*out, project, skeleton, weights, clip, "export", exportFlags);
     clock.lap("export");
     std::cout << projectPath << ": wrote " << *out << " (" << bytes << " bytes, " << skeleton.jointCount()
               << " joints" << (clip ? ", " + std::to_string(clip->frames.size()) + " frames" : std::string()) << ")\n";

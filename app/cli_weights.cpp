@@ -86,7 +86,8 @@ int cmdWeights(const std::vector<std::string>& raw)
     StageClock clock(stages);
     const SkinWeights& weights = result ? result->weights : fileWeights;
     writeJsonFile(*out, weightsJson(file, methodName, method ? std::string(segmentationMethodName(options.segmentation.method)) : "",
-                                    useFileSkeleton, skeleton, weights, result ? &result->segmentation : nullptr));
+                                    useFileSkeleton, skeleton, weights, result ? &result->segmentation : nullptr,
+                                    &project.character()->imported.source));
     clock.lap("save");
 
     std::cout << file << ": " << methodName << " weights for " << mesh.vertexCount() << " vertices and "

@@ -28,10 +28,10 @@ if [ ${#missing[@]} -ne 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# The independent glTF client of the tests (three.js under Node, pinned in
-# tests/clients/package.json and package-lock.json): installed once, silent when present.
+# The independent glTF clients of the tests (three.js and the Khronos glTF validator under Node,
+# pinned in tests/clients/package.json and package-lock.json): installed once, silent when present.
 CLIENTS="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/clients"
-if [ ! -d "$CLIENTS/node_modules/three" ]; then
+if [ ! -d "$CLIENTS/node_modules/three" ] || [ ! -d "$CLIENTS/node_modules/gltf-validator" ]; then
   if ! command -v npm >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
     # Debian's nodejs comes without npm (NodeSource's includes it).
     SUDO=""
@@ -42,6 +42,6 @@ if [ ! -d "$CLIENTS/node_modules/three" ]; then
     echo "Installing the test clients' npm packages in $CLIENTS"
     (cd "$CLIENTS" && { npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error; })
   else
-    echo "WARNING: node/npm not found: the three.js glTF client tests will be SKIPPED (install nodejs and npm)" >&2
+    echo "WARNING: node/npm not found: the three.js and glTF validator client tests will be SKIPPED (install nodejs and npm)" >&2
   fi
 fi

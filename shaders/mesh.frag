@@ -5,10 +5,13 @@
 in vec3 vNormal;
 in vec3 vColor;
 in vec3 vViewPos;
+in vec2 vUV;
 
 uniform bool uFlat;        // wireframe pass: a single colour
 uniform vec4 uFlatColor;
 uniform float uAlpha;      // < 1 makes the mesh translucent (skeleton overlays)
+uniform bool uTextured;    // multiply the colour by the base-colour image at vUV
+uniform sampler2D uBaseColor;
 
 out vec4 fragColor;
 
@@ -29,7 +32,8 @@ void main()
     vec3 h = normalize(key + v);
     float spec = pow(max(dot(n, h), 0.0), 40.0) * 0.18;
     float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.25;
-    vec3 color = vColor * (0.22 + diffuse) + vec3(spec) + vec3(0.6, 0.7, 0.9) * rim;
+    vec3 albedo = uTextured ? vColor * texture(uBaseColor, vUV).rgb : vColor;
+    vec3 color = albedo * (0.22 + diffuse) + vec3(spec) + vec3(0.6, 0.7, 0.9) * rim;
     if (back)
         color *= vec3(0.55, 0.45, 0.45);
     fragColor = vec4(pow(color, vec3(1.0 / 1.1)), uAlpha);

@@ -15,6 +15,7 @@ layout(location = 3) in ivec4 aJoints;
 layout(location = 4) in vec4 aWeights;
 layout(location = 5) in int aSegment;
 layout(location = 6) in float aDelta;
+layout(location = 7) in vec2 aUV; // textured meshes only (the file's own meshes)
 
 uniform mat4 uView;
 uniform mat4 uProjection;
@@ -27,6 +28,7 @@ out vec3 vColor;
 out vec3 vViewPos;  // view space
 out vec3 vWorldPosition;
 out vec3 vWorldNormal;
+out vec2 vUV;
 
 const int kTexels = 16;
 
@@ -141,6 +143,7 @@ void main()
     vViewPos = viewPos.xyz;
     vNormal = mat3(uView) * n;
     vColor = aColor;
+    vUV = aUV;
     gl_Position = uProjection * viewPos;
     gl_ClipDistance[0] = dot(uClipPlane, vec4(p, 1.0));
 }

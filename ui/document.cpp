@@ -695,7 +695,9 @@ void Document::openProject(const QString& path, const QString& mesh)
         });
 }
 
-void Document::exportGltf(const QString& path)
+void Document::exportGltf(const QString& path) { exportGltf(path, GltfExportRequest{}); }
+
+void Document::exportGltf(const QString& path, const GltfExportRequest& request)
 {
     const auto& skinning = m_project.skinning();
     if (!m_project.rig() || !skinning) {
@@ -704,17 +706,42 @@ void Document::exportGltf(const QString& path)
         return;
     }
     const std::string file = path.toStdString();
+    std::vector<std::string> extraClips;
+    for (const QString& c : request.extraClips)
+        extraClips.push_back(c.toStdString());
     runStage(
         stageName(Stage::Export),
-        [file](const RigProject& p, const Progress&) -> Apply {
+        [this, file, request, extraClips](const RigProject& p, const Progress&) -> Apply {
             const auto& clip = p.clip();
-            const std::span<const Pose> frames = clip ? std::span<const Pose>(clip->retargeted.frames) : std::span<const Pose>();
             GltfExportOptions options;
-            if (clip)
-                options.animationName = clip->name;
-            rig::exportGltf(file, p.character()->imported.mesh, p.rig()->skeleton, p.skinning()->weights, frames,
-                            clip ? clip->retargeted.frameTime : 1.0 / 30.0, options);
-            return [](RigProject&) {};
+            options.firstFrame = request.firstFrame;
+            options.lastFrame = request.lastFrame;
+            options.rootTranslation = request.rootMotion;
+            std::vector<std::string> warnings;
+            const ImportedCharacter& character = p.character()->imported;
+            if (request.metres) {
+                if (character.info.metresPerUnit > 0)
+                    options.scale = character.info.metresPerUnit;
+                else
+                    warnings.push_back(p.character()->displayName +
+                                       " does not say its units: exported in its own units");
+            }
+            std::vector<LoadedClip> extra;
+            for (const std::string& c : extraClips)
+                extra.push_back(rig::loadClip(p, c));
+            std::vector<GltfClip> clips;
+            if (clip && request.includeClip)
+                clips.push_back({clip->name, clip->retargeted.frames, clip->retargeted.frameTime});
+            for (size_t i = 0; i < extra.size(); ++i)
+                clips.push_back({extra[i].name.empty() ? "clip " + std::to_string(i + 2) : extra[i].name,
+                                 extra[i].retargeted.frames, extra[i].retargeted.frameTime});
+            const GltfExportReport report =
+                rig::exportCharacterGltf(file, character, p.rig()->skeleton, p.skinning()->weights, clips, options);
+            warnings.insert(warnings.end(), report.warnings.begin(), report.warnings.end());
+            return [this, warnings](RigProject&) {
+                for (const std::string& w : warnings)
+                    emit rigNotice(QString::fromStdString(w));
+            };
         },
         [] {});
 }

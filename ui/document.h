@@ -17,6 +17,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QUndoStack>
 
 #include <atomic>
@@ -119,6 +120,20 @@ public:
     /// Exports the rigged character as glTF binary (.glb) with the loaded clip
     /// as its animation (stage "export", worker thread). Needs weights.
     void exportGltf(const QString& path);
+    /// What an export holds besides the character (File ▸ Export's dialog).
+    struct GltfExportRequest {
+        bool includeClip = true;   ///< The loaded clip as an animation.
+        QStringList extraClips;    ///< BVH files retargeted onto the rig, each its own animation.
+        bool metres = false;       ///< Scale to metres where the file says its unit.
+        int firstFrame = 0;        ///< Frames of each clip, [firstFrame, lastFrame]; -1: to the end.
+        int lastFrame = -1;
+        bool rootMotion = true;    ///< Key the root's translation.
+    };
+    /// Exports as glTF (.glb, or .gltf with its images beside it) with `request`'s
+    /// clips and options; a character read from a file is written as the file has
+    /// it (meshes, UVs, materials, textures). Textures left out are reported by
+    /// `rigNotice`.
+    void exportGltf(const QString& path, const GltfExportRequest& request);
     /// Writes the retargeted clip as BVH of the rig's skeleton. Returns false
     /// and emits `stageFailed("export", ...)` on failure.
     bool exportClipBvh(const QString& path);

@@ -2,6 +2,7 @@
 
 #include "core/project/rig_project.h"
 #include "ui/document.h"
+#include "ui/panels/parts_panel.h"
 #include "ui/panels/joint_panel.h"
 #include "ui/panels/pipeline_panel.h"
 #include "ui/panels/mapping_dialog.h"
@@ -79,6 +80,12 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     m_rigPanel = new RigPanel(m_document, rigDock);
     rigDock->setWidget(scrollable(m_rigPanel));
     addDockWidget(Qt::RightDockWidgetArea, rigDock);
+    auto* partsDock = new QDockWidget(tr("Parts"), this);
+    partsDock->setObjectName("partsDock");
+    partsDock->setWidget(new PartsPanel(m_document, partsDock));
+    addDockWidget(Qt::RightDockWidgetArea, partsDock);
+    tabifyDockWidget(rigDock, partsDock);
+    rigDock->raise();
     resizeDocks({dock}, {300}, Qt::Horizontal);
 
     m_statsLabel = new QLabel(tr("No character loaded — File ▸ Open or drop a file here"), this);
@@ -253,6 +260,13 @@ void MainWindow::createDisplayToolBar()
     m_voxelsAction->setCheckable(true);
     m_voxelsAction->setShortcut(QKeySequence(tr("V")));
     m_voxelsAction->setToolTip(tr("Voxels of the solid: blue = surface, amber = interior (V)"));
+    auto* texturesAction = bar->addAction(tr("Textures"));
+    texturesAction->setObjectName("texturesAction");
+    texturesAction->setCheckable(true);
+    texturesAction->setChecked(true);
+    texturesAction->setShortcut(QKeySequence(tr("T")));
+    texturesAction->setToolTip(tr("Shade the file's own meshes with their UVs and base-colour textures; "
+                                  "off: the welded mesh the pipeline works on (T)"));
     m_clipAction = bar->addAction(tr("Clip"));
     m_clipAction->setCheckable(true);
     m_clipAction->setShortcut(QKeySequence(tr("C")));
@@ -271,6 +285,7 @@ void MainWindow::createDisplayToolBar()
         connect(m_skeletonAction, &QAction::toggled, m_viewport, &Viewport::setSkeletonVisible);
         connect(m_voxelsAction, &QAction::toggled, m_viewport, &Viewport::setVoxelsVisible);
         connect(m_clipAction, &QAction::toggled, m_viewport, &Viewport::setClipEnabled);
+        connect(texturesAction, &QAction::toggled, m_viewport, &Viewport::setTexturesVisible);
         connect(clipSlider, &QSlider::valueChanged, this, [this](int v) { m_viewport->setClipPosition(v / 100.0); });
     }
 }
@@ -451,8 +466,10 @@ void MainWindow::onCharacterChanged()
             10000);
     else
         statusBar()->showMessage(tr("Loaded %1").arg(QString::fromStdString(character->displayName)), 5000);
-    if (m_viewport)
+    if (m_viewport) {
         m_viewport->setMesh(std::shared_ptr<const Mesh>(character, &character->imported.mesh));
+        m_viewport->setSource(std::shared_ptr<const ImportedCharacter>(character, &character->imported));
+    }
     else if (m_placeholder)
         static_cast<QLabel*>(m_placeholder)->setText(QString::fromStdString(character->displayName));
     updateViewportLabels();

@@ -3,6 +3,7 @@
 
 #include "core/project/rig_project.h"
 #include "ui/document.h"
+#include "ui/panels/export_dialog.h"
 #include "ui/panels/joint_panel.h"
 #include "ui/panels/pipeline_panel.h"
 #include "ui/panels/mapping_dialog.h"
@@ -82,7 +83,7 @@ void MainWindow::createProjectControls(QMenu* file)
     add(tr("&Save Project"), QKeySequence::Save, "actionSave", [this] { saveProject(); });
     add(tr("Save Project &As…"), QKeySequence(tr("Ctrl+Shift+S")), "actionSaveAs", [this] { saveProjectAs(); });
     file->insertSeparator(separator);
-    add(tr("&Export glTF (.glb)…"), QKeySequence(tr("Ctrl+E")), "actionExportGltf", [this] { showExportDialog(); });
+    add(tr("&Export glTF…"), QKeySequence(tr("Ctrl+E")), "actionExportGltf", [this] { showExportDialog(); });
     add(tr("Export Clip as &BVH…"), QKeySequence(), "actionExportBvh", [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Retargeted Clip"), QString(),
                                                           tr("BVH motion (*.bvh)"));
@@ -172,14 +173,28 @@ bool MainWindow::saveProjectAs()
 
 void MainWindow::showExportDialog()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Rigged Character"), QString(),
-                                                tr("glTF 2.0 binary (*.glb)"));
-    if (path.isEmpty())
+    const auto& clip = m_document->project().clip();
+    const auto& character = m_document->project().character();
+    const QString base = character ? QFileInfo(QString::fromStdString(character->displayName)).completeBaseName()
+                                   : QStringLiteral("character");
+    ExportDialog dialog(clip ? QString::fromStdString(clip->name) : QString(),
+                        clip ? static_cast<int>(clip->retargeted.frames.size()) : 0,
+                        ExportDialog::startFolder(m_document->projectPath()),
+                        base.isEmpty() ? QStringLiteral("character") : base, this);
+    if (dialog.exec() != QDialog::Accepted)
         return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += ".glb";
-    m_lastExport = path;
-    m_document->exportGltf(path);
+    const ExportChoice choice = dialog.choice();
+    if (choice.path.isEmpty())
+        return;
+    m_lastExport = choice.path;
+    Document::GltfExportRequest request;
+    request.includeClip = choice.includeClip;
+    request.extraClips = choice.extraClips;
+    request.metres = choice.metres;
+    request.firstFrame = choice.firstFrame;
+    request.lastFrame = choice.lastFrame;
+    request.rootMotion = choice.rootMotion;
+    m_document->exportGltf(choice.path, request);
 }
 
 bool MainWindow::maybeSave()

@@ -1,8 +1,9 @@
 #pragma once
 /// @file gltf_export.h
 /// Export of a rigged, skinned and optionally animated character as glTF 2.0
-/// binary (`.glb`), written with tinygltf (the only file that includes it),
-/// following docs/conventions.md ("glTF 2.0 skins"):
+/// binary (`.glb`, or `.gltf` with its images beside it), written with
+/// tinygltf (the only file that includes it), following docs/conventions.md
+/// ("glTF 2.0 skins"):
 ///  - the mesh is written in skeleton (bind, world) space and its node has no
 ///    transform: clients ignore the skinned mesh node's own transform;
 ///  - one node per joint, in the skeleton's hierarchy, with the local TRS of the
@@ -16,6 +17,17 @@
 ///  - the clip as one animation: per joint a LINEAR rotation channel, plus the
 ///    root's translation, keyed at the clip's frame times (k · frameTime).
 ///
+/// A character imported from a file is written as the file has it
+/// (`SourceAsset`, core/io/source_mesh.h): one glTF mesh per file mesh (a
+/// primitive per material) with the file's vertex order and every attribute
+/// (NORMAL, TEXCOORD_n with v flipped to glTF's downward v, COLOR_n, TANGENT),
+/// its materials (metallic-roughness factors and textures, alpha mode,
+/// double-sided) and images (PNG/JPEG, in the .glb's buffer or as files beside
+/// a .gltf), and mesh and node names. The skin of each vertex is that of its
+/// welded twin (SourceMesh::welded), so welded copies (the two sides of a UV
+/// seam) carry identical weights. The welded mesh itself is written only for
+/// characters without source data (the generated one).
+///
 /// A `rig::Pose` local rotation R_i is relative to the joint's bind frame
 /// (core/rig/pose.h: O_i = O_p · (B_p⁻¹·B_i) · R_i), so the glTF node-local
 /// rotation is bindLocal_i · R_i with bindLocal_i = B_p⁻¹·B_i, and the root's
@@ -23,8 +35,10 @@
 /// (jointMatrix_i = global_i · inverseBind_i, thesis eq. 4.3) therefore gives
 /// exactly `lbs()` of core/deform/lbs.h with the limited weights.
 
-#include "core/rig/pose.h"
+#include "core/io/mesh_import.h"
+#include "core/io/source_mesh.h"
 #include "core/mesh/mesh.h"
+#include "core/rig/pose.h"
 #include "core/rig/skeleton.h"
 #include "core/skin/skin_weights.h"
 
@@ -47,6 +61,20 @@ struct GltfExportOptions {
     std::string meshName = "character";
     /// Key the root's translation (the clip's locomotion); off: rotations only.
     bool rootTranslation = true;
+    /// The frames written of each clip: [firstFrame, lastFrame], clamped to the
+    /// clip (lastFrame < 0: to its end); times start at 0 at firstFrame.
+    int firstFrame = 0;
+    int lastFrame = -1;
+    /// Multiplies every length written (positions, bind positions, root
+    /// motion): 1 keeps the source's units; ImportInfo::metresPerUnit converts to metres.
+    double scale = 1.0;
+};
+
+/// One animation of an export: a clip on the export's skeleton.
+struct GltfClip {
+    std::string name;             ///< The animation's name ("clip" when empty).
+    std::span<const Pose> frames; ///< Each with #J local rotations.
+    double frameTime = 1.0 / 30.0;///< Seconds per frame, > 0.
 };
 
 /// The skin attributes as written: #V rows of four joints and four weights.
@@ -69,11 +97,21 @@ struct GltfSkinAttributes {
 /// @throws rig::InvalidInput naming `rig::gltfSkinAttributes()` and the first offending vertex.
 GltfSkinAttributes gltfSkinAttributes(const SkinWeights& weights, int jointCount, int maxInfluences = 4);
 
-/// Writes `path` (.glb) atomically: the bytes go to a temporary file in the same
-/// folder, which is flushed, synced and renamed over `path`, so a crash or a
-/// full disk never leaves a half-written file (or destroys the previous one).
-/// A `path` that exists and is not a regular file (a device, a pipe) is written
-/// directly, since a rename cannot replace it.
+/// What an export wrote, and what it had to leave out.
+struct GltfExportReport {
+    int meshes = 0;                    ///< glTF meshes written.
+    int vertices = 0;                  ///< Vertices written (all meshes).
+    int materials = 0;                 ///< Materials written.
+    int textures = 0;                  ///< Images written.
+    std::vector<std::string> warnings; ///< Textures left out (missing, unreadable, not PNG/JPEG), naming each.
+};
+
+/// Writes `path` (.glb, or .gltf: JSON with the buffer embedded) atomically:
+/// the bytes go to a temporary file in the same folder, which is flushed,
+/// synced and renamed over `path`, so a crash or a full disk never leaves a
+/// half-written file (or destroys the previous one). A `path` that exists and
+/// is not a regular file (a device, a pipe) is written directly, since a
+/// rename cannot replace it.
 /// @param mesh the character in skeleton space (#V vertices, #F triangles).
 /// @param skeleton the rig (valid: `validateSkeleton()`).
 /// @param weights #V influence lists into `skeleton`'s joints.
@@ -83,8 +121,31 @@ GltfSkinAttributes gltfSkinAttributes(const SkinWeights& weights, int jointCount
 ///         sizes, an invalid skeleton or weights, or a bad frame time;
 ///         rig::IoError naming the file when it cannot be written (missing or
 ///         read-only folder, disk full).
-void exportGltf(const std::string& path, const Mesh& mesh, const Skeleton& skeleton, const SkinWeights& weights,
-                std::span<const Pose> frames, double frameTime, const GltfExportOptions& options = {});
+GltfExportReport exportGltf(const std::string& path, const Mesh& mesh, const Skeleton& skeleton,
+                            const SkinWeights& weights, std::span<const Pose> frames, double frameTime,
+                            const GltfExportOptions& options = {});
+
+/// Writes the file's own meshes, materials and textures (`source`, see the
+/// file comment), skinned by `weights` on the welded mesh through each source
+/// vertex's welded twin. A texture that cannot be written (no bytes: missing
+/// on import; not PNG or JPEG) is left out, named in the report's warnings;
+/// its material keeps its factors. A .gltf gets its images as files beside
+/// it (named after it); on failure none of them is left behind.
+/// @param weights #V influence lists, #V the welded mesh's vertex count
+///        (every SourceMesh::welded index < #V).
+/// @throws as the other `exportGltf()`, and rig::InvalidInput when `source`
+///         has no meshes or a source mesh is inconsistent.
+GltfExportReport exportGltf(const std::string& path, const SourceAsset& source, const Skeleton& skeleton,
+                            const SkinWeights& weights, std::span<const Pose> frames, double frameTime,
+                            const GltfExportOptions& options = {});
+
+/// The export of a loaded character: its source meshes when it has them, else
+/// its (welded) mesh, with any number of clips, each its own animation (none:
+/// the bind pose only). `options.animationName` is not used (clips have names).
+/// @throws as `exportGltf()`; rig::InvalidInput when a clip is empty after the frame range.
+GltfExportReport exportCharacterGltf(const std::string& path, const ImportedCharacter& character,
+                                     const Skeleton& skeleton, const SkinWeights& weights,
+                                     std::span<const GltfClip> clips, const GltfExportOptions& options = {});
 
 /// What Assimp (the importer behind core/io/mesh_import.h) sees of the
 /// animations of a file: for verifying an export with an independent reader.

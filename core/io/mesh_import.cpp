@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/io/assimp_animation.h"
+#include "core/io/assimp_source.h"
 #include "core/mesh/mesh_queries.h"
 
 #include <assimp/DefaultLogger.hpp>
@@ -168,7 +169,10 @@ std::string axisName(int axis, int sign) { return std::string(sign < 0 ? "-" : "
 struct Instance {
     const aiMesh* mesh;
     Eigen::Matrix4d global; ///< Mesh-to-world transform.
-    int firstVertex;
+    int node;               ///< Index of the placing node in the depth-first node list.
+    int firstVertex = 0;    ///< Its first file vertex in the merged list.
+    std::vector<int> vertexOfSource; ///< #v file vertices: aiMesh vertex of each (see fileVertices()).
+    std::vector<int> sourceOfVertex; ///< Per aiMesh vertex: its file vertex.
 };
 
 /// Where a skinned mesh goes. Its offset matrices say in which space the mesh
@@ -217,6 +221,424 @@ void placeSkinnedMeshes(std::vector<Instance>& instances,
     }
 }
 
+using NodeList = std::vector<std::pair<const aiNode*, Eigen::Matrix4d>>;
+
+/// Refuses what is not a readable, non-empty file before Assimp sees it.
+void checkReadable(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        throw IoError("cannot open " + quoted(path) + ": no such file");
+    if (fs::is_directory(path, ec))
+        throw IoError("cannot open " + quoted(path) + ": it is a folder, not a file");
+    if (!std::ifstream(path, std::ios::binary).good())
+        throw IoError("cannot open " + quoted(path) + ": permission denied or unreadable");
+    if (fs::file_size(path, ec) == 0)
+        throw IoError("cannot read " + quoted(path) + ": the file is empty");
+    checkDeclaredCounts(path, lowerExtension(path), fs::file_size(path, ec));
+}
+
+/// Reads the scene: triangulated, points and lines dropped, vertices as the
+/// file stores them (no JoinIdenticalVertices: fileVertices() and our weld do
+/// that, keeping the file's vertex order for the export).
+const aiScene* readScene(Assimp::Importer& importer, const std::string& path, const Progress& progress)
+{
+    installErrorCollector();
+    t_assimpErrors.clear();
+    importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    importer.SetProgressHandler(new AssimpProgress(progress)); // the importer owns and deletes it
+    const unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_ValidateDataStructure;
+    const aiScene* scene = importer.ReadFile(path, flags);
+    progress.checkCancelled();
+    if (!scene) {
+        std::string why = importer.GetErrorString();
+        if (why.empty())
+            why = "unknown error";
+        if (why.find("No meshes remaining") != std::string::npos || why.find("contains no faces") != std::string::npos)
+            throw InvalidInput(quoted(path) + " contains no triangles (only points, lines or nothing)");
+        throw IoError("cannot read " + quoted(path) + ": " + why);
+    }
+    if (auto damage = geometryDamage(t_assimpErrors))
+        throw IoError("cannot read " + quoted(path) + ": the file is damaged (" + *damage + ")");
+    if (!scene->mRootNode)
+        throw IoError("cannot read " + quoted(path) + ": the file has no scene graph");
+    return scene;
+}
+
+/// Refuses absurd sizes before allocating anything of our own.
+void checkTriangleCount(const aiScene* scene, const std::string& path, const ImportOptions& options)
+{
+    long long fileTriangles = 0;
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m)
+        if (scene->mMeshes[m]->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)
+            fileTriangles += scene->mMeshes[m]->mNumFaces;
+    if (fileTriangles > options.maxTriangles)
+        throw InvalidInput(quoted(path) + " has " + std::to_string(fileTriangles) + " triangles; at most " +
+                           std::to_string(options.maxTriangles) + " are supported (decimate it first)");
+}
+
+/// The up axis the file declares: its metadata where it has one (FBX), else
+/// the format's convention (glTF and DirectX .X are +Y up, Assimp converts
+/// Collada to +Y); `known` false when neither says.
+struct UpAxis {
+    int axis = 1;
+    int sign = 1;
+    bool known = false;
+};
+
+UpAxis declaredUpAxis(const aiScene* scene, const std::string& format)
+{
+    UpAxis up;
+    up.known = format == "gltf" || format == "glb" || format == "dae" || format == "x";
+    int32_t axis = 1, sign = 1;
+    if (scene->mMetaData && scene->mMetaData->Get("UpAxis", axis)) {
+        scene->mMetaData->Get("UpAxisSign", sign);
+        if (axis >= 0 && axis <= 2) {
+            up.axis = axis;
+            up.sign = sign < 0 ? -1 : 1;
+            up.known = true;
+        }
+    }
+    return up;
+}
+
+/// The file's unit in metres: FBX's UnitScaleFactor (centimetres per unit), glTF's metre; 0 when unsaid.
+double declaredUnit(const aiScene* scene, const std::string& format)
+{
+    if (format == "gltf" || format == "glb")
+        return 1.0;
+    if (scene->mMetaData) {
+        double d = 0;
+        float f = 0;
+        if (scene->mMetaData->Get("UnitScaleFactor", d) && d > 0 && std::isfinite(d))
+            return d / 100.0;
+        if (scene->mMetaData->Get("UnitScaleFactor", f) && f > 0 && std::isfinite(f))
+            return static_cast<double>(f) / 100.0;
+    }
+    return 0.0;
+}
+
+/// The meshes with triangles, as their nodes place them, in file order, with
+/// their file vertices (fileVertices()) numbered one after the other.
+std::vector<Instance> meshInstances(const aiScene* scene, const NodeList& nodes, const std::string& path,
+                                    ImportInfo& info)
+{
+    std::vector<Instance> instances;
+    for (size_t n = 0; n < nodes.size(); ++n)
+        for (unsigned k = 0; k < nodes[n].first->mNumMeshes; ++k) {
+            const aiMesh* mesh = scene->mMeshes[nodes[n].first->mMeshes[k]];
+            if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || mesh->mNumFaces == 0)
+                continue;
+            instances.push_back({mesh, nodes[n].second, static_cast<int>(n), 0, {}, {}});
+        }
+    if (instances.empty())
+        throw InvalidInput(quoted(path) + " contains no triangles (only points, lines or nothing)");
+    placeSkinnedMeshes(instances, nodes, info);
+    int first = 0;
+    for (Instance& inst : instances) {
+        inst.firstVertex = first;
+        inst.vertexOfSource = fileVertices(inst.mesh, inst.sourceOfVertex);
+        first += static_cast<int>(inst.vertexOfSource.size());
+    }
+    info.fileVertices = first;
+    info.fileMeshes = static_cast<int>(instances.size());
+    return instances;
+}
+
+/// The file's vertices and triangles merged, node transforms applied.
+struct FileGeometry {
+    MatrixX3d V, N;                ///< #fileVertices positions and normals (where hasNormal).
+    std::vector<char> hasNormal;   ///< #fileVertices.
+    std::vector<int> part;         ///< #fileVertices: index of the instance.
+    std::vector<Eigen::Vector3i> F;///< Triangles, into the file vertices.
+    Box3 box;                      ///< Bounding box of V.
+};
+
+std::string instanceName(const Instance& inst, size_t p)
+{
+    const std::string name = inst.mesh->mName.length ? inst.mesh->mName.C_Str() : "";
+    return name.empty() ? "part " + std::to_string(p + 1) : name;
+}
+
+FileGeometry mergeInstances(const std::vector<Instance>& instances, int fileVertices, const std::string& path,
+                            Mesh& mesh, const Progress& progress)
+{
+    FileGeometry g;
+    g.V.resize(fileVertices, 3);
+    g.N.resize(fileVertices, 3);
+    g.hasNormal.assign(static_cast<size_t>(fileVertices), 0);
+    g.part.assign(static_cast<size_t>(fileVertices), 0);
+    for (size_t p = 0; p < instances.size(); ++p) {
+        const Instance& inst = instances[p];
+        const aiMesh* am = inst.mesh;
+        const std::string name = instanceName(inst, p);
+        mesh.partNames.push_back(name);
+        const Eigen::Matrix3d normalMatrix = inst.global.block<3, 3>(0, 0).inverse().transpose();
+        for (size_t s = 0; s < inst.vertexOfSource.size(); ++s) {
+            const int v = inst.vertexOfSource[s], row = inst.firstVertex + static_cast<int>(s);
+            const aiVector3D& a = am->mVertices[v];
+            if (!std::isfinite(a.x) || !std::isfinite(a.y) || !std::isfinite(a.z))
+                throw InvalidInput(quoted(path) + ": vertex " + std::to_string(v) + " of mesh '" + name +
+                                   "' has a NaN or infinite coordinate");
+            const Eigen::Vector4d x = inst.global * Eigen::Vector4d(a.x, a.y, a.z, 1.0);
+            g.V.row(row) = x.head<3>().transpose();
+            g.part[row] = static_cast<int>(p);
+            if (am->mNormals) {
+                const aiVector3D& n = am->mNormals[v];
+                const Vec3 nn = normalMatrix * Vec3(n.x, n.y, n.z);
+                if (nn.allFinite() && nn.norm() > 0) {
+                    g.N.row(row) = nn.normalized().transpose();
+                    g.hasNormal[row] = 1;
+                }
+            }
+        }
+        for (unsigned f = 0; f < am->mNumFaces; ++f) {
+            const aiFace& face = am->mFaces[f];
+            if (face.mNumIndices != 3)
+                continue;
+            auto corner = [&](int c) { return inst.firstVertex + inst.sourceOfVertex[face.mIndices[c]]; };
+            g.F.push_back(Eigen::Vector3i(corner(0), corner(1), corner(2)));
+        }
+        progress.update("merge", 0.5 + 0.2 * double(p + 1) / double(instances.size()));
+    }
+    if (g.F.empty())
+        throw InvalidInput(quoted(path) + " contains no triangles");
+    if (!g.V.allFinite())
+        throw InvalidInput(quoted(path) + ": a node transform produced NaN or infinite coordinates");
+    for (Eigen::Index i = 0; i < g.V.rows(); ++i)
+        g.box.extend(g.V.row(i).transpose());
+    return g;
+}
+
+/// Brings the geometry to +Y up. When the file did not say, guesses from the
+/// shape: a standing character is tallest along up; Z-up (CAD, 3ds Max,
+/// Blender's OBJ default off) is the only common alternative, so only switch
+/// when Z clearly dominates. Returns the rotation applied.
+Eigen::Matrix4d orient(FileGeometry& g, UpAxis up, const ImportOptions& options, ImportInfo& info)
+{
+    if (!up.known) {
+        info.upAxisGuessed = true;
+        const Vec3 s = g.box.size();
+        if (options.guessUpAxis && s.z() > 1.2 * s.y() && s.z() >= s.x())
+            up.axis = 2;
+    }
+    info.upAxis = axisName(up.axis, up.sign);
+    const Eigen::Matrix4d fix = upFix(up.axis, up.sign);
+    if (!fix.isIdentity()) {
+        const Eigen::Matrix3d R = fix.block<3, 3>(0, 0);
+        g.V = g.V * R.transpose();
+        g.N = g.N * R.transpose();
+    }
+    return fix;
+}
+
+/// Welds coincident positions (quantized to the tolerance and hashed) into
+/// `mesh` and fills `info.weldMap`; triangles collapsed by welding are dropped.
+void weld(const FileGeometry& g, const ImportOptions& options, const std::string& path, Mesh& mesh, ImportInfo& info)
+{
+    const double tol = std::max(options.weldTolerance * g.box.diagonal(), 1e-12);
+    struct KeyHash {
+        size_t operator()(const std::array<long long, 3>& k) const
+        {
+            return std::hash<long long>()(k[0] * 73856093LL ^ k[1] * 19349663LL ^ k[2] * 83492791LL);
+        }
+    };
+    const auto fileVertices = static_cast<int>(g.V.rows());
+    std::unordered_map<std::array<long long, 3>, int, KeyHash> cells;
+    cells.reserve(static_cast<size_t>(fileVertices) * 2);
+    info.weldMap.resize(static_cast<size_t>(fileVertices));
+    std::vector<int> representative;
+    representative.reserve(static_cast<size_t>(fileVertices));
+    for (int v = 0; v < fileVertices; ++v) {
+        const std::array<long long, 3> key{std::llround(g.V(v, 0) / tol), std::llround(g.V(v, 1) / tol),
+                                           std::llround(g.V(v, 2) / tol)};
+        auto [it, inserted] = cells.try_emplace(key, static_cast<int>(representative.size()));
+        if (inserted)
+            representative.push_back(v);
+        info.weldMap[v] = it->second;
+    }
+    const int nv = static_cast<int>(representative.size());
+    mesh.V.resize(nv, 3);
+    mesh.part.resize(static_cast<size_t>(nv));
+    for (int i = 0; i < nv; ++i) {
+        mesh.V.row(i) = g.V.row(representative[i]);
+        mesh.part[i] = g.part[representative[i]];
+    }
+    mesh.F.resize(static_cast<Eigen::Index>(g.F.size()), 3);
+    Eigen::Index nf = 0;
+    for (const auto& f : g.F) {
+        const Eigen::Vector3i w(info.weldMap[f[0]], info.weldMap[f[1]], info.weldMap[f[2]]);
+        if (w[0] == w[1] || w[1] == w[2] || w[0] == w[2])
+            continue; // collapsed by welding
+        mesh.F.row(nf++) = w.transpose();
+    }
+    mesh.F.conservativeResize(nf, 3);
+    if (nf == 0)
+        throw InvalidInput(quoted(path) + ": every triangle is degenerate (zero area after welding)");
+}
+
+/// The file's normals averaged over welded copies; computed where it has none.
+MatrixX3d weldedNormals(const FileGeometry& g, const std::vector<int>& weldMap, const Mesh& mesh)
+{
+    MatrixX3d N = vertexNormals(mesh.V, mesh.F);
+    MatrixX3d sum = MatrixX3d::Zero(mesh.vertexCount(), 3);
+    for (size_t v = 0; v < weldMap.size(); ++v)
+        if (g.hasNormal[v])
+            sum.row(weldMap[v]) += g.N.row(static_cast<Eigen::Index>(v));
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        const double len = sum.row(i).norm();
+        if (len > 1e-9)
+            N.row(i) = sum.row(i) / len;
+    }
+    return N;
+}
+
+/// Each instance as the file has it, in the welded mesh's frame (`fix` after
+/// the node transform), with its map to the welded vertices.
+std::vector<SourceMesh> sourceMeshes(const std::vector<Instance>& instances, const NodeList& nodes,
+                                     const FileGeometry& g, const Eigen::Matrix4d& fix, const Mesh& mesh,
+                                     const std::vector<int>& weldMap)
+{
+    std::vector<SourceMesh> out;
+    out.reserve(instances.size());
+    for (size_t p = 0; p < instances.size(); ++p) {
+        const Instance& inst = instances[p];
+        SourceMesh s;
+        s.name = instanceName(inst, p);
+        s.node = inst.node;
+        s.nodeName = nodes[static_cast<size_t>(inst.node)].first->mName.C_Str();
+        s.material = static_cast<int>(inst.mesh->mMaterialIndex);
+        const auto n = static_cast<Eigen::Index>(inst.vertexOfSource.size());
+        s.V = g.V.middleRows(inst.firstVertex, n);
+        s.welded.assign(weldMap.begin() + inst.firstVertex, weldMap.begin() + inst.firstVertex + n);
+        if (inst.mesh->mNormals) {
+            s.N = g.N.middleRows(inst.firstVertex, n);
+            for (Eigen::Index i = 0; i < n; ++i)
+                if (!g.hasNormal[static_cast<size_t>(inst.firstVertex + i)]) // a zero normal: the welded one
+                    s.N.row(i) = mesh.N.row(s.welded[static_cast<size_t>(i)]);
+        }
+        std::vector<Eigen::Vector3i> tris;
+        for (unsigned f = 0; f < inst.mesh->mNumFaces; ++f) {
+            const aiFace& face = inst.mesh->mFaces[f];
+            if (face.mNumIndices == 3)
+                tris.emplace_back(inst.sourceOfVertex[face.mIndices[0]], inst.sourceOfVertex[face.mIndices[1]],
+                                  inst.sourceOfVertex[face.mIndices[2]]);
+        }
+        s.F.resize(static_cast<Eigen::Index>(tris.size()), 3);
+        for (size_t f = 0; f < tris.size(); ++f)
+            s.F.row(static_cast<Eigen::Index>(f)) = tris[f].transpose();
+        const Eigen::Matrix3d linear = fix.block<3, 3>(0, 0) * inst.global.block<3, 3>(0, 0);
+        readSourceAttributes(inst.mesh, inst.vertexOfSource, linear, s);
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+/// The joints: the nodes the meshes' bones name, in depth-first order
+/// (parents first; duplicate names keep the first), with the bind transforms
+/// their offset matrices give. `jointNodes` gets each joint's node.
+ImportedSkeleton skeletonJoints(const NodeList& nodes, const std::vector<Instance>& instances,
+                                const Eigen::Matrix4d& fix, std::vector<const aiNode*>& jointNodes)
+{
+    struct BoneRef {
+        const aiBone* bone;
+        Eigen::Matrix4d meshGlobal;
+    };
+    std::map<std::string, BoneRef> bones; // name -> the first mesh's bone of that name
+    for (const Instance& inst : instances)
+        for (unsigned b = 0; b < inst.mesh->mNumBones; ++b)
+            bones.try_emplace(inst.mesh->mBones[b]->mName.C_Str(), BoneRef{inst.mesh->mBones[b], inst.global});
+    ImportedSkeleton skel;
+    std::unordered_map<const aiNode*, int> jointOfNode;
+    for (const auto& [node, global] : nodes) { // depth-first: parents come first
+        auto it = bones.find(node->mName.C_Str());
+        if (it == bones.end() || jointOfNode.count(node))
+            continue;
+        int parent = -1;
+        for (const aiNode* a = node->mParent; a; a = a->mParent)
+            if (auto pj = jointOfNode.find(a); pj != jointOfNode.end()) {
+                parent = pj->second;
+                break;
+            }
+        const int j = static_cast<int>(skel.names.size());
+        if (std::find(skel.names.begin(), skel.names.end(), it->first) != skel.names.end())
+            continue; // duplicate node names: keep the first
+        jointOfNode[node] = j;
+        jointNodes.push_back(node);
+        skel.names.push_back(it->first);
+        skel.parents.push_back(parent);
+        // offset = inverse(bindGlobal) * meshGlobal, so bindGlobal = meshGlobal * inverse(offset).
+        const Eigen::Matrix4d bind = it->second.meshGlobal * toEigen(it->second.bone->mOffsetMatrix).inverse();
+        skel.bindGlobal.push_back(fix * (bind.allFinite() ? bind : global));
+    }
+    return skel;
+}
+
+/// The bones' weights on the welded vertices (#weldedVertices by #J), each
+/// file vertex counted once; welded copies' weights are summed and each row
+/// normalized back to 1.
+Eigen::SparseMatrix<double, Eigen::RowMajor> weldedWeights(const std::vector<Instance>& instances,
+                                                           const std::vector<std::string>& names,
+                                                           const std::vector<int>& weldMap, int weldedVertices)
+{
+    std::unordered_map<std::string, int> jointIndex;
+    for (size_t j = 0; j < names.size(); ++j)
+        jointIndex[names[j]] = static_cast<int>(j);
+    std::vector<Eigen::Triplet<double>> triplets;
+    for (const Instance& inst : instances)
+        for (unsigned b = 0; b < inst.mesh->mNumBones; ++b) {
+            const aiBone* bone = inst.mesh->mBones[b];
+            auto it = jointIndex.find(bone->mName.C_Str());
+            if (it == jointIndex.end())
+                continue; // a bone whose node is missing from the hierarchy
+            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+                const aiVertexWeight& vw = bone->mWeights[w];
+                if (vw.mVertexId >= inst.mesh->mNumVertices || !std::isfinite(vw.mWeight) || vw.mWeight <= 0)
+                    continue;
+                const int s = inst.sourceOfVertex[vw.mVertexId];
+                if (inst.vertexOfSource[static_cast<size_t>(s)] != static_cast<int>(vw.mVertexId))
+                    continue; // a joined copy: its file vertex is counted at the first copy
+                triplets.emplace_back(weldMap[static_cast<size_t>(inst.firstVertex + s)], it->second, vw.mWeight);
+            }
+        }
+    Eigen::SparseMatrix<double, Eigen::RowMajor> W(weldedVertices, static_cast<Eigen::Index>(names.size()));
+    W.setFromTriplets(triplets.begin(), triplets.end());
+    for (Eigen::Index r = 0; r < W.outerSize(); ++r) {
+        double sum = 0;
+        for (decltype(W)::InnerIterator it(W, r); it; ++it)
+            sum += it.value();
+        if (sum > 0)
+            for (decltype(W)::InnerIterator it(W, r); it; ++it)
+                it.valueRef() /= sum;
+    }
+    return W;
+}
+
+/// The file's skeleton, its skin weights on the welded vertices and the
+/// animations that move it; none when the file has no bones.
+std::optional<ImportedSkeleton> importSkeleton(const aiScene* scene, const NodeList& nodes,
+                                               const std::vector<Instance>& instances,
+                                               const std::vector<int>& weldMap, int weldedVertices,
+                                               const Eigen::Matrix4d& fix, const ImportOptions& options)
+{
+    std::vector<const aiNode*> jointNodes;
+    ImportedSkeleton skel = skeletonJoints(nodes, instances, fix, jointNodes);
+    if (skel.names.empty())
+        return std::nullopt;
+    skel.W = weldedWeights(instances, skel.names, weldMap, weldedVertices);
+    NodeTable table;
+    flatten(scene->mRootNode, -1, table);
+    std::unordered_map<const aiNode*, int> indexOfNode;
+    for (size_t i = 0; i < table.nodes.size(); ++i)
+        indexOfNode[table.nodes[i]] = static_cast<int>(i);
+    std::vector<int> jointNode;
+    for (const aiNode* node : jointNodes)
+        jointNode.push_back(indexOfNode.at(node));
+    skel.animations = sampleAnimations(scene, table, jointNode, fix, options.maxAnimationFrames);
+    return skel;
+}
+
 } // namespace
 
 std::vector<std::string> supportedExtensions()
@@ -242,288 +664,29 @@ std::vector<std::string> supportedExtensions()
 
 ImportedCharacter importCharacter(const std::string& path, const ImportOptions& options, const Progress& progress)
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-        throw IoError("cannot open " + quoted(path) + ": no such file");
-    if (fs::is_directory(path, ec))
-        throw IoError("cannot open " + quoted(path) + ": it is a folder, not a file");
-    if (!std::ifstream(path, std::ios::binary).good())
-        throw IoError("cannot open " + quoted(path) + ": permission denied or unreadable");
-    if (fs::file_size(path, ec) == 0)
-        throw IoError("cannot read " + quoted(path) + ": the file is empty");
-
-    checkDeclaredCounts(path, lowerExtension(path), fs::file_size(path, ec));
-
-    installErrorCollector();
-    t_assimpErrors.clear();
+    checkReadable(path);
     Assimp::Importer importer;
-    importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-    importer.SetProgressHandler(new AssimpProgress(progress)); // the importer owns and deletes it
-    const unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_JoinIdenticalVertices |
-                           aiProcess_ValidateDataStructure;
-    const aiScene* scene = importer.ReadFile(path, flags);
-    progress.checkCancelled();
-    if (!scene) {
-        std::string why = importer.GetErrorString();
-        if (why.empty())
-            why = "unknown error";
-        if (why.find("No meshes remaining") != std::string::npos || why.find("contains no faces") != std::string::npos)
-            throw InvalidInput(quoted(path) + " contains no triangles (only points, lines or nothing)");
-        throw IoError("cannot read " + quoted(path) + ": " + why);
-    }
-    if (auto damage = geometryDamage(t_assimpErrors))
-        throw IoError("cannot read " + quoted(path) + ": the file is damaged (" + *damage + ")");
-    if (!scene->mRootNode)
-        throw IoError("cannot read " + quoted(path) + ": the file has no scene graph");
+    const aiScene* scene = readScene(importer, path, progress);
+    checkTriangleCount(scene, path, options);
 
     ImportedCharacter result;
     ImportInfo& info = result.info;
     info.path = path;
     info.format = lowerExtension(path);
-
-    // Refuse absurd sizes before allocating anything of our own.
-    long long fileTriangles = 0;
-    for (unsigned m = 0; m < scene->mNumMeshes; ++m)
-        if (scene->mMeshes[m]->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)
-            fileTriangles += scene->mMeshes[m]->mNumFaces;
-    if (fileTriangles > options.maxTriangles)
-        throw InvalidInput(quoted(path) + " has " + std::to_string(fileTriangles) + " triangles; at most " +
-                           std::to_string(options.maxTriangles) + " are supported (decimate it first)");
-
-    std::vector<std::pair<const aiNode*, Eigen::Matrix4d>> nodes;
+    info.metresPerUnit = declaredUnit(scene, info.format);
+    NodeList nodes;
     collectNodes(scene->mRootNode, Eigen::Matrix4d::Identity(), nodes);
+    const std::vector<Instance> instances = meshInstances(scene, nodes, path, info);
 
-    // Up axis: from the file's metadata where it has one (FBX), else the format's
-    // convention (glTF and DirectX .X are +Y up, Assimp converts Collada to +Y),
-    // else guessed below.
-    int upAxis = 1, upSign = 1;
-    bool known = info.format == "gltf" || info.format == "glb" || info.format == "dae" || info.format == "x";
-    if (scene->mMetaData) {
-        int32_t axis = 1, sign = 1;
-        if (scene->mMetaData->Get("UpAxis", axis)) {
-            scene->mMetaData->Get("UpAxisSign", sign);
-            if (axis >= 0 && axis <= 2) {
-                upAxis = axis;
-                upSign = sign < 0 ? -1 : 1;
-                known = true;
-            }
-        }
-    }
-
-    // Gather the triangles, with node transforms applied, in file order.
-    std::vector<Instance> instances;
-    int fileVertices = 0;
-    for (const auto& [node, global] : nodes)
-        for (unsigned k = 0; k < node->mNumMeshes; ++k) {
-            const aiMesh* mesh = scene->mMeshes[node->mMeshes[k]];
-            if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || mesh->mNumFaces == 0)
-                continue;
-            instances.push_back({mesh, global, fileVertices});
-            fileVertices += static_cast<int>(mesh->mNumVertices);
-        }
-    if (instances.empty())
-        throw InvalidInput(quoted(path) + " contains no triangles (only points, lines or nothing)");
-    placeSkinnedMeshes(instances, nodes, info);
-    info.fileVertices = fileVertices;
-    info.fileMeshes = static_cast<int>(instances.size());
-
-    MatrixX3d fileV(fileVertices, 3), fileN(fileVertices, 3);
-    std::vector<char> hasNormal(static_cast<size_t>(fileVertices), 0);
-    std::vector<int> filePart(static_cast<size_t>(fileVertices), 0);
-    std::vector<Eigen::Vector3i> fileF;
-    Mesh& mesh = result.mesh;
-    for (size_t p = 0; p < instances.size(); ++p) {
-        const auto& [am, global, first] = instances[p];
-        std::string name = am->mName.length ? am->mName.C_Str() : "";
-        if (name.empty())
-            name = "part " + std::to_string(p + 1);
-        mesh.partNames.push_back(name);
-        const Eigen::Matrix3d normalMatrix = global.block<3, 3>(0, 0).inverse().transpose();
-        for (unsigned v = 0; v < am->mNumVertices; ++v) {
-            const aiVector3D& a = am->mVertices[v];
-            if (!std::isfinite(a.x) || !std::isfinite(a.y) || !std::isfinite(a.z))
-                throw InvalidInput(quoted(path) + ": vertex " + std::to_string(v) + " of mesh '" + name +
-                                   "' has a NaN or infinite coordinate");
-            const Eigen::Vector4d x = global * Eigen::Vector4d(a.x, a.y, a.z, 1.0);
-            fileV.row(first + v) = x.head<3>().transpose();
-            filePart[first + v] = static_cast<int>(p);
-            if (am->mNormals) {
-                const aiVector3D& n = am->mNormals[v];
-                const Vec3 nn = normalMatrix * Vec3(n.x, n.y, n.z);
-                if (nn.allFinite() && nn.norm() > 0) {
-                    fileN.row(first + v) = nn.normalized().transpose();
-                    hasNormal[first + v] = 1;
-                }
-            }
-        }
-        for (unsigned f = 0; f < am->mNumFaces; ++f) {
-            const aiFace& face = am->mFaces[f];
-            if (face.mNumIndices != 3)
-                continue;
-            fileF.push_back(Eigen::Vector3i(first + static_cast<int>(face.mIndices[0]),
-                                            first + static_cast<int>(face.mIndices[1]),
-                                            first + static_cast<int>(face.mIndices[2])));
-        }
-        progress.update("merge", 0.5 + 0.2 * double(p + 1) / double(instances.size()));
-    }
-    if (fileF.empty())
-        throw InvalidInput(quoted(path) + " contains no triangles");
-    if (!fileV.allFinite())
-        throw InvalidInput(quoted(path) + ": a node transform produced NaN or infinite coordinates");
-
-    // Up axis: guess from the shape when the file did not say. A standing
-    // character is tallest along up; Z-up (CAD, 3ds Max, Blender's OBJ default
-    // off) is the only common alternative, so only switch when Z clearly dominates.
-    Box3 fileBox;
-    for (Eigen::Index i = 0; i < fileV.rows(); ++i)
-        fileBox.extend(fileV.row(i).transpose());
-    if (!known) {
-        info.upAxisGuessed = true;
-        const Vec3 s = fileBox.size();
-        if (options.guessUpAxis && s.z() > 1.2 * s.y() && s.z() >= s.x())
-            upAxis = 2;
-    }
-    info.upAxis = axisName(upAxis, upSign);
-    const Eigen::Matrix4d fix = upFix(upAxis, upSign);
-    const bool needsFix = !fix.isIdentity();
-    if (needsFix) {
-        const Eigen::Matrix3d R = fix.block<3, 3>(0, 0);
-        fileV = fileV * R.transpose();
-        fileN = fileN * R.transpose();
-    }
-
-    // Weld coincident positions: quantize to the tolerance and hash.
-    const double tol = std::max(options.weldTolerance * fileBox.diagonal(), 1e-12);
-    struct KeyHash {
-        size_t operator()(const std::array<long long, 3>& k) const
-        {
-            return std::hash<long long>()(k[0] * 73856093LL ^ k[1] * 19349663LL ^ k[2] * 83492791LL);
-        }
-    };
-    std::unordered_map<std::array<long long, 3>, int, KeyHash> cells;
-    cells.reserve(static_cast<size_t>(fileVertices) * 2);
-    info.weldMap.resize(static_cast<size_t>(fileVertices));
-    std::vector<int> representative;
-    representative.reserve(static_cast<size_t>(fileVertices));
-    for (int v = 0; v < fileVertices; ++v) {
-        const std::array<long long, 3> key{std::llround(fileV(v, 0) / tol), std::llround(fileV(v, 1) / tol),
-                                           std::llround(fileV(v, 2) / tol)};
-        auto [it, inserted] = cells.try_emplace(key, static_cast<int>(representative.size()));
-        if (inserted)
-            representative.push_back(v);
-        info.weldMap[v] = it->second;
-    }
-    const int nv = static_cast<int>(representative.size());
-    mesh.V.resize(nv, 3);
-    mesh.part.resize(static_cast<size_t>(nv));
-    for (int i = 0; i < nv; ++i) {
-        mesh.V.row(i) = fileV.row(representative[i]);
-        mesh.part[i] = filePart[representative[i]];
-    }
-    mesh.F.resize(static_cast<Eigen::Index>(fileF.size()), 3);
-    Eigen::Index nf = 0;
-    for (const auto& f : fileF) {
-        const Eigen::Vector3i w(info.weldMap[f[0]], info.weldMap[f[1]], info.weldMap[f[2]]);
-        if (w[0] == w[1] || w[1] == w[2] || w[0] == w[2])
-            continue; // collapsed by welding
-        mesh.F.row(nf++) = w.transpose();
-    }
-    mesh.F.conservativeResize(nf, 3);
-    if (nf == 0)
-        throw InvalidInput(quoted(path) + ": every triangle is degenerate (zero area after welding)");
+    FileGeometry geometry = mergeInstances(instances, info.fileVertices, path, result.mesh, progress);
+    const Eigen::Matrix4d fix = orient(geometry, declaredUpAxis(scene, info.format), options, info);
+    weld(geometry, options, path, result.mesh, info);
     progress.update("weld", 0.8);
+    result.mesh.N = weldedNormals(geometry, info.weldMap, result.mesh);
 
-    // Normals: the file's, averaged over welded copies; computed where missing.
-    mesh.N = vertexNormals(mesh.V, mesh.F);
-    {
-        MatrixX3d sum = MatrixX3d::Zero(nv, 3);
-        for (int v = 0; v < fileVertices; ++v)
-            if (hasNormal[v])
-                sum.row(info.weldMap[v]) += fileN.row(v);
-        for (int i = 0; i < nv; ++i) {
-            const double len = sum.row(i).norm();
-            if (len > 1e-9)
-                mesh.N.row(i) = sum.row(i) / len;
-        }
-    }
-
-    // Skeleton and weights, when the file has bones.
-    struct BoneRef {
-        const aiBone* bone;
-        Eigen::Matrix4d meshGlobal;
-    };
-    std::map<std::string, BoneRef> bones; // name -> the first mesh's bone of that name
-    for (const Instance& inst : instances)
-        for (unsigned b = 0; b < inst.mesh->mNumBones; ++b)
-            bones.try_emplace(inst.mesh->mBones[b]->mName.C_Str(), BoneRef{inst.mesh->mBones[b], inst.global});
-    if (!bones.empty()) {
-        ImportedSkeleton skel;
-        std::unordered_map<const aiNode*, int> jointOfNode;
-        std::vector<const aiNode*> jointNodes;
-        for (const auto& [node, global] : nodes) { // depth-first: parents come first
-            auto it = bones.find(node->mName.C_Str());
-            if (it == bones.end() || jointOfNode.count(node))
-                continue;
-            int parent = -1;
-            for (const aiNode* a = node->mParent; a; a = a->mParent)
-                if (auto pj = jointOfNode.find(a); pj != jointOfNode.end()) {
-                    parent = pj->second;
-                    break;
-                }
-            const int j = static_cast<int>(skel.names.size());
-            if (std::find(skel.names.begin(), skel.names.end(), it->first) != skel.names.end())
-                continue; // duplicate node names: keep the first
-            jointOfNode[node] = j;
-            jointNodes.push_back(node);
-            skel.names.push_back(it->first);
-            skel.parents.push_back(parent);
-            // offset = inverse(bindGlobal) * meshGlobal, so bindGlobal = meshGlobal * inverse(offset).
-            const Eigen::Matrix4d bind = it->second.meshGlobal * toEigen(it->second.bone->mOffsetMatrix).inverse();
-            skel.bindGlobal.push_back(fix * (bind.allFinite() ? bind : global));
-        }
-        std::unordered_map<std::string, int> jointIndex;
-        for (size_t j = 0; j < skel.names.size(); ++j)
-            jointIndex[skel.names[j]] = static_cast<int>(j);
-        std::vector<Eigen::Triplet<double>> triplets;
-        for (const Instance& inst : instances)
-            for (unsigned b = 0; b < inst.mesh->mNumBones; ++b) {
-                const aiBone* bone = inst.mesh->mBones[b];
-                auto it = jointIndex.find(bone->mName.C_Str());
-                if (it == jointIndex.end())
-                    continue; // a bone whose node is missing from the hierarchy
-                for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-                    const aiVertexWeight& vw = bone->mWeights[w];
-                    if (vw.mVertexId >= inst.mesh->mNumVertices || !std::isfinite(vw.mWeight) || vw.mWeight <= 0)
-                        continue;
-                    triplets.emplace_back(info.weldMap[inst.firstVertex + static_cast<int>(vw.mVertexId)],
-                                          it->second, vw.mWeight);
-                }
-            }
-        if (!skel.names.empty()) {
-            skel.W.resize(nv, static_cast<Eigen::Index>(skel.names.size()));
-            skel.W.setFromTriplets(triplets.begin(), triplets.end());
-            // Welded copies summed their weights: normalize each row back to 1.
-            for (Eigen::Index r = 0; r < skel.W.outerSize(); ++r) {
-                double s = 0;
-                for (decltype(skel.W)::InnerIterator it(skel.W, r); it; ++it)
-                    s += it.value();
-                if (s > 0)
-                    for (decltype(skel.W)::InnerIterator it(skel.W, r); it; ++it)
-                        it.valueRef() /= s;
-            }
-            NodeTable table;
-            flatten(scene->mRootNode, -1, table);
-            std::unordered_map<const aiNode*, int> indexOfNode;
-            for (size_t i = 0; i < table.nodes.size(); ++i)
-                indexOfNode[table.nodes[i]] = static_cast<int>(i);
-            std::vector<int> jointNode;
-            for (const aiNode* node : jointNodes)
-                jointNode.push_back(indexOfNode.at(node));
-            skel.animations = sampleAnimations(scene, table, jointNode, fix, options.maxAnimationFrames);
-            result.skeleton = std::move(skel);
-        }
-    }
+    result.source.meshes = sourceMeshes(instances, nodes, geometry, fix, result.mesh, info.weldMap);
+    readSourceMaterials(scene, path, result.source);
+    result.skeleton = importSkeleton(scene, nodes, instances, info.weldMap, result.mesh.vertexCount(), fix, options);
     progress.update("import", 1.0);
     return result;
 }

@@ -3,16 +3,21 @@
 /// Import of character meshes with Assimp (the only place in the code base that
 /// includes Assimp). Every format Assimp 5.2 reads is accepted.
 ///
-/// What import does, in order: reads the file (triangulated, points and lines
-/// dropped); applies every node transform so that instanced meshes land where
-/// the file puts them (a skinned mesh bound in its own coordinates, as DirectX
-/// .X files bind, where its skeleton puts it); merges all meshes into one `Mesh` keeping a part id per
-/// vertex; welds coincident positions (keeping the map from the file's vertices
-/// to the welded ones, for export); takes the file's normals or computes them;
-/// brings the model to +Y up; keeps the file's skeleton, skin weights and
-/// the animations that move the skeleton (sampled at their key times).
+/// What import does, in order (one function per step in mesh_import.cpp):
+/// reads the file (triangulated, points and lines dropped, vertices as stored);
+/// takes each mesh's file vertices (core/io/assimp_source.h: `fileVertices()`);
+/// applies every node transform so that instanced meshes land where the file
+/// puts them (a skinned mesh bound in its own coordinates, as DirectX .X files
+/// bind, where its skeleton puts it); merges all meshes into one `Mesh` keeping
+/// a part id per vertex; brings the model to +Y up; welds coincident positions
+/// (keeping the map from the file's vertices to the welded ones); takes the
+/// file's normals or computes them; keeps each mesh as the file has it, with
+/// its material and textures (`SourceAsset`, core/io/source_mesh.h) for the
+/// export; keeps the file's skeleton, skin weights and the animations that move
+/// the skeleton (sampled at their key times).
 
 #include "core/common/progress.h"
+#include "core/io/source_mesh.h"
 #include "core/mesh/mesh.h"
 
 #include <Eigen/SparseCore>
@@ -65,9 +70,10 @@ struct ImportInfo {
     std::string format;        ///< File extension, lower case, without the dot.
     std::string upAxis;        ///< The file's up axis as understood: "+Y", "+Z", "-Z", ...
     bool upAxisGuessed = false;///< True when the file did not say and the axis was guessed from the shape.
-    int fileVertices = 0;      ///< Vertices in the file (after triangulation), before welding.
+    int fileVertices = 0;      ///< Vertices in the file (after triangulation), before welding: Σ SourceMesh::vertexCount().
     int fileMeshes = 0;        ///< Meshes (with triangles) in the file.
     std::vector<int> weldMap;  ///< #fileVertices: welded vertex index of each file vertex, in file order.
+    double metresPerUnit = 0.0;///< The file's unit in metres where it says (FBX's UnitScaleFactor; glTF: 1); 0 when unknown.
     /// Skinned meshes bound in their own coordinates (DirectX .X), placed where
     /// their skeleton puts them instead of by their frame's transform.
     int meshesPlacedBySkeleton = 0;
@@ -75,10 +81,16 @@ struct ImportInfo {
 
 /// The result of importing a character file.
 struct ImportedCharacter {
-    Mesh mesh;
+    Mesh mesh;                                ///< The welded mesh the pipeline works on.
     std::optional<ImportedSkeleton> skeleton;
     ImportInfo info;
+    SourceAsset source;                       ///< The file's meshes, materials and textures as stored; empty for generated characters.
 };
+
+/// The parts of a character, as the GUI lists them: one per source mesh (with
+/// the connected pieces of the welded surface it covers), or, without source
+/// data, one per part of the welded mesh.
+std::vector<CharacterPart> characterParts(const ImportedCharacter& character);
 
 struct ImportOptions {
     /// Files with more triangles than this are refused (absurd sizes).

@@ -3,7 +3,7 @@
 //   node three_skin.mjs IN.glb OUT.json T1 [T2 ...]
 //
 // Loads IN.glb with GLTFLoader.parse (Node has no DOM and no fetch of file URLs;
-// a .glb without images needs no polyfill), finds the SkinnedMesh and checks that
+// images are left unloaded, see below), finds the SkinnedMesh and checks that
 // its skeleton has every joint of the skin, plays the first animation with an
 // AnimationMixer at each time T (seconds; the clip is played once and clamped, so
 // T = duration is the last key rather than a wrap to the start), and writes the
@@ -26,6 +26,10 @@ if (!input || !output) fail('usage: node three_skin.mjs IN.glb OUT.json T1 [T2 .
 const times = timeArgs.map(Number);
 if (times.some((t) => !Number.isFinite(t))) fail(`times must be numbers, got ${timeArgs.join(' ')}`);
 
+// Textured files: GLTFLoader reaches for the browser's `self` (URL.createObjectURL of the
+// images); Node has no image decoder, so the textures stay unloaded (the geometry, skin and
+// animation this check reads do not need them).
+if (typeof globalThis.self === 'undefined') globalThis.self = globalThis;
 const bytes = fs.readFileSync(input);
 const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
 const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(arrayBuffer, '', resolve, reject)).catch(

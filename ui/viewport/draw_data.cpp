@@ -44,6 +44,60 @@ MeshDrawData makeMeshDrawData(const Mesh& mesh)
     return d;
 }
 
+MeshDrawData makeSourceDrawData(const ImportedCharacter& character, std::vector<int>& welded)
+{
+    MeshDrawData d;
+    welded.clear();
+    const SourceAsset& s = character.source;
+    const Mesh& mesh = character.mesh;
+    std::vector<int> imageOfTexture(s.textures.size(), -1);
+    for (const SourceMesh& m : s.meshes) {
+        const auto first = static_cast<unsigned>(d.vertices.size());
+        const SourceMaterial* material =
+            m.material >= 0 && m.material < static_cast<int>(s.materials.size()) ? &s.materials[static_cast<size_t>(m.material)] : nullptr;
+        const glm::vec3 color = material ? glm::vec3(material->baseColor[0], material->baseColor[1], material->baseColor[2])
+                                         : glm::vec3(0.78f, 0.74f, 0.70f);
+        for (int v = 0; v < m.vertexCount(); ++v) {
+            MeshVertex x;
+            x.position = glm::vec3(m.V(v, 0), m.V(v, 1), m.V(v, 2));
+            const int w = m.welded[static_cast<size_t>(v)];
+            const bool own = m.N.rows() == m.V.rows();
+            x.normal = own ? glm::vec3(m.N(v, 0), m.N(v, 1), m.N(v, 2))
+                           : (mesh.N.rows() == mesh.V.rows() ? glm::vec3(mesh.N(w, 0), mesh.N(w, 1), mesh.N(w, 2))
+                                                             : glm::vec3(0, 1, 0));
+            x.color = color;
+            d.vertices.push_back(x);
+            d.uv.push_back(m.uv.empty() ? glm::vec2(0) : glm::vec2(m.uv[0](v, 0), m.uv[0](v, 1)));
+            welded.push_back(w);
+        }
+        MeshDrawRange range;
+        range.firstIndex = static_cast<int>(d.indices.size());
+        for (Eigen::Index f = 0; f < m.F.rows(); ++f)
+            for (int k = 0; k < 3; ++k)
+                d.indices.push_back(first + static_cast<unsigned>(m.F(f, k)));
+        range.indexCount = static_cast<int>(d.indices.size()) - range.firstIndex;
+        const int t = material ? material->baseColorTexture.texture : -1;
+        if (t >= 0 && t < static_cast<int>(s.textures.size()) && !s.textures[static_cast<size_t>(t)].bytes.empty() &&
+            !m.uv.empty() && material->baseColorTexture.uvSet == 0) {
+            int& image = imageOfTexture[static_cast<size_t>(t)];
+            if (image < 0) {
+                image = static_cast<int>(d.images.size());
+                d.images.push_back(&s.textures[static_cast<size_t>(t)].bytes);
+            }
+            range.image = image;
+        }
+        d.ranges.push_back(range);
+    }
+    if (!d.vertices.empty()) {
+        d.boundsMin = d.boundsMax = d.vertices[0].position;
+        for (const MeshVertex& v : d.vertices) {
+            d.boundsMin = glm::min(d.boundsMin, v.position);
+            d.boundsMax = glm::max(d.boundsMax, v.position);
+        }
+    }
+    return d; // drawn two-sided: the file's meshes need not be closed
+}
+
 MeshDrawData simplifyForInteraction(const MeshDrawData& data, int targetTriangles)
 {
     const size_t tris = data.indices.size() / 3;

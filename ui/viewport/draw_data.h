@@ -3,10 +3,12 @@
 /// "What to draw", computed from engine results in plain C++ (no Qt, no GL),
 /// so tests reach it without a GPU. The renderer uploads these arrays as they are.
 
+#include "core/io/mesh_import.h"
 #include "core/mesh/mesh.h"
 
 #include <glm/glm.hpp>
 
+#include <cstdint>
 #include <vector>
 
 namespace rig::ui {
@@ -18,9 +20,21 @@ struct MeshVertex {
     glm::vec3 color;
 };
 
+/// Triangles drawn with one material: indices [firstIndex, firstIndex + indexCount).
+struct MeshDrawRange {
+    int firstIndex = 0;
+    int indexCount = 0;
+    int image = -1; ///< Index into MeshDrawData::images of its base-colour image, -1 for none.
+};
+
 struct MeshDrawData {
     std::vector<MeshVertex> vertices;
     std::vector<unsigned> indices; ///< 3 per triangle.
+    /// Textured meshes only (the file's own meshes): one UV per vertex (v up),
+    /// the ranges per material and their encoded base-colour images.
+    std::vector<glm::vec2> uv;
+    std::vector<MeshDrawRange> ranges;
+    std::vector<const std::vector<std::uint8_t>*> images; ///< Owned by the SourceAsset drawn.
     glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};
     /// Closed, consistently and outward oriented: back faces can never be seen
     /// from outside, so the renderer may cull them (half the rasterizer work).
@@ -33,6 +47,14 @@ struct MeshDrawData {
 /// is spatially coherent, which Mesa's llvmpipe shades fastest (measured: a
 /// vertex-cache-optimized order (Forsyth 2006) was 2.2 times slower there).
 MeshDrawData makeMeshDrawData(const Mesh& mesh);
+
+/// The file's own meshes of `character` (its SourceAsset, unwelded) as drawn
+/// with textures: positions and normals as the file has them, colour the
+/// material's base colour, the first UV set, a range per source mesh with its
+/// base-colour image. `welded` gets each drawn vertex's welded twin (to carry
+/// skin influences and vertex colours over). Empty when the character has no
+/// source meshes. The images point into `character`, which must outlive the data.
+MeshDrawData makeSourceDrawData(const ImportedCharacter& character, std::vector<int>& welded);
 
 /// A coarse stand-in of a dense mesh drawn while the camera moves (the
 /// "interactive level of detail" of VTK's vtkLODActor and ParaView): vertex

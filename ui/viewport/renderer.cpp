@@ -3,6 +3,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include <QDebug>
+#include <QImage>
 
 #include <cstddef>
 
@@ -49,6 +50,11 @@ bool Renderer::initialize(QString* error)
     m_pointProgram = buildProgram("points", error);
     if (!m_meshProgram || !m_lineProgram || !m_pointProgram)
         return false;
+    // The base-colour image on unit 2, away from the skin's buffer texture on unit 0:
+    // two sampler types on one unit make every draw fail (GL_INVALID_OPERATION).
+    m_meshProgram->bind();
+    m_meshProgram->setUniformValue("uBaseColor", 2);
+    m_meshProgram->release();
     for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones, &m_gizmo, &m_clipBones})
         a->vao.create();
     m_initialized = true;
@@ -87,11 +93,51 @@ void Renderer::uploadLines(GpuArray& a, const void* data, int count, int stride)
     a.count = count;
 }
 
+void Renderer::releaseTextures()
+{
+    m_textures.clear(); // QOpenGLTexture destroys its GL object (the context is current)
+    m_ranges.clear();
+}
+
+void Renderer::uploadTextures(const MeshDrawData& data)
+{
+    releaseTextures();
+    m_mesh.vao.bind();
+    if (data.uv.size() != data.vertices.size() || data.ranges.empty()) {
+        glDisableVertexAttribArray(7);
+        m_mesh.vao.release();
+        return;
+    }
+    if (!m_uv.isCreated())
+        m_uv.create();
+    m_uv.bind();
+    m_uv.allocate(data.uv.data(), static_cast<int>(data.uv.size() * sizeof(glm::vec2)));
+    glEnableVertexAttribArray(7);
+    glVertexAttribPointer(7, 2, GL_FLOAT, GL_FALSE, sizeof(glm::vec2), nullptr);
+    m_mesh.vao.release();
+    m_ranges = data.ranges;
+    for (const std::vector<std::uint8_t>* bytes : data.images) {
+        // UVs have v up (OpenGL's convention); QImage's first row is the image's top.
+        const QImage image = QImage::fromData(bytes->data(), static_cast<int>(bytes->size()));
+        if (image.isNull()) {
+            qWarning().noquote() << "a base-colour image could not be decoded; drawn without it";
+            m_textures.push_back(nullptr);
+            continue;
+        }
+        auto texture = std::make_unique<QOpenGLTexture>(image.convertToFormat(QImage::Format_RGBA8888).mirrored());
+        texture->setMinificationFilter(QOpenGLTexture::LinearMipMapLinear);
+        texture->setMagnificationFilter(QOpenGLTexture::Linear);
+        texture->setWrapMode(QOpenGLTexture::Repeat);
+        m_textures.push_back(std::move(texture));
+    }
+}
+
 void Renderer::setMesh(const MeshDrawData& data)
 {
     if (!m_initialized)
         return;
     uploadMesh(m_mesh, data);
+    uploadTextures(data);
     m_meshIndices = data.indices;
     m_meshVertices = static_cast<int>(data.vertices.size());
     for (auto& [id, a] : m_cpuMeshes)
@@ -228,7 +274,25 @@ void Renderer::drawMesh(GpuArray& a, const glm::mat4& view, const glm::mat4& pro
         glCullFace(GL_BACK);
     }
     a.vao.bind();
-    glDrawElements(GL_TRIANGLES, a.count, GL_UNSIGNED_INT, nullptr);
+    m_meshProgram->setUniformValue("uTextured", false);
+    if (&a == &m_mesh && m_drawTextures && !m_ranges.empty()) {
+        // The file's meshes: one draw per material, with its base-colour image (unit 2).
+        for (const MeshDrawRange& r : m_ranges) {
+            QOpenGLTexture* t = r.image >= 0 && r.image < static_cast<int>(m_textures.size())
+                                    ? m_textures[static_cast<size_t>(r.image)].get()
+                                    : nullptr;
+            m_meshProgram->setUniformValue("uTextured", t != nullptr);
+            if (t)
+                t->bind(2);
+            glDrawElements(GL_TRIANGLES, r.indexCount, GL_UNSIGNED_INT,
+                           reinterpret_cast<void*>(static_cast<std::size_t>(r.firstIndex) * sizeof(unsigned)));
+            if (t)
+                t->release(2);
+        }
+        m_meshProgram->setUniformValue("uTextured", false);
+    } else {
+        glDrawElements(GL_TRIANGLES, a.count, GL_UNSIGNED_INT, nullptr);
+    }
     a.vao.release();
     glDisable(GL_CULL_FACE);
 }
@@ -275,6 +339,7 @@ void Renderer::drawCharacter(GpuArray& a, const glm::mat4& view, const glm::mat4
 
 void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptions& o)
 {
+    m_drawTextures = o.textures;
     // Reset what a QPainter overlay (labels) may have left set on the context.
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_STENCIL_TEST);
@@ -431,6 +496,9 @@ void Renderer::release()
         destroy(*a);
     m_cpuMeshes.clear();
     m_skin.release();
+    releaseTextures();
+    if (m_uv.isCreated())
+        m_uv.destroy();
     m_meshProgram.reset();
     m_lineProgram.reset();
     m_pointProgram.reset();

@@ -16,12 +16,14 @@
 #include <QOpenGLBuffer>
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLShaderProgram>
+#include <QOpenGLTexture>
 #include <QOpenGLVertexArrayObject>
 #include <QString>
 
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace rig::ui {
 
@@ -45,6 +47,9 @@ struct RenderOptions {
     /// Split view: the right half of the mesh drawn with `splitDeformer`.
     bool split = false;
     std::string splitDeformer = "dqs";
+    /// Shade a textured mesh (the file's own, `makeSourceDrawData()`) with its
+    /// base-colour images; off: its base colours only.
+    bool textures = true;
 };
 
 class Renderer : protected QOpenGLFunctions_3_3_Core {
@@ -92,6 +97,8 @@ public:
     void render(const OrbitCamera& camera, int w, int h, const RenderOptions& options);
     /// Destroys the GL objects. Needs the context current.
     void release();
+    /// Base-colour images of the current mesh that are uploaded (for tests).
+    int textureCount() const { return static_cast<int>(m_textures.size()); }
 
 private:
     /// One vertex array with its buffers and element count.
@@ -116,6 +123,14 @@ private:
     GpuArray* cpuDeformed(const std::string& id);
     void uploadGrid(float cell);
     void destroy(GpuArray& a);
+
+    /// The current mesh's UVs, material ranges and base-colour textures (textured meshes only).
+    void uploadTextures(const MeshDrawData& data);
+    void releaseTextures();
+    QOpenGLBuffer m_uv{QOpenGLBuffer::VertexBuffer};
+    std::vector<MeshDrawRange> m_ranges;
+    std::vector<std::unique_ptr<QOpenGLTexture>> m_textures;
+    bool m_drawTextures = false; ///< For the next drawMesh() of m_mesh.
 
     bool m_initialized = false;
     std::unique_ptr<QOpenGLShaderProgram> m_meshProgram, m_lineProgram, m_pointProgram;

@@ -219,6 +219,29 @@ void Viewport::setVoxelsVisible(bool on)
     update();
 }
 
+void Viewport::setSource(std::shared_ptr<const ImportedCharacter> character)
+{
+    m_source = std::move(character);
+    m_meshDirty = true;
+    m_skinDirty = true;
+    update();
+}
+
+void Viewport::setTexturesVisible(bool on)
+{
+    m_texturesOn = on;
+    m_options.textures = on;
+    m_meshDirty = true;
+    m_skinDirty = true;
+    update();
+}
+
+bool Viewport::drawsSourceMeshes() const
+{
+    return m_texturesOn && m_source && m_mesh && !m_source->source.empty() &&
+           m_source->mesh.vertexCount() == m_mesh->vertexCount();
+}
+
 void Viewport::setMeshOpacity(float opacity)
 {
     m_options.meshOpacity = std::clamp(opacity, 0.05f, 1.0f);
@@ -316,11 +339,16 @@ void Viewport::paintGL()
 {
     if (m_meshDirty && m_renderer.initialized()) {
         if (m_mesh) {
-            MeshDrawData data = makeMeshDrawData(*m_mesh);
-            // The weight views colour each vertex (segments, heat map).
-            if (m_vertexColors.size() == data.vertices.size())
+            const bool source = drawsSourceMeshes();
+            m_drawnWelded.clear();
+            MeshDrawData data = source ? makeSourceDrawData(*m_source, m_drawnWelded) : makeMeshDrawData(*m_mesh);
+            // The weight views colour each vertex (segments, heat map), untextured.
+            if (m_vertexColors.size() == static_cast<size_t>(m_mesh->vertexCount())) {
                 for (size_t v = 0; v < data.vertices.size(); ++v)
-                    data.vertices[v].color = m_vertexColors[v];
+                    data.vertices[v].color = m_vertexColors[source ? static_cast<size_t>(m_drawnWelded[v]) : v];
+                for (MeshDrawRange& r : data.ranges)
+                    r.image = -1;
+            }
             m_drawColors.resize(data.vertices.size());
             for (size_t v = 0; v < data.vertices.size(); ++v)
                 m_drawColors[v] = data.vertices[v].color;
@@ -340,7 +368,14 @@ void Viewport::paintGL()
                           (m_weights->joints.size() == 0 || m_weights->joints.maxCoeff() < m_rig->skeleton.jointCount()) &&
                           (!m_segmentation || m_segmentation->vertexCount() == 0 ||
                            m_segmentation->vertexCount() == m_mesh->vertexCount());
-        m_renderer.setSkin(fits ? makeSkinVertices(*m_weights, m_segmentation.get()) : std::vector<SkinVertex>{});
+        std::vector<SkinVertex> skin = fits ? makeSkinVertices(*m_weights, m_segmentation.get()) : std::vector<SkinVertex>{};
+        if (!skin.empty() && !m_drawnWelded.empty()) { // the file's meshes: each vertex skinned as its welded twin
+            std::vector<SkinVertex> drawn(m_drawnWelded.size());
+            for (size_t v = 0; v < drawn.size(); ++v)
+                drawn[v] = skin[static_cast<size_t>(m_drawnWelded[v])];
+            skin = std::move(drawn);
+        }
+        m_renderer.setSkin(skin);
         m_cpuBound.clear();
         m_skinDirty = false;
         m_poseDirty = true;
@@ -660,9 +695,10 @@ void Viewport::updateCpuDeformed()
             const bool unwrapped = static_cast<int>(m_poseTwist.size()) == m_rig->skeleton.jointCount();
             SkinnedMesh posed;
             bound->deform(m_pose, unwrapped ? std::span<const double>(m_poseTwist) : std::span<const double>{}, posed);
-            vertices.resize(static_cast<size_t>(posed.vertexCount()));
+            // The file's meshes drawn: each vertex deformed as its welded twin.
+            vertices.resize(m_drawnWelded.empty() ? static_cast<size_t>(posed.vertexCount()) : m_drawnWelded.size());
             for (size_t v = 0; v < vertices.size(); ++v) {
-                const PackedVertex& p = posed.vertices[v];
+                const PackedVertex& p = posed.vertices[m_drawnWelded.empty() ? v : static_cast<size_t>(m_drawnWelded[v])];
                 vertices[v].position = glm::vec3(p.p[0], p.p[1], p.p[2]);
                 vertices[v].normal = bound->hasNormals() ? glm::vec3(p.n[0], p.n[1], p.n[2]) : glm::vec3(0, 1, 0);
                 vertices[v].color = v < m_drawColors.size() ? m_drawColors[v] : glm::vec3(0.78f, 0.74f, 0.70f);

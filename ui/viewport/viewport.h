@@ -44,6 +44,15 @@ public:
 
     /// Shows a mesh (uploaded on the next paint) and frames it.
     void setMesh(std::shared_ptr<const Mesh> mesh);
+    /// The loaded character whose file meshes (`SourceAsset`) are drawn instead
+    /// of `mesh`, unwelded with their UVs and base-colour images, while
+    /// textures are on and it matches the mesh (`makeSourceDrawData()`); the
+    /// skin and weight colours of each vertex are its welded twin's. Null: none.
+    void setSource(std::shared_ptr<const ImportedCharacter> character);
+    /// Textured shading of the file's meshes on (default) or off (the welded mesh, untextured).
+    void setTexturesVisible(bool on);
+    /// True when the file's own meshes are drawn (for tests).
+    bool drawsSourceMeshes() const;
     /// Shows a curve skeleton (glyphs, links, voxels) over the mesh; null clears it.
     void setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton);
     /// #V colours replacing the shading colour (weight views); empty for the
@@ -146,6 +155,9 @@ private:
     RenderOptions m_options;
     std::shared_ptr<const Mesh> m_mesh;
     bool m_meshDirty = false;
+    std::shared_ptr<const ImportedCharacter> m_source;
+    bool m_texturesOn = true;
+    std::vector<int> m_drawnWelded; ///< Welded twin of each drawn vertex when the file's meshes are drawn.
     std::shared_ptr<const CurveSkeletonResult> m_skeleton;
     SkeletonDrawData m_skeletonDraw;
     bool m_skeletonDirty = false;

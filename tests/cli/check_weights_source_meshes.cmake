@@ -1,0 +1,16 @@
+# The weights file of a character read from a file maps the file's own vertices (issue 17):
+# "source_meshes" with, per mesh, "welded" (one index per file vertex) and "vertex_count".
+if(NOT EXISTS "${WEIGHTS}")
+  message(FATAL_ERROR "no weights file ${WEIGHTS}")
+endif()
+file(READ "${WEIGHTS}" text)
+string(JSON meshes LENGTH "${text}" source_meshes)
+if(meshes LESS 1)
+  message(FATAL_ERROR "${WEIGHTS}: no source_meshes")
+endif()
+string(JSON welded LENGTH "${text}" source_meshes 0 welded)
+string(JSON count GET "${text}" source_meshes 0 vertex_count)
+if(NOT welded EQUAL count OR NOT count EQUAL "${EXPECTED}")
+  message(FATAL_ERROR "${WEIGHTS}: source mesh 0 has ${welded} welded indices for ${count} vertices, expected ${EXPECTED}")
+endif()
+message(STATUS "source_meshes: ${meshes}, first with ${count} file vertices")
