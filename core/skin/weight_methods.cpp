@@ -79,6 +79,7 @@ WeightMethod heatRow()
         });
 }
 
+/// geodesic-voxel: Dionne & de Lasa 2013 (weights_geodesic_voxel.h).
 WeightMethod geodesicVoxelRow()
 {
     ParameterSet<GeodesicVoxelOptions> p;

@@ -7,9 +7,7 @@
 /// Built in:
 ///  - `gaussian`: segmentation + Gaussian weights, thesis Alg. 4.2.1, eq. 4.1
 ///    (weights_gaussian.h), the default;
-///  - `heat`: bone heat, Baran & Popović 2007 (weights_heat.h);
-///  - `geodesic-voxel`: geodesic voxel binding, Dionne & de Lasa 2013
-///    (weights_geodesic_voxel.h).
+///  - `heat`: bone heat, Baran & Popović 2007 (weights_heat.h).
 ///
 /// Adding a method: its file pair (`core/skin/weights_NAME.h/.cpp`: an
 /// options struct with commented defaults and a function returning
