@@ -128,39 +128,59 @@ std::vector<float> sweep(const SolidIndex& S, const std::vector<VoxelSegment>& s
             }
     }
 
+    // Lazy Theta*: a neighbour takes the straight line from u's anchor at once;
+    // the line of sight is checked only when the voxel is expanded (once per
+    // voxel, not per relaxation), falling back to its best expanded neighbour.
     const auto offsets = g.neighbourIndexOffsets();
     while (!queue.empty()) {
-        const auto [du, u] = queue.top();
+        const auto [key, u] = queue.top();
         queue.pop();
         const size_t uu = static_cast<size_t>(u);
-        if (done[uu] || du > dist[uu])
+        if (done[uu] || key > dist[uu])
             continue;
         done[uu] = 1;
         const Vec3& cu = S.centers[uu];
+        bool blocked = false;
+        if (const int a = anchorSeg[uu]; a >= 0)
+            blocked = !S.lineOfSight(closestOnSegment(cu, sources[static_cast<size_t>(a)]), cu);
+        else if (const int b = anchorVoxel[uu]; b >= 0)
+            blocked = !S.lineOfSight(S.centers[static_cast<size_t>(b)], cu);
+        if (blocked) {
+            float best = kInf;
+            int parent = -1;
+            for (const std::int64_t off : offsets) {
+                const int n = S.ofGrid[static_cast<size_t>(S.voxels[uu] + off)];
+                if (n < 0 || !done[static_cast<size_t>(n)] || n == u)
+                    continue;
+                const float c = dist[static_cast<size_t>(n)] + static_cast<float>((S.centers[static_cast<size_t>(n)] - cu).norm());
+                if (c < best) {
+                    best = c;
+                    parent = n;
+                }
+            }
+            if (parent >= 0) { // else a seed whose bone grazes it: keep the straight line
+                dist[uu] = best;
+                anchorSeg[uu] = -1;
+                anchorVoxel[uu] = parent;
+            }
+        }
+        const float du = dist[uu];
         for (const std::int64_t off : offsets) {
             const int v = S.ofGrid[static_cast<size_t>(S.voxels[uu] + off)];
             if (v < 0 || done[static_cast<size_t>(v)])
                 continue;
             const size_t vv = static_cast<size_t>(v);
             const Vec3& cv = S.centers[vv];
-            // Plain 26-neighbour step (paper Alg. 1), then the any-angle shortcut.
-            float best = static_cast<float>(du + (cv - cu).norm());
+            // The any-angle candidate from u's anchor, else the plain step (paper Alg. 1).
+            float best = du + static_cast<float>((cv - cu).norm());
             int seg = -1, anchor = u;
             if (const int a = anchorSeg[uu]; a >= 0) {
-                const Vec3 foot = closestOnSegment(cv, sources[static_cast<size_t>(a)]);
-                const float c = static_cast<float>((cv - foot).norm());
-                if (c < dist[vv] && c < best && S.lineOfSight(foot, cv)) {
-                    best = c;
-                    seg = a;
-                    anchor = -1;
-                }
+                best = static_cast<float>((cv - closestOnSegment(cv, sources[static_cast<size_t>(a)])).norm());
+                seg = a;
+                anchor = -1;
             } else if (const int a = anchorVoxel[uu]; a >= 0) {
-                const Vec3& ca = S.centers[static_cast<size_t>(a)];
-                const float c = dist[static_cast<size_t>(a)] + static_cast<float>((cv - ca).norm());
-                if (c < dist[vv] && c < best && S.lineOfSight(ca, cv)) {
-                    best = c;
-                    anchor = a;
-                }
+                best = dist[static_cast<size_t>(a)] + static_cast<float>((cv - S.centers[static_cast<size_t>(a)]).norm());
+                anchor = a;
             }
             if (best < dist[vv]) {
                 dist[vv] = best;

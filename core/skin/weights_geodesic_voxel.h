@@ -21,10 +21,13 @@
 ///     26-neighbourhood of the non-exterior voxels with Euclidean step
 ///     lengths). The plain 26-neighbour metric overestimates oblique
 ///     distances by up to 8 %; each voxel therefore also keeps the point its
-///     path last turned at (an "anchor", any-angle search à la Theta*) and a
-///     neighbour takes the straight line from that anchor when it stays in the
-///     solid (sampled every half voxel), which makes the distances Euclidean
-///     wherever the solid is locally straight. Joints are swept in parallel.
+///     path last turned at (an "anchor": the bone, or a voxel), and a
+///     neighbour takes the straight line from that anchor; the line is checked
+///     to stay in the solid (sampled every half voxel) when the voxel is
+///     expanded, else the voxel falls back to its best expanded neighbour
+///     (Lazy Theta*, Nash, Koenig & Tovey 2010). This makes the distances
+///     Euclidean wherever the solid is locally straight. Joints are swept in
+///     parallel.
 ///  4. The distance of vertex i to joint j is, as in the paper,
 ///       d_j^i = (d_{voxel} + |p_vertex − p_voxel|) / D
 ///     with the vertex's voxel (the nearest solid voxel when its own is empty)
