@@ -1,6 +1,7 @@
 #include "core/skin/weight_methods.h"
 
 #include "core/skin/weights_gaussian.h"
+#include "core/skin/weights_geodesic_voxel.h"
 #include "core/skin/weights_heat.h"
 
 #include <algorithm>
@@ -78,8 +79,33 @@ WeightMethod heatRow()
         });
 }
 
+/// geodesic-voxel: Dionne & de Lasa 2013 (weights_geodesic_voxel.h).
+WeightMethod geodesicVoxelRow()
+{
+    ParameterSet<GeodesicVoxelOptions> p;
+    p.add(numberParameter("falloff", "Falloff exponent", "λ of eq. 7: larger follows the nearest bone more rigidly", 0.1, 16.0, 2),
+          &GeodesicVoxelOptions::falloff);
+    p.add(numberParameter("alpha", "Falloff bias", "α of eq. 7: 0 falls off with the distance, 1 with its square", 0.0, 1.0, 2),
+          &GeodesicVoxelOptions::alpha);
+    p.add(numberParameter("maxInfluences", "Influences per vertex", "Kept per vertex (continuous limit, renormalized)", 1, 8, 0),
+          &GeodesicVoxelOptions::maxInfluences);
+    p.add(numberParameter("resolution", "Voxel resolution", "Voxels on the longest axis of the binding's own solid", 16, 1024, 0,
+           true),
+          &GeodesicVoxelOptions::resolution);
+    p.add(numberParameter("leafBoneLength", "Leaf bone length", "Length of a leaf joint's bone, as a fraction of its parent link",
+           0.0, 2.0, 2, true),
+          &GeodesicVoxelOptions::leafBoneLength);
+    return makeWeightMethod<GeodesicVoxelOptions>(
+        "geodesic-voxel", "Geodesic voxel binding (Dionne & de Lasa)",
+        "Dionne & de Lasa 2013, Geodesic Voxel Binding for Production Character Meshes, Alg. 1, eq. 7", false, p,
+        [](const WeightMethodInput& in, const GeodesicVoxelOptions& o) {
+            GeodesicVoxelResult g = geodesicVoxelWeights(in.mesh, in.skeleton, o, in.progress);
+            return WeightMethodResult{std::move(g.weights), g.unreachedVertices, std::move(g.rigidParts)};
+        });
+}
+
 /// The built-in rows, in the order the front ends list them (the first is the default).
-std::vector<WeightMethod> builtInMethods() { return {gaussianRow(), heatRow()}; }
+std::vector<WeightMethod> builtInMethods() { return {gaussianRow(), heatRow(), geodesicVoxelRow()}; }
 
 std::vector<WeightMethod>& table()
 {

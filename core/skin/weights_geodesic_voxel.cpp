@@ -1,0 +1,458 @@
+#include "core/skin/weights_geodesic_voxel.h"
+
+#include "core/common/error.h"
+#include "core/common/parallel.h"
+#include "core/voxel/fill.h"
+#include "core/voxel/voxelize.h"
+
+#include <Eigen/SparseCore>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <queue>
+#include <string>
+#include <utility>
+
+namespace rig {
+namespace {
+
+constexpr const char* fn = "rig::geodesicVoxelWeights()";
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+Vec3 closestOnSegment(const Vec3& p, const VoxelSegment& s)
+{
+    const Vec3 ab = s.b - s.a;
+    const double len2 = ab.squaredNorm();
+    if (!(len2 > 0.0))
+        return s.a;
+    const double t = std::clamp((p - s.a).dot(ab) / len2, 0.0, 1.0);
+    return s.a + t * ab;
+}
+
+/// The solid voxels numbered 0..S-1, and the grid-to-solid map (-1: empty).
+struct SolidIndex {
+    const VoxelGrid& grid;
+    std::vector<std::int64_t> voxels;  ///< S grid indices, ascending.
+    std::vector<std::int32_t> ofGrid;  ///< voxelCount() entries.
+    std::vector<Vec3> centers;         ///< S voxel centres.
+
+    explicit SolidIndex(const VoxelGrid& g) : grid(g), ofGrid(static_cast<size_t>(g.voxelCount()), -1)
+    {
+        for (std::int64_t i = 0; i < g.voxelCount(); ++i)
+            if (g.solid(i)) {
+                ofGrid[static_cast<size_t>(i)] = static_cast<std::int32_t>(voxels.size());
+                voxels.push_back(i);
+                centers.push_back(g.center(g.coord(i)));
+            }
+    }
+    /// Solid index of the voxel holding p, or -1.
+    int at(const Vec3& p) const
+    {
+        const Vec3i v = grid.voxelAt(p);
+        return grid.contains(v) ? ofGrid[static_cast<size_t>(grid.index(v))] : -1;
+    }
+    /// True when the segment p-q stays in solid voxels (sampled every half voxel).
+    bool lineOfSight(const Vec3& p, const Vec3& q) const
+    {
+        const Vec3 d = q - p;
+        const double len = d.norm();
+        const int steps = static_cast<int>(std::ceil(len / (0.5 * grid.voxelSize)));
+        for (int k = 1; k < steps; ++k)
+            if (at(p + (double(k) / steps) * d) < 0)
+                return false;
+        return true;
+    }
+};
+
+/// Step 3 of the header: any-angle Dijkstra from the segments, over the solid voxels.
+std::vector<float> sweep(const SolidIndex& S, const std::vector<VoxelSegment>& sources)
+{
+    const VoxelGrid& g = S.grid;
+    const size_t n = S.voxels.size();
+    std::vector<float> dist(n, kInf);
+    // The anchor of a voxel: a source segment (anchorSeg >= 0: the straight
+    // line to its nearest point) or a turning point (a voxel centre at dAnchor).
+    std::vector<std::int32_t> anchorSeg(n, -1);
+    std::vector<std::int32_t> anchorVoxel(n, -1);
+    std::vector<char> done(n, 0);
+    using Item = std::pair<float, std::int32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+
+    const auto segmentDistance = [&](const Vec3& c, int& seg, Vec3& foot) {
+        double best = std::numeric_limits<double>::infinity();
+        for (size_t s = 0; s < sources.size(); ++s) {
+            const Vec3 f = closestOnSegment(c, sources[s]);
+            if (const double d = (c - f).norm(); d < best) {
+                best = d;
+                seg = static_cast<int>(s);
+                foot = f;
+            }
+        }
+        return best;
+    };
+
+    // Seeds: the solid voxels the segments cross.
+    for (size_t s = 0; s < sources.size(); ++s) {
+        const double len = (sources[s].b - sources[s].a).norm();
+        const int steps = std::max(1, static_cast<int>(std::ceil(len / (0.25 * g.voxelSize))));
+        for (int k = 0; k <= steps; ++k) {
+            const int v = S.at(sources[s].a + (double(k) / steps) * (sources[s].b - sources[s].a));
+            if (v < 0 || anchorSeg[static_cast<size_t>(v)] >= 0)
+                continue;
+            int seg = 0;
+            Vec3 foot;
+            dist[static_cast<size_t>(v)] = static_cast<float>(segmentDistance(S.centers[static_cast<size_t>(v)], seg, foot));
+            anchorSeg[static_cast<size_t>(v)] = seg;
+            queue.emplace(dist[static_cast<size_t>(v)], v);
+        }
+    }
+    if (queue.empty()) {
+        // No segment crosses the solid: seed the nearest solid voxels, through the air.
+        std::vector<double> d(n);
+        double best = std::numeric_limits<double>::infinity();
+        for (size_t v = 0; v < n; ++v) {
+            int seg = 0;
+            Vec3 foot;
+            d[v] = segmentDistance(S.centers[v], seg, foot);
+            best = std::min(best, d[v]);
+        }
+        for (size_t v = 0; v < n; ++v)
+            if (d[v] <= best + 1.5 * g.voxelSize) {
+                dist[v] = static_cast<float>(d[v]);
+                queue.emplace(dist[v], static_cast<std::int32_t>(v));
+            }
+    }
+
+    // Lazy Theta*: a neighbour takes the straight line from u's anchor at once;
+    // the line of sight is checked only when the voxel is expanded (once per
+    // voxel, not per relaxation), falling back to its best expanded neighbour.
+    const auto offsets = g.neighbourIndexOffsets();
+    while (!queue.empty()) {
+        const auto [key, u] = queue.top();
+        queue.pop();
+        const size_t uu = static_cast<size_t>(u);
+        if (done[uu] || key > dist[uu])
+            continue;
+        done[uu] = 1;
+        const Vec3& cu = S.centers[uu];
+        bool blocked = false;
+        if (const int a = anchorSeg[uu]; a >= 0)
+            blocked = !S.lineOfSight(closestOnSegment(cu, sources[static_cast<size_t>(a)]), cu);
+        else if (const int b = anchorVoxel[uu]; b >= 0)
+            blocked = !S.lineOfSight(S.centers[static_cast<size_t>(b)], cu);
+        if (blocked) {
+            float best = kInf;
+            int parent = -1;
+            for (const std::int64_t off : offsets) {
+                const int n = S.ofGrid[static_cast<size_t>(S.voxels[uu] + off)];
+                if (n < 0 || !done[static_cast<size_t>(n)] || n == u)
+                    continue;
+                const float c = dist[static_cast<size_t>(n)] + static_cast<float>((S.centers[static_cast<size_t>(n)] - cu).norm());
+                if (c < best) {
+                    best = c;
+                    parent = n;
+                }
+            }
+            if (parent >= 0) { // else a seed whose bone grazes it: keep the straight line
+                dist[uu] = best;
+                anchorSeg[uu] = -1;
+                anchorVoxel[uu] = parent;
+            }
+        }
+        const float du = dist[uu];
+        for (const std::int64_t off : offsets) {
+            const int v = S.ofGrid[static_cast<size_t>(S.voxels[uu] + off)];
+            if (v < 0 || done[static_cast<size_t>(v)])
+                continue;
+            const size_t vv = static_cast<size_t>(v);
+            const Vec3& cv = S.centers[vv];
+            // The any-angle candidate from u's anchor, else the plain step (paper Alg. 1).
+            float best = du + static_cast<float>((cv - cu).norm());
+            int seg = -1, anchor = u;
+            if (const int a = anchorSeg[uu]; a >= 0) {
+                best = static_cast<float>((cv - closestOnSegment(cv, sources[static_cast<size_t>(a)])).norm());
+                seg = a;
+                anchor = -1;
+            } else if (const int a = anchorVoxel[uu]; a >= 0) {
+                best = dist[static_cast<size_t>(a)] + static_cast<float>((cv - S.centers[static_cast<size_t>(a)]).norm());
+                anchor = a;
+            }
+            if (best < dist[vv]) {
+                dist[vv] = best;
+                anchorSeg[vv] = seg;
+                anchorVoxel[vv] = anchor;
+                queue.emplace(best, v);
+            }
+        }
+    }
+    return dist;
+}
+
+/// The segments of every joint: its child links; a leaf joint's continuation
+/// of its parent link by `leafBoneLength` (a lone root: a point).
+std::vector<std::vector<VoxelSegment>> jointSegments(const Skeleton& s, double leafBoneLength)
+{
+    const auto children = childrenOf(s);
+    const auto pos = [&](int j) { return Vec3(s.bindPositions.row(j).transpose()); };
+    std::vector<std::vector<VoxelSegment>> out(static_cast<size_t>(s.jointCount()));
+    for (int c = 1; c < s.jointCount(); ++c)
+        out[static_cast<size_t>(s.parents[c])].push_back({pos(s.parents[c]), pos(c)});
+    for (int j = 0; j < s.jointCount(); ++j) {
+        if (!children[static_cast<size_t>(j)].empty())
+            continue;
+        Vec3 dir = Vec3::Zero();
+        double linkLength = 0.0;
+        for (int k = j; s.parents[k] >= 0 && !(linkLength > 0.0); k = s.parents[k]) {
+            dir = pos(k) - pos(s.parents[k]);
+            linkLength = dir.norm();
+        }
+        if (!(linkLength > 0.0)) {
+            out[static_cast<size_t>(j)].push_back({pos(j), pos(j)});
+            continue;
+        }
+        out[static_cast<size_t>(j)].push_back({pos(j), pos(j) + leafBoneLength * dir});
+    }
+    return out;
+}
+
+/// Connected components of the triangles (union-find), numbered by lowest vertex.
+std::vector<int> components(int n, const MatrixX3i& F, int& count)
+{
+    std::vector<int> parent(static_cast<size_t>(n));
+    std::iota(parent.begin(), parent.end(), 0);
+    const auto find = [&](int x) {
+        while (parent[static_cast<size_t>(x)] != x)
+            x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+        return x;
+    };
+    for (Eigen::Index f = 0; f < F.rows(); ++f)
+        for (int k = 1; k < 3; ++k) {
+            const int a = find(F(f, 0)), b = find(F(f, k));
+            if (a != b)
+                parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
+        }
+    std::vector<int> id(static_cast<size_t>(n), -1);
+    count = 0;
+    for (int i = 0; i < n; ++i) {
+        const int r = find(i);
+        if (id[static_cast<size_t>(r)] < 0)
+            id[static_cast<size_t>(r)] = count++;
+        id[static_cast<size_t>(i)] = id[static_cast<size_t>(r)];
+    }
+    return id;
+}
+
+void checkInput(const Mesh& mesh, const Skeleton& skeleton, const GeodesicVoxelOptions& o)
+{
+    if (mesh.vertexCount() == 0 || mesh.triangleCount() == 0)
+        throw InvalidInput(std::string(fn) + ": the mesh has no triangles; load a character first");
+    if (!mesh.V.allFinite())
+        throw InvalidInput(std::string(fn) + ": the mesh has non-finite vertex positions; repair or re-export it");
+    if (mesh.F.size() > 0 && (mesh.F.minCoeff() < 0 || mesh.F.maxCoeff() >= mesh.vertexCount()))
+        throw InvalidInput(std::string(fn) + ": a triangle refers to a vertex that does not exist");
+    try {
+        validateSkeleton(skeleton);
+    } catch (const InvalidInput& e) {
+        throw InvalidInput(std::string(fn) + ": invalid skeleton: " + e.what());
+    }
+    const auto range = [](const char* name, double v, double lo, double hi) {
+        if (!(v >= lo && v <= hi))
+            throw InvalidInput(std::string(fn) + ": option " + name + " = " + std::to_string(v) + " is outside [" +
+                               std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    };
+    range("resolution", o.resolution, kMinVoxelResolution, kMaxVoxelResolution);
+    range("falloff", o.falloff, 1e-6, 16.0);
+    range("alpha", o.alpha, 0.0, 1.0);
+    range("maxInfluences", o.maxInfluences, 1, 8);
+    range("leafBoneLength", o.leafBoneLength, 0.0, 2.0);
+    range("threads", o.threads, 0, 1e4);
+}
+
+/// The solid voxel each vertex reads (its own, else the nearest solid one
+/// within a few voxels), and the distance from the vertex to its centre.
+void vertexVoxels(const SolidIndex& S, const MatrixX3d& V, std::vector<int>& voxel, std::vector<double>& offset)
+{
+    const VoxelGrid& g = S.grid;
+    const int n = static_cast<int>(V.rows());
+    voxel.assign(static_cast<size_t>(n), -1);
+    offset.assign(static_cast<size_t>(n), 0.0);
+    for (int i = 0; i < n; ++i) {
+        const Vec3 p = V.row(i).transpose();
+        const Vec3i c = g.voxelAt(p);
+        double best = std::numeric_limits<double>::infinity();
+        for (int r = 0; r <= 3 && voxel[static_cast<size_t>(i)] < 0; ++r)
+            for (int z = -r; z <= r; ++z)
+                for (int y = -r; y <= r; ++y)
+                    for (int x = -r; x <= r; ++x) {
+                        const Vec3i q = c + Vec3i(x, y, z);
+                        if (!g.contains(q))
+                            continue;
+                        const int s = S.ofGrid[static_cast<size_t>(g.index(q))];
+                        if (s < 0)
+                            continue;
+                        if (const double d = (S.centers[static_cast<size_t>(s)] - p).norm(); d < best) {
+                            best = d;
+                            voxel[static_cast<size_t>(i)] = s;
+                        }
+                    }
+        offset[static_cast<size_t>(i)] = voxel[static_cast<size_t>(i)] >= 0 ? best : 0.0;
+    }
+}
+
+} // namespace
+
+std::vector<float> voxelGeodesicDistances(const VoxelGrid& solid, const std::vector<VoxelSegment>& sources)
+{
+    if (solid.empty() || !(solid.voxelSize > 0.0) || static_cast<std::int64_t>(solid.states.size()) != solid.voxelCount())
+        throw InvalidInput("rig::voxelGeodesicDistances(): the voxel grid is empty");
+    if (sources.empty())
+        throw InvalidInput("rig::voxelGeodesicDistances(): no source segment given");
+    for (const VoxelSegment& s : sources)
+        if (!s.a.allFinite() || !s.b.allFinite())
+            throw InvalidInput("rig::voxelGeodesicDistances(): a source segment has non-finite end points");
+    const SolidIndex S(solid);
+    std::vector<float> out(static_cast<size_t>(solid.voxelCount()), kInf);
+    if (S.voxels.empty())
+        return out;
+    const std::vector<float> d = sweep(S, sources);
+    for (size_t v = 0; v < d.size(); ++v)
+        out[static_cast<size_t>(S.voxels[v])] = d[v];
+    return out;
+}
+
+GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skeleton, const GeodesicVoxelOptions& o,
+                                         const Progress& progress)
+{
+    checkInput(mesh, skeleton, o);
+    GeodesicVoxelResult result;
+    const int n = mesh.vertexCount();
+    const int J = skeleton.jointCount();
+
+    // 1. The solid.
+    progress.update("geodesic voxel: voxelize", 0.0);
+    VoxelizeOptions vo;
+    vo.resolution = o.resolution;
+    result.solid = fillInterior(voxelizeSurface(mesh, vo, progress), mesh, {}, progress).grid;
+    progress.update("geodesic voxel: voxelize", 1.0);
+    progress.checkCancelled();
+    const SolidIndex S(result.solid);
+    std::vector<int> voxel;
+    std::vector<double> offset;
+    vertexVoxels(S, mesh.V, voxel, offset);
+
+    // 2-3. One sweep per joint, in parallel; each writes its own column.
+    const auto segments = jointSegments(skeleton, o.leafBoneLength);
+    std::vector<float> dist(static_cast<size_t>(n) * static_cast<size_t>(J), kInf); // joint-major
+    std::atomic<bool> stop{false};
+    parallelFor(J, o.threads, 1, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+        for (std::ptrdiff_t j = begin; j < end && !stop.load(); ++j) {
+            if (progress.cancelled()) {
+                stop = true;
+                return;
+            }
+            const std::vector<float> d = sweep(S, segments[static_cast<size_t>(j)]);
+            float* column = dist.data() + static_cast<size_t>(j) * static_cast<size_t>(n);
+            for (int i = 0; i < n; ++i)
+                if (const int v = voxel[static_cast<size_t>(i)]; v >= 0)
+                    column[i] = d[static_cast<size_t>(v)] + static_cast<float>(offset[static_cast<size_t>(i)]);
+        }
+    });
+    progress.checkCancelled();
+    progress.update("geodesic voxel: distances", 1.0);
+
+    // Parts no sweep reached: bound rigidly to the joint whose bones pass nearest.
+    int componentCount = 0;
+    const std::vector<int> component = components(n, mesh.F, componentCount);
+    std::vector<char> reached(static_cast<size_t>(n), 0);
+    for (int j = 0; j < J; ++j)
+        for (int i = 0; i < n; ++i)
+            if (std::isfinite(dist[static_cast<size_t>(j) * n + i]))
+                reached[static_cast<size_t>(i)] = 1;
+    std::vector<std::vector<int>> unreached(static_cast<size_t>(componentCount));
+    for (int i = 0; i < n; ++i)
+        if (!reached[static_cast<size_t>(i)])
+            unreached[static_cast<size_t>(component[static_cast<size_t>(i)])].push_back(i);
+    std::vector<Eigen::Triplet<double>> W;
+    W.reserve(static_cast<size_t>(n) * static_cast<size_t>(o.maxInfluences));
+    for (int c = 0; c < componentCount; ++c) {
+        const std::vector<int>& vs = unreached[static_cast<size_t>(c)];
+        if (vs.empty())
+            continue;
+        RigidPart part;
+        part.part = c;
+        part.vertexCount = static_cast<int>(vs.size());
+        part.vertices = vs;
+        part.reason = "no bone inside (a separate part no bone reaches through the voxels)";
+        double best = std::numeric_limits<double>::infinity();
+        for (int j = 0; j < J; ++j)
+            for (const VoxelSegment& s : segments[static_cast<size_t>(j)])
+                for (int i : vs) {
+                    const Vec3 p = mesh.V.row(i).transpose();
+                    if (const double d = (closestOnSegment(p, s) - p).squaredNorm(); d < best) {
+                        best = d;
+                        part.bone = j;
+                    }
+                }
+        std::map<int, int> names;
+        for (int i : vs)
+            if (i < static_cast<int>(mesh.part.size()))
+                ++names[mesh.part[static_cast<size_t>(i)]];
+        const auto top = std::max_element(names.begin(), names.end(),
+                                          [](const auto& a, const auto& b) { return a.second < b.second; });
+        part.name = top != names.end() && top->first >= 0 && top->first < mesh.partCount()
+                        ? mesh.partNames[static_cast<size_t>(top->first)]
+                        : "component " + std::to_string(c);
+        for (int i : vs)
+            W.emplace_back(i, part.bone, 1.0);
+        result.unreachedVertices += part.vertexCount;
+        result.rigidParts.push_back(std::move(part));
+    }
+
+    // 4-5. Eq. 7, then the continuous top-k limit.
+    Box3 box;
+    for (int i = 0; i < n; ++i)
+        box.extend(mesh.V.row(i).transpose());
+    const double D = std::max(box.size().maxCoeff(), 1e-300);
+    const double dMin = 0.25 * result.solid.voxelSize / D; // no infinite weight on a bone
+    const int k = o.maxInfluences;
+    std::vector<std::pair<double, int>> w(static_cast<size_t>(J));
+    for (int i = 0; i < n; ++i) {
+        if (!reached[static_cast<size_t>(i)])
+            continue;
+        int m = 0;
+        double total = 0.0;
+        for (int j = 0; j < J; ++j) {
+            const float dj = dist[static_cast<size_t>(j) * n + i];
+            if (!std::isfinite(dj))
+                continue;
+            const double d = std::max(double(dj) / D, dMin);
+            const double wj = std::pow(1.0 / ((1.0 - o.alpha) * d + o.alpha * d * d), o.falloff);
+            w[static_cast<size_t>(m++)] = {wj, j};
+            total += wj;
+        }
+        const int kept = std::min(k, m);
+        std::partial_sort(w.begin(), w.begin() + std::min(kept + 1, m), w.begin() + m,
+                          [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+        const double cut = m > kept ? w[static_cast<size_t>(kept)].first : 0.0;
+        bool any = false;
+        for (int r = 0; r < kept; ++r)
+            any |= w[static_cast<size_t>(r)].first - cut > 1e-12 * total;
+        for (int r = 0; r < kept; ++r) {
+            // A tie of the k-th and (k+1)-th (all kept equal to the cut): plain renormalization.
+            const double v = any ? w[static_cast<size_t>(r)].first - cut : w[static_cast<size_t>(r)].first;
+            if (v > 0.0)
+                W.emplace_back(i, w[static_cast<size_t>(r)].second, v / total);
+        }
+    }
+    Eigen::SparseMatrix<double> sparse(n, J);
+    sparse.setFromTriplets(W.begin(), W.end());
+    result.weights = skinWeightsFromSparse(sparse, k);
+    return result;
+}
+
+} // namespace rig

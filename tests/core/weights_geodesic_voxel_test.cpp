@@ -1,0 +1,230 @@
+#include "core/skin/weights_geodesic_voxel.h"
+
+#include "core/character/humanoid.h"
+#include "core/common/error.h"
+
+#include "tests/support/meshes.h"
+#include "tests/support/skeletons.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+namespace rig {
+namespace {
+
+using test::chainSkeleton;
+
+/// Row sums 1, weights finite and non-negative, at most 4 slots used.
+void expectValid(const SkinWeights& w, int vertices, int joints)
+{
+    ASSERT_EQ(w.vertexCount(), vertices);
+    EXPECT_LE(w.maxInfluences, 4);
+    EXPECT_NO_THROW(validateSkinWeights(w, vertices, joints));
+    for (int i = 0; i < vertices; ++i) {
+        double sum = 0.0;
+        for (int s = 0; s < w.maxInfluences; ++s) {
+            ASSERT_TRUE(std::isfinite(w.weights(i, s)));
+            ASSERT_GE(w.weights(i, s), 0.0f);
+            sum += w.weights(i, s);
+        }
+        ASSERT_NEAR(sum, 1.0, 1e-6) << "vertex " << i;
+    }
+}
+
+double weightOf(const SkinWeights& w, int vertex, int joint)
+{
+    for (int s = 0; s < w.maxInfluences; ++s)
+        if (w.joints(vertex, s) == joint)
+            return w.weights(vertex, s);
+    return 0.0;
+}
+
+/// A grid of unit voxels, `solid(center)` deciding each voxel (the outer layer stays empty).
+template <class Inside>
+VoxelGrid gridOf(const Vec3i& dims, const Inside& inside)
+{
+    VoxelGrid g;
+    g.dims = dims;
+    g.voxelSize = 1.0;
+    g.states.assign(static_cast<size_t>(g.voxelCount()), 0);
+    for (int z = 1; z + 1 < dims.z(); ++z)
+        for (int y = 1; y + 1 < dims.y(); ++y)
+            for (int x = 1; x + 1 < dims.x(); ++x)
+                if (inside(g.center(Vec3i(x, y, z))))
+                    g.states[static_cast<size_t>(g.index(x, y, z))] = static_cast<std::uint8_t>(VoxelState::Interior);
+    return g;
+}
+
+TEST(GeodesicVoxel, RejectsBadInputWithActionableMessages)
+{
+    const Mesh box = test::boxMesh(Vec3(0, 0, 0), Vec3(1, 1, 1));
+    const Skeleton s = chainSkeleton({Vec3(0.5, 0.2, 0.5), Vec3(0.5, 0.8, 0.5)});
+    EXPECT_THROW(geodesicVoxelWeights(Mesh{}, s), InvalidInput);
+    GeodesicVoxelOptions o;
+    o.resolution = 8;
+    EXPECT_THROW(geodesicVoxelWeights(box, s, o), InvalidInput);
+    o = {};
+    o.falloff = 0.0;
+    EXPECT_THROW(geodesicVoxelWeights(box, s, o), InvalidInput);
+    o = {};
+    o.alpha = 1.5;
+    EXPECT_THROW(geodesicVoxelWeights(box, s, o), InvalidInput);
+    Mesh nan = box;
+    nan.V(0, 0) = std::nan("");
+    EXPECT_THROW(geodesicVoxelWeights(nan, s), InvalidInput);
+    const VoxelGrid g = gridOf(Vec3i(8, 8, 8), [](const Vec3&) { return true; });
+    EXPECT_THROW(voxelGeodesicDistances(g, {}), InvalidInput);
+    EXPECT_THROW(voxelGeodesicDistances(VoxelGrid{}, {{Vec3(1, 1, 1), Vec3(1, 1, 1)}}), InvalidInput);
+}
+
+TEST(GeodesicVoxel, DistancesInASlabAreEuclidean)
+{
+    // A slab 98 x 98 x 5 voxels; the geodesic distance in a convex solid is the straight line.
+    const VoxelGrid g = gridOf(Vec3i(100, 100, 7), [](const Vec3&) { return true; });
+    const Vec3 source(30.5, 40.5, 3.5);
+    const std::vector<float> d = voxelGeodesicDistances(g, {{source, source}});
+    int checked = 0;
+    double worst = 0.0;
+    for (int y = 1; y < 99; ++y)
+        for (int x = 1; x < 99; ++x) {
+            const Vec3 c = g.center(Vec3i(x, y, 3));
+            const double r = (c - source).norm();
+            if (r < 5.0)
+                continue;
+            worst = std::max(worst, std::abs(d[static_cast<size_t>(g.index(x, y, 3))] - r) / r);
+            ++checked;
+        }
+    EXPECT_GT(checked, 9000);
+    EXPECT_LT(worst, 0.02);
+    EXPECT_TRUE(std::isinf(d[0])); // outside the solid
+}
+
+TEST(GeodesicVoxel, DistancesGoAroundAWall)
+{
+    // A slab cut by a one-voxel wall x in [50, 51), y < 70: the path bends at the wall's tip.
+    const VoxelGrid g = gridOf(Vec3i(100, 100, 7), [](const Vec3& c) { return !(c.x() > 50 && c.x() < 51 && c.y() < 70); });
+    const Vec3 source(30.5, 30.5, 3.5);
+    const std::vector<float> d = voxelGeodesicDistances(g, {{source, source}});
+    const Vec3 tip(50.5, 70.0, 3.5);
+    for (const Vec3i& t : {Vec3i(70, 30, 3), Vec3i(60, 10, 3), Vec3i(90, 50, 3)}) {
+        const Vec3 c = g.center(t);
+        const double analytic = (tip - source).norm() + (c - tip).norm();
+        EXPECT_NEAR(d[static_cast<size_t>(g.index(t))], analytic, 0.02 * analytic) << t.transpose();
+        EXPECT_GT(d[static_cast<size_t>(g.index(t))], (c - source).norm() * 1.05); // not through the wall
+    }
+}
+
+TEST(GeodesicVoxel, DistancesAroundACylindricalShellMatchTangentPlusArc)
+{
+    // A thick-walled cylinder (tube) around the z axis: r1 = 30 <= r <= r2 = 40. From a point on the
+    // outer wall to one out of sight, the shortest path runs along a tangent to the inner wall,
+    // around it, and along the other tangent: sqrt(a^2 - r1^2) + sqrt(b^2 - r1^2) + r1 (angle - acos(r1/a) - acos(r1/b)).
+    const double r1 = 30.0, r2 = 40.0;
+    const Vec3 axis(45.0, 45.0, 0.0);
+    const VoxelGrid g = gridOf(Vec3i(90, 90, 8), [&](const Vec3& c) {
+        const double r = Vec3(c.x() - axis.x(), c.y() - axis.y(), 0.0).norm();
+        return r >= r1 && r <= r2;
+    });
+    const Vec3 source(45.5 + 38.0, 45.5, 4.5); // a voxel centre at radius 38.5
+    const std::vector<float> d = voxelGeodesicDistances(g, {{source, source}});
+    const auto analytic = [&](const Vec3& p) {
+        const Eigen::Vector2d a = (source - axis).head<2>(), b = (p - axis).head<2>();
+        const double angle = std::acos(std::clamp(a.normalized().dot(b.normalized()), -1.0, 1.0));
+        const double fa = std::acos(r1 / a.norm()), fb = std::acos(r1 / b.norm()); // angles the tangents cover
+        if (angle <= fa + fb)
+            return (p - source).norm(); // in sight
+        return std::sqrt(a.squaredNorm() - r1 * r1) + std::sqrt(b.squaredNorm() - r1 * r1) + r1 * (angle - fa - fb);
+    };
+    for (const Vec3i& t : {Vec3i(7, 45, 4), Vec3i(14, 20, 4), Vec3i(45, 83, 4)}) {
+        const Vec3 c = g.center(t);
+        ASSERT_TRUE(g.solid(g.index(t))) << t.transpose();
+        const double a = analytic(c);
+        EXPECT_NEAR(d[static_cast<size_t>(g.index(t))], a, 0.02 * a) << t.transpose();
+    }
+}
+
+TEST(GeodesicVoxel, TwoBonesInACapsuleSplitTheWeights)
+{
+    const Mesh capsule = test::capsuleMesh(Vec3(0, 0, 0), Vec3(2, 0, 0), 0.25);
+    const Skeleton s = chainSkeleton({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, 0, 0)});
+    GeodesicVoxelOptions o;
+    o.resolution = 48;
+    const GeodesicVoxelResult r = geodesicVoxelWeights(capsule, s, o);
+    expectValid(r.weights, capsule.vertexCount(), s.jointCount());
+    EXPECT_TRUE(r.rigidParts.empty());
+    for (int i = 0; i < capsule.vertexCount(); ++i) {
+        const double x = capsule.V(i, 0);
+        if (x < 0.6) {
+            EXPECT_GT(weightOf(r.weights, i, 0), 0.5) << "vertex " << i << " at x = " << x;
+        }
+        if (x > 1.4) {
+            EXPECT_GT(weightOf(r.weights, i, 1) + weightOf(r.weights, i, 2), 0.5) << "vertex " << i;
+        }
+    }
+}
+
+TEST(GeodesicVoxel, TheGeneratedCharacterGetsWeightsOnEveryVertex)
+{
+    const Humanoid h = generateHumanoid({.pose = HumanoidPose::A, .cellSize = 0.03});
+    const Skeleton s = test::groundTruthSkeleton(h);
+    GeodesicVoxelOptions o;
+    o.resolution = 64;
+    const GeodesicVoxelResult r = geodesicVoxelWeights(h.mesh, s, o);
+    expectValid(r.weights, h.mesh.vertexCount(), s.jointCount());
+    for (int i = 0; i < h.mesh.vertexCount(); ++i)
+        ASSERT_GT(r.weights.weights(i, 0), 0.0f) << "vertex " << i;
+}
+
+TEST(GeodesicVoxel, ASeparatePartIsBoundRigidlyAndReported)
+{
+    Mesh two = test::concat({test::boxMesh(Vec3(0, 0, 0), Vec3(1, 2, 1)), test::boxMesh(Vec3(3, 0, 0), Vec3(3.5, 0.5, 0.5))});
+    const Skeleton s = chainSkeleton({Vec3(0.5, 0.2, 0.5), Vec3(0.5, 1.0, 0.5), Vec3(0.5, 1.8, 0.5)});
+    GeodesicVoxelOptions o;
+    o.resolution = 32;
+    const GeodesicVoxelResult r = geodesicVoxelWeights(two, s, o);
+    expectValid(r.weights, two.vertexCount(), s.jointCount());
+    ASSERT_EQ(r.rigidParts.size(), 1u);
+    EXPECT_EQ(r.rigidParts[0].vertexCount, 8);
+    EXPECT_EQ(r.unreachedVertices, 8);
+    EXPECT_GE(r.rigidParts[0].bone, 0);
+    EXPECT_FALSE(r.rigidParts[0].name.empty());
+}
+
+TEST(GeodesicVoxel, ABoneOutsideTheMeshAndAOneJointSkeletonGetFiniteWeights)
+{
+    const Mesh box = test::boxMesh(Vec3(0, 0, 0), Vec3(1, 2, 1));
+    GeodesicVoxelOptions o;
+    o.resolution = 24;
+    // The last joint's bones lie far outside the box.
+    const Skeleton outside = chainSkeleton({Vec3(0.5, 0.2, 0.5), Vec3(0.5, 1.8, 0.5), Vec3(4, 4, 4), Vec3(5, 5, 5)});
+    const GeodesicVoxelResult r = geodesicVoxelWeights(box, outside, o);
+    expectValid(r.weights, box.vertexCount(), outside.jointCount());
+    const Skeleton one = chainSkeleton({Vec3(0.5, 1.0, 0.5)});
+    const GeodesicVoxelResult r1 = geodesicVoxelWeights(box, one, o);
+    expectValid(r1.weights, box.vertexCount(), 1);
+    for (int i = 0; i < box.vertexCount(); ++i)
+        EXPECT_FLOAT_EQ(r1.weights.weights(i, 0), 1.0f);
+}
+
+TEST(GeodesicVoxel, KeepsAtMostMaxInfluences)
+{
+    // Four bones along a capsule, two influences kept.
+    const Mesh capsule = test::capsuleMesh(Vec3(0, 0, 0), Vec3(3, 0, 0), 0.25);
+    const Skeleton s = chainSkeleton({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, 0, 0), Vec3(3, 0, 0)});
+    GeodesicVoxelOptions o;
+    o.resolution = 48;
+    o.maxInfluences = 2;
+    const GeodesicVoxelResult r = geodesicVoxelWeights(capsule, s, o);
+    expectValid(r.weights, capsule.vertexCount(), s.jointCount());
+    EXPECT_EQ(r.weights.maxInfluences, 2);
+    EXPECT_EQ(r.weights.weights.cols(), 2);
+    int blended = 0; // vertices near a joint keep two bones
+    for (int i = 0; i < capsule.vertexCount(); ++i)
+        blended += r.weights.weights(i, 1) > 0.05f;
+    EXPECT_GT(blended, 0);
+}
+
+} // namespace
+} // namespace rig
