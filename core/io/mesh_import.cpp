@@ -394,11 +394,15 @@ ImportedCharacter importCharacter(const std::string& path, const ImportOptions& 
     }
 
     // Weld coincident positions: quantize to the tolerance and hash.
-    const double tol = std::max(options.weldTolerance * fileBox.diagonal(), 1e-12);
+    // The cell keys must fit a long long (a zero-size mesh far from the origin gave 1e19).
+    const double tol = std::max({options.weldTolerance * fileBox.diagonal(), 1e-12,
+                                 fileV.size() > 0 ? fileV.cwiseAbs().maxCoeff() / 0x1p62 : 0.0});
     struct KeyHash {
         size_t operator()(const std::array<long long, 3>& k) const
         {
-            return std::hash<long long>()(k[0] * 73856093LL ^ k[1] * 19349663LL ^ k[2] * 83492791LL);
+            // Unsigned arithmetic wraps by definition (the signed products overflowed).
+            using U = unsigned long long;
+            return std::hash<U>()(U(k[0]) * 73856093ULL ^ U(k[1]) * 19349663ULL ^ U(k[2]) * 83492791ULL);
         }
     };
     std::unordered_map<std::array<long long, 3>, int, KeyHash> cells;
