@@ -115,7 +115,8 @@ int cmdSkeleton(const std::vector<std::string>& raw)
 
 int cmdFit(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing"}, {}, "fit");
+    const Args a =
+        parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing"}, {"--force"}, "fit");
     const std::string file = needFile(a, "fit");
     const auto out = a.value("--out");
     if (!out)
@@ -127,7 +128,7 @@ int cmdFit(const std::vector<std::string>& raw)
     project.setFront(parseFacing(a.value("--facing").value_or("+z")));
     const CurveSkeleton& s = project.curveSkeleton()->refined;
     const std::string endsSpec = a.value("--ends").value_or("auto");
-    const EndNodeLabels labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
+    const EndNodeLabels labels = endsSpec == "auto" ? autoLabels(project, a.flag("--force"), "fit") : parseEndNodeLabels(endsSpec);
     clock.lap("label");
     const FitResult rig = fitRig(project, labels);
     clock.lap("fit");

@@ -69,6 +69,12 @@ json skeletonJson(const CurveSkeleton& s);
 /// Loads a character and runs the curve-skeleton stage, recording the stages.
 std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution);
 
+/// The suggested end-node labels ("--ends auto"), after the humanoid check
+/// (core/rig/humanoid_check.h): a figure that does not look like a humanoid is
+/// an error naming why, unless `force` (then a warning on stderr). Too few
+/// skeleton ends are reported with their cause (flat, a line, in pieces).
+EndNodeLabels autoLabels(const RigProject& project, bool force, const std::string& command);
+
 /// `--method` of `rigsmith weights`: a weight method, or "file" (the file's own weights).
 std::optional<WeightMethod> parseWeightsMethodArg(const std::string& m);
 
@@ -78,10 +84,6 @@ json weightsJson(const std::string& source, const std::string& method, const std
 
 /// Unreached vertices, rigid parts and bleeding of a weights result.
 json diagnosticsJson(const WeightDiagnostics& d, const Skeleton& s);
-
-/// Reads a rigsmith-weights file as a #V by #J matrix over `skeleton`'s joints (matched by name).
-Eigen::SparseMatrix<double, Eigen::RowMajor> readWeightsFile(const std::string& path, const Skeleton& skeleton,
-                                                             int vertexCount);
 
 /// The results of `rigsmith retarget` (thesis Ch. 5, issue 7): frames, fps, foot contact.
 json retargetJson(const RetargetedClip& r, const Skeleton& target);

@@ -128,12 +128,14 @@ int cmdRig(const std::vector<std::string>& raw)
     const Args a = parse(raw,
                          {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--weights",
                           "--segmentation", "--clip", "--frame-step", "--project"},
-                         {"--save-weights", "--use-file-skeleton"}, "rig");
+                         {"--save-weights", "--use-file-skeleton", "--force"}, "rig");
     const std::string file = needFile(a, "rig");
     const auto out = a.value("--out");
     if (!out)
         throw Error("rigsmith rig: --out character.glb is required");
     checkExportTarget(*out, "rig");
+    if (const auto projectPath = a.value("--project"))
+        checkProjectWritable(*projectPath); // a newer project is refused before the work, not after
     if (a.flag("--use-file-skeleton") && a.value("--ends"))
         throw Error("rigsmith rig: --use-file-skeleton and --ends exclude each other (the file's skeleton needs no labels)");
     const std::string templateSpec = a.value("--template").value_or("humanoid21");
@@ -155,7 +157,7 @@ int cmdRig(const std::vector<std::string>& raw)
         clock.lap("file skeleton");
     } else {
         const std::string endsSpec = a.value("--ends").value_or("auto");
-        labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
+        labels = endsSpec == "auto" ? autoLabels(project, a.flag("--force"), "rig") : parseEndNodeLabels(endsSpec);
         clock.lap("label");
         project.setRig(labels, std::make_shared<const FitResult>(fitRig(project, labels)));
         clock.lap("fit");

@@ -10,6 +10,7 @@
 #include "core/project/character_source.h"
 #include "core/io/animation_poses.h"
 #include "core/io/rig_file.h"
+#include "core/io/weights_file.h"
 #include "core/io/gltf_export.h"
 #include "core/io/project_file.h"
 #include "core/project/project_io.h"
@@ -49,7 +50,7 @@ int cmdWeights(const std::vector<std::string>& raw)
     const Args a = parse(raw,
                          {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--method",
                           "--segmentation"},
-                         {"--use-file-skeleton"}, "weights");
+                         {"--use-file-skeleton", "--force"}, "weights");
     const std::string file = needFile(a, "weights");
     const auto out = a.value("--out");
     if (!out)
@@ -92,7 +93,7 @@ int cmdWeights(const std::vector<std::string>& raw)
         project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(a.value("--template").value_or("humanoid21"))));
         project.setFront(parseFacing(a.value("--facing").value_or("+z")));
         const std::string endsSpec = a.value("--ends").value_or("auto");
-        const EndNodeLabels labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
+        const EndNodeLabels labels = endsSpec == "auto" ? autoLabels(project, a.flag("--force"), "weights") : parseEndNodeLabels(endsSpec);
         clock.lap("label");
         project.setRig(labels, std::make_shared<const FitResult>(fitRig(project, labels)));
         clock.lap("fit");

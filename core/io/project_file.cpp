@@ -250,13 +250,18 @@ std::uint64_t fileHash(const std::string& path)
     return h;
 }
 
-void writeProjectFile(const ProjectFile& p, const std::string& path)
+void checkProjectWritable(const std::string& path)
 {
-    const std::string fn = "rig::writeProjectFile()";
     if (const auto newer = existingNewerVersion(path))
         throw IoError(path + ": not overwritten: it was written by a newer Rigsmith (project version " + *newer +
                       "; this build writes version " + std::to_string(kProjectVersion) +
                       "); save under another name or update Rigsmith");
+}
+
+void writeProjectFile(const ProjectFile& p, const std::string& path)
+{
+    const std::string fn = "rig::writeProjectFile()";
+    checkProjectWritable(path);
     timespec started {};
     ::clock_gettime(CLOCK_REALTIME, &started);
     Json doc = {{"format", "rigsmith-project"}, {"version", kProjectVersion}};

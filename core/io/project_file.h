@@ -103,6 +103,12 @@ struct ProjectFile {
 ///         rig::IoError naming the file when it cannot be written.
 void writeProjectFile(const ProjectFile& project, const std::string& path);
 
+/// Throws when `path` holds a project of a newer version than this build
+/// writes (what `writeProjectFile()` refuses to overwrite): commands that end
+/// with a save check it first, before the work.
+/// @throws rig::IoError "PATH: not overwritten: it was written by a newer Rigsmith ...".
+void checkProjectWritable(const std::string& path);
+
 /// Reads a project file; never writes to it. Paths come back resolved (see the file comment).
 /// @throws rig::IoError naming the file when it cannot be read, is not JSON
 ///         (corrupt or truncated: "hero.rsproj: not valid JSON (truncated or
