@@ -16,6 +16,9 @@
 #include <vector>
 
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -240,6 +243,23 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
     for (std::string& a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
+    // The child's environment: ours, plus transparent huge pages for malloc
+    // (glibc 2.35+; a fresh process page-faults its whole heap, 4 KiB at a time otherwise).
+    std::vector<std::string> env;
+    bool tunables = false;
+    for (char** e = environ; *e; ++e) {
+        env.emplace_back(*e);
+        if (env.back().rfind("GLIBC_TUNABLES=", 0) == 0) {
+            env.back() += ":glibc.malloc.hugetlb=1";
+            tunables = true;
+        }
+    }
+    if (!tunables)
+        env.emplace_back("GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
+    std::vector<char*> envp;
+    for (std::string& e : env)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
     const std::uint64_t memory = importMemoryCap(options);
     const rlimit as{memory ? memory : RLIM_INFINITY, memory ? memory : RLIM_INFINITY};
     const rlimit stack{options.stackBytes, options.stackBytes};
@@ -270,7 +290,7 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
             ::dup2(devNull, 0);
             ::dup2(devNull, 1);
         }
-        ::execv(argv[0], argv.data());
+        ::execve(argv[0], argv.data(), envp.data());
         ::_exit(127);
     }
     ::close(fds[1]);
@@ -404,6 +424,15 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
 
 int runImporterChild(const std::string& path, const ImportOptions& import, int fd)
 {
+#ifdef __GLIBC__
+    // A fresh process has a cold heap: glibc serves every large block with a
+    // new mmap (page faults and zeroing at each vector growth) until its
+    // threshold adapts. The child lives for one import: keep freed memory in
+    // the heap instead (hires OBJ of 155k vertices: 3.0 -> 2.3 s alone).
+    ::mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    ::mallopt(M_TOP_PAD, 64 << 20);
+#endif
     g_childFd = fd;
     std::set_new_handler(outOfMemory);
     auto errorRecord = [&](char kind, const std::string& message) {
