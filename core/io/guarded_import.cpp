@@ -71,7 +71,7 @@ std::string seconds(double s)
     return buf;
 }
 
-std::uint64_t physicalMemory()
+[[maybe_unused]] std::uint64_t physicalMemory()
 {
     const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGE_SIZE);
     return pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size)
