@@ -98,6 +98,9 @@ Usage:
                [--template humanoid21|FILE.bvh|FILE.json] [--resolution N] [--facing +z|-z|+x|-x]
                                   label the end nodes (auto: head highest, feet lowest, left = up x facing,
                                   +X for the default +Z), fit the template skeleton and write the rig file
+                                  (fit, weights, rig: a figure that does not look like a humanoid - a
+                                  quadruped, a machine, a BVH clip's bone boxes - is refused with the
+                                  reason unless --force is given)
   rigsmith weights FILE --out OUT.json [--method {METHODS}|file] [--segmentation 3.2.1|3.2.2|3.2.4]
                  [--weight-params METHOD.KEY=VALUE,...]
                  [--use-file-skeleton] [--ends auto|...] [--template T] [--facing F] [--resolution N]
@@ -123,6 +126,7 @@ Usage:
   rigsmith rig FILE --out character.glb|character.gltf|clip.bvh [--ends auto|head=ID,...] [--weights {METHODS}]
                [--segmentation 3.2.1|3.2.2|3.2.4] [--weight-params METHOD.KEY=VALUE,...] [--clip CLIP.bvh] [--frame-step K] [--resolution N]
                [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
+               [--force]
                                   the whole pipeline headless: skeleton, labels, fit, weights, the clip
                                   retargeted onto the rig, exported as glTF 2.0 binary (mesh, skin,
                                   animation) or as BVH; --project also saves the session

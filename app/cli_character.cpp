@@ -116,7 +116,8 @@ int cmdSkeleton(const std::vector<std::string>& raw)
 
 int cmdFit(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing"}, {}, "fit");
+    const Args a =
+        parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing"}, {"--force"}, "fit");
     const std::string file = needFile(a, "fit");
     const auto out = a.value("--out");
     if (!out)

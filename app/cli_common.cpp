@@ -12,6 +12,8 @@
 #include "core/io/rig_file.h"
 #include "core/io/gltf_export.h"
 #include "core/io/project_file.h"
+#include "core/io/weights_file.h"
+#include "core/rig/humanoid_check.h"
 #include "core/project/project_io.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
@@ -218,6 +220,7 @@ RigProject projectFromArgs(const Args& a, const std::string& command, const std:
     project.setCurveSkeletonOptions(skeletonOptions);
     project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(a.value("--template").value_or("humanoid21"))));
     project.setFront(parseFacing(a.value("--facing").value_or("+z")));
+    project.setRequireHumanoid(!a.flag("--force"));
     if (a.flag("--use-file-skeleton"))
         project.setRigSource(RigSource::FileSkeleton);
     else if (const std::string ends = a.value("--ends").value_or("auto"); ends != "auto")
@@ -291,61 +294,6 @@ json diagnosticsJson(const WeightDiagnostics& d, const Skeleton& s)
             {"bleeding_vertices", d.bleedingVertices},
             {"messages", d.messages}};
 }
-
-/// Reads a rigsmith-weights file as a #V by #J matrix over `skeleton`'s joints (matched by name).
-Eigen::SparseMatrix<double, Eigen::RowMajor> readWeightsFile(const std::string& path, const Skeleton& skeleton,
-                                                             int vertexCount)
-{
-    std::ifstream in(path);
-    if (!in)
-        throw IoError("cannot read '" + path + "': no such file or not readable");
-    json j;
-    try {
-        in >> j;
-    } catch (const json::exception& e) {
-        throw IoError("'" + path + "' is not valid JSON: " + e.what());
-    }
-    try {
-        if (j.value("format", "") != "rigsmith-weights")
-            throw IoError("'" + path + "' is not a weights file (format must be rigsmith-weights; write one with "
-                          "rigsmith weights)");
-        std::vector<int> map;
-        for (const auto& joint : j.at("joints")) {
-            const std::string name = joint.at("name").get<std::string>();
-            const auto k = skeleton.find(name);
-            if (!k)
-                throw InvalidInput("'" + path + "' weights joint '" + name +
-                                   "', which the file's skeleton does not have; compute the weights with "
-                                   "rigsmith weights FILE --use-file-skeleton");
-            map.push_back(*k);
-        }
-        const auto& vertices = j.at("vertices");
-        if (static_cast<int>(vertices.size()) != vertexCount)
-            throw InvalidInput("'" + path + "' has " + std::to_string(vertices.size()) + " vertices, the mesh " +
-                               std::to_string(vertexCount) + "; was it computed for this file?");
-        std::vector<Eigen::Triplet<double>> t;
-        for (int i = 0; i < vertexCount; ++i) {
-            const auto& js = vertices[static_cast<size_t>(i)].at("joints");
-            const auto& ws = vertices[static_cast<size_t>(i)].at("weights");
-            if (js.size() != ws.size())
-                throw InvalidInput("'" + path + "': vertex " + std::to_string(i) +
-                                   " has different numbers of joints and weights");
-            for (size_t k = 0; k < js.size(); ++k) {
-                const int jj = js[k].get<int>();
-                if (jj < 0 || jj >= static_cast<int>(map.size()))
-                    throw InvalidInput("'" + path + "': vertex " + std::to_string(i) + " uses joint " +
-                                       std::to_string(jj) + ", outside the joint list");
-                t.emplace_back(i, map[static_cast<size_t>(jj)], ws[k].get<double>());
-            }
-        }
-        Eigen::SparseMatrix<double, Eigen::RowMajor> W(vertexCount, skeleton.jointCount());
-        W.setFromTriplets(t.begin(), t.end());
-        return W;
-    } catch (const json::exception& e) {
-        throw IoError("'" + path + "' is not a valid weights file: " + e.what());
-    }
-}
-
 
 /// `rigsmith retarget RIG.json CLIP.bvh --out OUT.bvh|OUT.json`: thesis Ch. 5 (issue 7).
 json retargetJson(const RetargetedClip& r, const Skeleton& target)

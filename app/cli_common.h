@@ -80,7 +80,8 @@ void applyWeightParams(const Args& a, const std::string& command, WeightOptions&
 
 /// A project set up from the common options of the pipeline commands: FILE,
 /// --resolution, --template, --facing, --ends (labels; "auto": suggested)
-/// and --use-file-skeleton (absent options keep their defaults).
+/// and --use-file-skeleton (absent options keep their defaults); without
+/// --force the rig stage refuses a figure that does not look like a humanoid.
 /// @throws rig::Error for malformed values.
 RigProject projectFromArgs(const Args& a, const std::string& command, const std::string& file);
 
@@ -94,10 +95,6 @@ json weightsJson(const std::string& source, const std::string& method, const std
 
 /// Unreached vertices, rigid parts and bleeding of a weights result.
 json diagnosticsJson(const WeightDiagnostics& d, const Skeleton& s);
-
-/// Reads a rigsmith-weights file as a #V by #J matrix over `skeleton`'s joints (matched by name).
-Eigen::SparseMatrix<double, Eigen::RowMajor> readWeightsFile(const std::string& path, const Skeleton& skeleton,
-                                                             int vertexCount);
 
 /// The results of `rigsmith retarget` (thesis Ch. 5, issue 7): frames, fps, foot contact.
 json retargetJson(const RetargetedClip& r, const Skeleton& target);

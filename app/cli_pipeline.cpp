@@ -129,7 +129,7 @@ int cmdRig(const std::vector<std::string>& raw)
     std::vector<std::string> values = {"--report", "--resolution", "--ends", "--template", "--out", "--facing",
                                        "--weights", "--segmentation", "--weight-params", "--clip", "--frame-step",
                                        "--project"};
-    std::vector<std::string> flags = {"--save-weights", "--use-file-skeleton"};
+    std::vector<std::string> flags = {"--save-weights", "--use-file-skeleton", "--force"};
     values.insert(values.end(), exportValueOptions.begin(), exportValueOptions.end());
     flags.insert(flags.end(), exportFlagOptions.begin(), exportFlagOptions.end());
     const Args a = parse(raw, values, flags, "rig");
@@ -139,6 +139,8 @@ int cmdRig(const std::vector<std::string>& raw)
     if (!out)
         throw Error("rigsmith rig: --out character.glb is required");
     checkExportTarget(*out, "rig");
+    if (const auto projectPath = a.value("--project"))
+        checkProjectWritable(*projectPath); // a newer project is refused before the work, not after
     if (a.flag("--use-file-skeleton") && a.value("--ends"))
         throw Error("rigsmith rig: --use-file-skeleton and --ends exclude each other (the file's skeleton needs no labels)");
     const std::string templateSpec = a.value("--template").value_or("humanoid21");

@@ -10,6 +10,7 @@
 #include "core/project/character_source.h"
 #include "core/io/animation_poses.h"
 #include "core/io/rig_file.h"
+#include "core/io/weights_file.h"
 #include "core/io/gltf_export.h"
 #include "core/io/project_file.h"
 #include "core/project/pipeline.h"
@@ -50,7 +51,7 @@ int cmdWeights(const std::vector<std::string>& raw)
     const Args a = parse(raw,
                          {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--method",
                           "--segmentation", "--weight-params"},
-                         {"--use-file-skeleton"}, "weights");
+                         {"--use-file-skeleton", "--force"}, "weights");
     const std::string file = needFile(a, "weights");
     const auto out = a.value("--out");
     if (!out)

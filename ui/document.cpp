@@ -1,5 +1,7 @@
 #include "ui/document.h"
 
+#include "core/rig/humanoid_check.h"
+
 #include "core/common/error.h"
 #include "core/deform/twist_lbs.h"
 #include "core/io/gltf_export.h"
@@ -117,6 +119,9 @@ void Document::openCharacter(const QString& spec)
         [this] {
             m_undo.clear();
             m_projectPath.clear();
+            m_recovered = false;
+            m_humanoidWarning.clear();
+            emit humanoidWarningChanged(m_humanoidWarning);
             setModified(false);
             emit characterChanged();
             emit curveSkeletonChanged(); // cleared
@@ -150,6 +155,11 @@ void Document::autoRig()
     const auto& skeleton = m_project.curveSkeleton();
     if (!skeleton)
         return;
+    // A quadruped or a machine gets a wrong humanoid rig, or none: say why (issue 21).
+    const LoadedCharacter& character = *m_project.character();
+    const HumanoidCheck check = checkHumanoid(character.imported.mesh, skeleton->refined, character.imported.info.format);
+    m_humanoidWarning = QString::fromStdString(check.message());
+    emit humanoidWarningChanged(m_humanoidWarning);
     try {
         RigProject p = m_project;
         p.setLabels({}); // suggested by the rig stage
@@ -157,10 +167,15 @@ void Document::autoRig()
         applyRig(p.labels(), p.rig());
     } catch (const std::exception& e) {
         applyRig({}, nullptr);
-        emit rigNotice(tr("No rig yet: %1 Label the end nodes by clicking the spheres, or rebuild the skeleton "
+        // The rig stage's message names the cause of too few ends (flat, a line, in pieces).
+        emit rigNotice((check.looksHumanoid() ? QString() : m_humanoidWarning + " ") +
+                       tr("No rig yet: %1 Label the end nodes by clicking the spheres, or rebuild the skeleton "
                           "at another resolution.")
                            .arg(QString::fromUtf8(e.what())));
+        return;
     }
+    if (!check.looksHumanoid())
+        emit rigNotice(m_humanoidWarning);
 }
 
 void Document::applyRig(const EndNodeLabels& labels, std::shared_ptr<const FitResult> rig)
@@ -619,13 +634,17 @@ bool Document::saveProject(const QString& path, const std::optional<ProjectCamer
         state.clipPath = m_project.clip() ? m_project.clip()->path : std::string();
         state.camera = camera;
         state.includeWeights = true;
-        writeProjectFile(projectFileFrom(m_project, state), path.toStdString());
+        ProjectFile file = projectFileFrom(m_project, state);
+        if (autosave) // what a recovery reopens it as
+            file.autosaveOf = m_projectPath.toStdString(); // empty: a session never saved
+        writeProjectFile(file, path.toStdString());
     } catch (const std::exception& e) {
         emit stageFailed(autosave ? autosaveTask : saveTask, QString::fromUtf8(e.what()));
         return false;
     }
     if (!autosave) {
         m_projectPath = path;
+        m_recovered = false;
         m_undo.setClean();
         setModified(false);
     }
@@ -651,6 +670,7 @@ void Document::openProject(const QString& path, const QString& mesh)
         emit stageFailed(projectTask, QString::fromUtf8(e.what()));
         return;
     }
+    const std::optional<QString> recoverAs = std::exchange(m_recoverAs, std::nullopt);
     auto restored = std::make_shared<std::optional<RestoredProject>>();
     runStage(
         projectTask,
@@ -664,9 +684,10 @@ void Document::openProject(const QString& path, const QString& mesh)
                 *restored = std::move(*r);
             };
         },
-        [this, path, restored] {
+        [this, path, restored, recoverAs] {
             m_undo.clear();
-            m_projectPath = path;
+            m_projectPath = recoverAs ? *recoverAs : path;
+            m_recovered = recoverAs.has_value();
             const RestoredProject& r = **restored;
             if (r.weights && m_project.rig()) {
                 // The saved weights (matching the mesh and rig) stand in until
@@ -691,8 +712,15 @@ void Document::openProject(const QString& path, const QString& mesh)
                 m_pendingClipIsEdit = false;
             }
             refreshDerivedStages();
-            setModified(false);
+            setModified(recoverAs.has_value()); // recovered work is not saved anywhere yet
         });
+}
+
+void Document::recoverProject(const QString& autosave, const QString& projectPath)
+{
+    m_recoverAs = projectPath;
+    openProject(autosave);
+    m_recoverAs.reset(); // openProject() took it, or failed before the stage
 }
 
 void Document::exportGltf(const QString& path) { exportGltf(path, GltfExportRequest{}); }

@@ -110,6 +110,10 @@ public:
     // Projects and export (issue 8).
     /// The project file last saved to or opened from; empty when none.
     QString projectPath() const { return m_projectPath; }
+    /// The humanoid check's warning for the current rig; empty when none.
+    QString humanoidWarning() const { return m_humanoidWarning; }
+    /// True from `recoverProject()` until the work is saved (or another file opened).
+    bool isRecovered() const { return m_recovered; }
     /// True when something changed since the last save or open.
     bool isModified() const { return m_modified || !m_undo.isClean(); }
     /// Saves the project to `path` (atomically: the previous file survives any
@@ -161,6 +165,12 @@ public slots:
     /// message naming it (`projectMeshMissing` lets the UI ask where it went);
     /// `mesh`, when given, replaces the saved mesh path.
     void openProject(const QString& path, const QString& mesh = {});
+    /// Opens an autosave as recovered work (stage "project", as `openProject()`):
+    /// the document then refers to `projectPath` (the project the autosave stood
+    /// for; empty when the session had none), not to the autosave, and is marked
+    /// modified and recovered, so Save asks where and nothing is written into the
+    /// autosave or over the original without the user choosing it.
+    void recoverProject(const QString& autosave, const QString& projectPath);
     /// Recomputes the weights of the current rig (stage "weights"); also runs
     /// by itself after every change of the rig, queued behind a running stage.
     void computeWeights();
@@ -180,6 +190,9 @@ public slots:
     void waitForIdle();
 
 signals:
+    /// The humanoid check of the last automatic rig (core/rig/humanoid_check.h):
+    /// "This does not look like a humanoid (...)", or empty when it does (or there is no rig).
+    void humanoidWarningChanged(const QString& warning);
     void stageStarted(const QString& stage);
     void progressChanged(const QString& stage, const QString& step, double fraction);
     void stageFinished(const QString& stage, double seconds);
@@ -237,6 +250,9 @@ private:
     void setModified(bool on);
     bool m_modified = false;
     QString m_projectPath;
+    bool m_recovered = false;
+    QString m_humanoidWarning;
+    std::optional<QString> m_recoverAs; ///< Set by recoverProject() for the openProject() it calls.
     QString m_pendingClip; ///< A clip to load once the running stage is done.
     bool m_pendingClipIsEdit = true; ///< Loading it marks the project modified (not for a project's own clip).
     QString m_stage;       ///< The running (or last) stage.

@@ -18,6 +18,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDebug>
 #include <QDockWidget>
 #include <QTimer>
@@ -38,6 +39,7 @@
 #include <QSlider>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 #include <array>
 #include <cmath>
@@ -58,6 +60,9 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
 {
     setObjectName("mainWindow");
     setWindowTitle("Rigsmith");
+    static int windows = 0; // several windows of one process (tests) are instances of their own
+    m_instanceId = QString::number(QCoreApplication::applicationPid()) + "_" +
+                   QString::number(QDateTime::currentMSecsSinceEpoch(), 36) + QString::number(windows++, 36);
     setAcceptDrops(true);
     if (kind == ViewportKind::OpenGL) {
         m_viewport = new Viewport(this);
@@ -78,7 +83,24 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     auto* rigDock = new QDockWidget(tr("Rig"), this);
     rigDock->setObjectName("rigDock");
     m_rigPanel = new RigPanel(m_document, rigDock);
-    rigDock->setWidget(scrollable(m_rigPanel));
+    {
+        // Above the panel: "This does not look like a humanoid ..." while it applies (issue 21).
+        auto* box = new QWidget(rigDock);
+        auto* layout = new QVBoxLayout(box);
+        layout->setContentsMargins(0, 0, 0, 0);
+        auto* warning = new QLabel(box);
+        warning->setObjectName("humanoidWarning");
+        warning->setWordWrap(true);
+        warning->setStyleSheet("QLabel { background: #5c4400; color: #ffe08a; padding: 6px; }");
+        warning->hide();
+        layout->addWidget(warning);
+        layout->addWidget(m_rigPanel, 1);
+        rigDock->setWidget(scrollable(box));
+        connect(m_document, &Document::humanoidWarningChanged, warning, [warning](const QString& text) {
+            warning->setText(text);
+            warning->setVisible(!text.isEmpty());
+        });
+    }
     addDockWidget(Qt::RightDockWidgetArea, rigDock);
     auto* partsDock = new QDockWidget(tr("Parts"), this);
     partsDock->setObjectName("partsDock");
@@ -521,8 +543,14 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
-    // A clean exit: nothing to recover next time.
-    QFile::remove(autosavePath());
+    // A clean exit: this instance's autosave is not needed next time. A
+    // recovered autosave goes only once its work was saved or discarded
+    // (maybeSave() and the saves drop it); else it is offered again.
+    if (!m_ownAutosave.isEmpty())
+        QFile::remove(m_ownAutosave);
+    m_ownAutosave.clear();
+    if (m_instanceLock)
+        m_instanceLock->unlock();
     m_document->cancel();
     m_document->waitForIdle();
     QSettings settings;

@@ -5,11 +5,13 @@
 /// pipeline dock, and the 3D viewport (or a plain placeholder in widget tests,
 /// where a QOpenGLWidget cannot run).
 
+#include <QLockFile>
 #include <QMainWindow>
 #include <QStringList>
 
 #include "core/io/project_file.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -50,12 +52,29 @@ public:
     QStringList recentFiles() const;
     static constexpr int maxRecentFiles = 10;
 
-    /// Where the automatic save goes (the app's local data folder); removed on a clean exit.
-    static QString autosavePath();
+    /// The folder of the automatic saves (the app's local data folder, or $RIGSMITH_AUTOSAVE_DIR).
+    static QString autosaveFolder();
+    /// Where this window's automatic save of the current project goes: one file
+    /// per running instance and per project ("autosave-INSTANCE-PROJECT.rsproj"),
+    /// beside the instance's lock file ("autosave-INSTANCE.lock", held while it
+    /// runs); removed on a clean exit.
+    QString autosavePath() const;
     static constexpr int autosaveIntervalMs = 3 * 60 * 1000;
-    /// When an autosave from a session that did not close normally exists, asks
-    /// whether to recover it (and opens it). Called by the app at start.
+    /// Autosaves left by instances that are no longer running (their lock is not
+    /// held), newest first: what a crash left to recover. Never this instance's
+    /// own, nor those of another instance still running.
+    static QStringList recoverableAutosaves();
+    /// When `recoverableAutosaves()` is not empty, asks whether to recover the
+    /// newest (Recover / Discard / Later: only Discard deletes it) and recovers
+    /// it. Called by the app at start.
     bool offerRecovery();
+    /// Opens `autosave` as recovered, unsaved work (`Document::recoverProject()`):
+    /// it is deleted only once the work is saved (anywhere) or explicitly discarded.
+    bool recoverAutosave(const QString& autosave);
+    /// The autosave being recovered, kept until the work is saved or discarded; empty when none.
+    QString recoveredAutosave() const { return m_recoveredAutosave; }
+    /// Saves the project to `path` as Save As does after its dialog. False on failure.
+    bool saveProjectTo(const QString& path);
     /// Whether closing or opening with unsaved changes asks first (tests turn it off).
     void setAskBeforeDiscarding(bool on) { m_askBeforeDiscarding = on; }
 
@@ -112,6 +131,13 @@ private:
     bool m_showClipSkeleton = true;
     MappingDialog* m_mappingDialog = nullptr;
     bool m_askBeforeDiscarding = !qEnvironmentVariableIsSet("RIGSMITH_NO_PROMPTS");
+    /// Autosave and recovery state (issue 21).
+    QString m_instanceId;                 ///< "PID_STARTTIME", unique among the instances.
+    std::unique_ptr<QLockFile> m_instanceLock; ///< Held while this instance runs (taken at the first autosave).
+    QString m_ownAutosave;                ///< This instance's last autosave file; empty when none.
+    QString m_recoveredAutosave;          ///< A dead instance's autosave being recovered.
+    /// After the work was saved or discarded: the recovered autosave is no longer needed.
+    void dropRecoveredAutosave();
     /// Texts over the viewport: the character's left/right sides.
     void updateViewportLabels();
     void onStageFailed(const QString& stage, const QString& message);

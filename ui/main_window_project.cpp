@@ -33,6 +33,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
@@ -46,13 +48,71 @@ namespace rig::ui {
 
 // Projects, autosave and export (issue 8) -------------------------------------
 
-QString MainWindow::autosavePath()
+QString MainWindow::autosaveFolder()
 {
     const QString dir = qEnvironmentVariableIsSet("RIGSMITH_AUTOSAVE_DIR")
                             ? qEnvironmentVariable("RIGSMITH_AUTOSAVE_DIR")
                             : QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
     QDir().mkpath(dir);
-    return dir + "/autosave.rsproj";
+    return dir;
+}
+
+namespace {
+
+/// "autosave-INSTANCE-PROJECT.rsproj" -> INSTANCE; empty for other names.
+QString instanceOf(const QString& autosaveName)
+{
+    static const QRegularExpression pattern(QStringLiteral("^autosave-([0-9]+_[0-9a-z]+)-[0-9a-z]+\\.rsproj$"));
+    const QRegularExpressionMatch m = pattern.match(autosaveName);
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+QString lockPathOf(const QString& folder, const QString& instance)
+{
+    return folder + "/autosave-" + instance + ".lock";
+}
+
+/// Whether the instance that owns `lockPath` still runs: its lock is held by a
+/// live process (Qt checks the process id and name, never the file's age).
+bool instanceRunning(const QString& lockPath)
+{
+    if (!QFileInfo::exists(lockPath))
+        return false;
+    QLockFile lock(lockPath);
+    lock.setStaleLockTime(0);
+    if (lock.tryLock(0)) {
+        lock.unlock(); // removes the stale lock file
+        return false;
+    }
+    return lock.error() == QLockFile::LockFailedError;
+}
+
+} // namespace
+
+QString MainWindow::autosavePath() const
+{
+    // Per project: a short hash of its path, so two projects of one instance never share a file.
+    const QString project = m_document->projectPath();
+    const QString key = project.isEmpty()
+                            ? QStringLiteral("untitled")
+                            : QString::number(fnv1a64(QFileInfo(project).absoluteFilePath().toStdString()) >> 24, 36);
+    return autosaveFolder() + "/autosave-" + m_instanceId + "-" + key + ".rsproj";
+}
+
+QStringList MainWindow::recoverableAutosaves()
+{
+    const QString folder = autosaveFolder();
+    QStringList out;
+    const QFileInfoList files = QDir(folder).entryInfoList({QStringLiteral("autosave*.rsproj")}, QDir::Files, QDir::Time);
+    for (const QFileInfo& f : files) {
+        const QString instance = instanceOf(f.fileName());
+        if (instance.isEmpty() && f.fileName() != QLatin1String("autosave.rsproj")) // the name older builds used
+            continue;
+        if (!instance.isEmpty() && instanceRunning(lockPathOf(folder, instance)))
+            continue; // another window's live autosave, not a crash
+        out.push_back(f.absoluteFilePath());
+    }
+    return out; // QDir::Time: newest first
 }
 
 std::optional<ProjectCamera> MainWindow::currentCamera() const
@@ -142,13 +202,34 @@ void MainWindow::autosave()
 {
     if (!m_document->isModified() || m_document->busy())
         return;
-    if (m_document->saveProject(autosavePath(), currentCamera(), true))
-        statusBar()->showMessage(tr("Autosaved."), 2000);
+    if (!m_instanceLock) {
+        // Held while this instance runs: recovery elsewhere skips our autosaves.
+        m_instanceLock = std::make_unique<QLockFile>(lockPathOf(autosaveFolder(), m_instanceId));
+        m_instanceLock->setStaleLockTime(0);
+        if (!m_instanceLock->tryLock(0))
+            qWarning() << "Rigsmith: cannot take the autosave lock" << lockPathOf(autosaveFolder(), m_instanceId);
+    }
+    const QString path = autosavePath();
+    if (!m_document->saveProject(path, currentCamera(), true))
+        return;
+    if (!m_ownAutosave.isEmpty() && m_ownAutosave != path) // the project was saved under another name
+        QFile::remove(m_ownAutosave);
+    m_ownAutosave = path;
+    statusBar()->showMessage(tr("Autosaved."), 2000);
+}
+
+void MainWindow::dropRecoveredAutosave()
+{
+    if (m_recoveredAutosave.isEmpty())
+        return;
+    QFile::remove(m_recoveredAutosave);
+    m_recoveredAutosave.clear();
 }
 
 bool MainWindow::saveProject()
 {
-    if (m_document->projectPath().isEmpty())
+    // Recovered work has no file of its own yet: Save asks where (Save As).
+    if (m_document->projectPath().isEmpty() || m_document->isRecovered())
         return saveProjectAs();
     if (!m_document->saveProject(m_document->projectPath(), currentCamera()))
         return false;
@@ -158,14 +239,25 @@ bool MainWindow::saveProject()
 
 bool MainWindow::saveProjectAs()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Project"), QSettings().value("lastOpenDir").toString(),
-                                                tr("Rigsmith projects (*.rsproj)"));
+    const QString start = !m_document->projectPath().isEmpty() ? m_document->projectPath()
+                                                                : QSettings().value("lastOpenDir").toString();
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save Project"), start, tr("Rigsmith projects (*.rsproj)"));
     if (path.isEmpty())
         return false;
+    return saveProjectTo(path);
+}
+
+bool MainWindow::saveProjectTo(const QString& chosen)
+{
+    QString path = chosen;
     if (QFileInfo(path).suffix().isEmpty())
         path += ".rsproj";
+    const bool recovered = m_document->isRecovered();
     if (!m_document->saveProject(path, currentCamera()))
         return false;
+    if (recovered)
+        dropRecoveredAutosave(); // the recovered work is safe in `path` now
     addRecentFile(path);
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     return true;
@@ -208,24 +300,49 @@ bool MainWindow::maybeSave()
         return false;
     if (answer == QMessageBox::Save)
         return saveProject();
+    if (m_document->isRecovered())
+        dropRecoveredAutosave(); // explicitly discarded
     return true;
 }
 
 bool MainWindow::offerRecovery()
 {
-    const QString path = autosavePath();
-    if (!QFileInfo::exists(path))
+    const QStringList candidates = recoverableAutosaves();
+    if (candidates.isEmpty() || !m_askBeforeDiscarding)
         return false;
-    const auto answer = QMessageBox::question(
-        this, tr("Recover unsaved work?"),
-        tr("Rigsmith did not close normally last time (%1). Recover the work saved automatically then?")
-            .arg(QLocale().toString(QFileInfo(path).lastModified(), QLocale::ShortFormat)),
-        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-    if (answer != QMessageBox::Yes) {
+    const QString path = candidates.front();
+    QMessageBox box(QMessageBox::Question, tr("Recover unsaved work?"),
+                    tr("Rigsmith did not close normally (%1). Recover the work saved automatically then?\n\n"
+                       "Recovered work opens unsaved: save it to keep it. Discard deletes it; Later asks again "
+                       "next time.")
+                        .arg(QLocale().toString(QFileInfo(path).lastModified(), QLocale::ShortFormat)),
+                    QMessageBox::NoButton, this);
+    QPushButton* recover = box.addButton(tr("Recover"), QMessageBox::AcceptRole);
+    QPushButton* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    box.addButton(tr("Later"), QMessageBox::RejectRole);
+    box.setDefaultButton(recover);
+    box.exec();
+    if (box.clickedButton() == discard) {
         QFile::remove(path);
         return false;
     }
-    m_document->openProject(path);
+    if (box.clickedButton() != recover)
+        return false;
+    return recoverAutosave(path);
+}
+
+bool MainWindow::recoverAutosave(const QString& autosave)
+{
+    QString original;
+    try {
+        const ProjectFile file = readProjectFile(autosave.toStdString());
+        original = QString::fromStdString(file.autosaveOf.value_or(std::string()));
+    } catch (const std::exception& e) {
+        showError(tr("Cannot recover"), QString::fromUtf8(e.what())); // the file stays for a later try
+        return false;
+    }
+    m_recoveredAutosave = QFileInfo(autosave).absoluteFilePath();
+    m_document->recoverProject(autosave, original);
     return true;
 }
 

@@ -437,11 +437,15 @@ Eigen::Matrix4d orient(FileGeometry& g, UpAxis up, const ImportOptions& options,
 /// `mesh` and fills `info.weldMap`; triangles collapsed by welding are dropped.
 void weld(const FileGeometry& g, const ImportOptions& options, const std::string& path, Mesh& mesh, ImportInfo& info)
 {
-    const double tol = std::max(options.weldTolerance * g.box.diagonal(), 1e-12);
+    // The cell keys must fit a long long (a zero-size mesh far from the origin gave 1e19).
+    const double tol = std::max({options.weldTolerance * g.box.diagonal(), 1e-12,
+                                 g.V.size() > 0 ? g.V.cwiseAbs().maxCoeff() / 0x1p62 : 0.0});
     struct KeyHash {
         size_t operator()(const std::array<long long, 3>& k) const
         {
-            return std::hash<long long>()(k[0] * 73856093LL ^ k[1] * 19349663LL ^ k[2] * 83492791LL);
+            // Unsigned arithmetic wraps by definition (the signed products overflowed).
+            using U = unsigned long long;
+            return std::hash<U>()(U(k[0]) * 73856093ULL ^ U(k[1]) * 19349663ULL ^ U(k[2]) * 83492791ULL);
         }
     };
     const auto fileVertices = static_cast<int>(g.V.rows());

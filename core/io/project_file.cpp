@@ -2,6 +2,8 @@
 
 #include "core/common/error.h"
 #include "core/io/gltf_export.h" // writeFileAtomically()
+#include "core/io/strict_json.h"
+#include "core/voxel/voxelize.h" // kMinVoxelResolution, kMaxVoxelResolution
 
 #include <nlohmann/json.hpp>
 
@@ -10,13 +12,20 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
+
+#include <sys/stat.h>
+#include <time.h>
 
 namespace rig {
 namespace {
 
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
+
+constexpr std::uint64_t kProjectVersion = 1; ///< The version this build reads and writes.
+constexpr int kMaxStoredInfluences = 64;     ///< "computed_weights": "influences" above this is corrupt.
 
 bool isBundled(const std::string& spec) { return spec == "default" || spec.rfind("default:", 0) == 0; }
 
@@ -117,12 +126,11 @@ struct Reader {
             throw fail(where + ": \"" + key + "\" must be a number");
         return v.get<double>();
     }
-    int integer(const Json& o, const char* key, const std::string& where) const
+    /// A whole number in [lo, hi], range-checked as the JSON number it is (never narrowed).
+    int integer(const Json& o, const char* key, const std::string& where, int lo = std::numeric_limits<int>::min(),
+                int hi = std::numeric_limits<int>::max()) const
     {
-        const Json& v = field(o, key, where);
-        if (!v.is_number_integer())
-            throw fail(where + ": \"" + key + "\" must be a whole number");
-        return v.get<int>();
+        return static_cast<int>(jsonInteger(field(o, key, where), lo, hi, path, where + ": \"" + key + "\""));
     }
 
     Skeleton skeleton(const Json& joints) const
@@ -139,7 +147,7 @@ struct Reader {
                 throw fail(where + " must be an object");
             const std::string name = text(joint, "name", where);
             where += " '" + name + "'";
-            const int parent = integer(joint, "parent", where);
+            const int parent = integer(joint, "parent", where, -1);
             const auto p = numbers(field(joint, "position", where), where + ": \"position\"", 3);
             const auto q = numbers(field(joint, "orientation", where), where + ": \"orientation\"", 4);
             s.names.push_back(name);
@@ -155,6 +163,60 @@ struct Reader {
         return s;
     }
 };
+
+/// The version of the project already at `path`, when there is one that says so
+/// (unreadable or corrupt files, and other formats, give nothing: they may be overwritten).
+std::optional<std::string> existingNewerVersion(const std::string& path)
+{
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+        return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const Json doc = Json::parse(buffer.str(), nullptr, false);
+    if (!doc.is_object() || !doc.contains("format") || doc["format"] != "rigsmith-project" || !doc.contains("version"))
+        return std::nullopt;
+    const Json& v = doc["version"];
+    const bool newer = (v.is_number_unsigned() && v.get<std::uint64_t>() > kProjectVersion) ||
+                       (v.is_number_float() && v.get<double>() > static_cast<double>(kProjectVersion));
+    return newer ? std::optional<std::string>(jsonValueText(v)) : std::nullopt;
+}
+
+/// Seconds since the epoch (with nanoseconds) of a file's last change; nothing when it cannot be read.
+std::optional<timespec> modificationTime(const std::string& path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return std::nullopt;
+    return st.st_mtim;
+}
+
+bool before(const timespec& a, const timespec& b)
+{
+    return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
+}
+
+/// Removes the temporary files "NAME.tmp.XXXXXX" that `writeFileAtomically()` left
+/// beside `path` when a save was killed, if they are older than `than` (the start
+/// of the save that just succeeded: a newer one may belong to a save under way).
+void removeStaleTemporaries(const std::string& path, const timespec& than)
+{
+    const fs::path target = fs::absolute(fs::path(path));
+    const std::string prefix = target.filename().string() + ".tmp.";
+    std::error_code ec;
+    for (fs::directory_iterator it(target.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0)
+            continue;
+        std::error_code fileEc;
+        if (!it->is_regular_file(fileEc))
+            continue;
+        const auto t = modificationTime(it->path().string());
+        if (t && before(*t, than))
+            fs::remove(it->path(), fileEc); // best effort: the save itself succeeded
+    }
+}
 
 } // namespace
 
@@ -188,10 +250,21 @@ std::uint64_t fileHash(const std::string& path)
     return h;
 }
 
+void checkProjectWritable(const std::string& path)
+{
+    if (const auto newer = existingNewerVersion(path))
+        throw IoError(path + ": not overwritten: it was written by a newer Rigsmith (project version " + *newer +
+                      "; this build writes version " + std::to_string(kProjectVersion) +
+                      "); save under another name or update Rigsmith");
+}
+
 void writeProjectFile(const ProjectFile& p, const std::string& path)
 {
     const std::string fn = "rig::writeProjectFile()";
-    Json doc = {{"format", "rigsmith-project"}, {"version", 1}};
+    checkProjectWritable(path);
+    timespec started {};
+    ::clock_gettime(CLOCK_REALTIME, &started);
+    Json doc = {{"format", "rigsmith-project"}, {"version", kProjectVersion}};
     Json mesh = pathJson(p.meshPath, path);
     if (!isBundled(p.meshPath)) {
         mesh["hash"] = hashText(p.meshHash);
@@ -243,30 +316,29 @@ void writeProjectFile(const ProjectFile& p, const std::string& path)
             }
         doc["computed_weights"] = {{"influences", w.joints.cols()}, {"joints", J}, {"weights", W}};
     }
+    if (p.autosaveOf)
+        doc["autosave_of"] = p.autosaveOf->empty() ? std::string() : fs::absolute(*p.autosaveOf).lexically_normal().string();
     writeFileAtomically(path, doc.dump(1) + "\n", "the project file");
+    removeStaleTemporaries(path, started);
 }
 
 ProjectFile readProjectFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw IoError(path + ": cannot open the project file (missing or unreadable)");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
+    return parseProjectFile(readFileBytes(path, "project file"), path);
+}
+
+ProjectFile parseProjectFile(std::string_view bytes, const std::string& path)
+{
     const Reader r{path};
-    Json doc;
-    try {
-        doc = Json::parse(buffer.str());
-    } catch (const Json::exception& e) {
-        throw IoError(path + ": not valid JSON (truncated or corrupt?): " + e.what());
-    }
+    const Json doc = parseStrictJson(bytes, path);
     if (!doc.is_object() || !doc.contains("format") || doc["format"] != "rigsmith-project")
         throw r.fail("not a Rigsmith project (\"format\" must be \"rigsmith-project\")");
-    if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() < 1)
-        throw r.fail("\"version\" must be a positive whole number");
-    if (doc["version"].get<int>() > 1)
-        throw r.fail("written by a newer Rigsmith (project version " + std::to_string(doc["version"].get<int>()) +
-                     "; this build reads version 1): update Rigsmith to open it");
+    const Json& version = doc.contains("version") ? doc["version"] : Json();
+    if (!version.is_number_unsigned() || version.get<std::uint64_t>() < 1)
+        throw r.fail("\"version\" must be a positive whole number, got " + jsonValueText(version));
+    if (version.get<std::uint64_t>() > kProjectVersion)
+        throw r.fail("written by a newer Rigsmith (project version " + jsonValueText(version) +
+                     "; this build reads version " + std::to_string(kProjectVersion) + "): update Rigsmith to open it");
 
     ProjectFile p;
     const Json& mesh = r.field(doc, "mesh", "project");
@@ -283,14 +355,15 @@ ProjectFile readProjectFile(const std::string& path)
         p.meshHash = value;
         if (mesh.contains("bytes")) {
             if (!mesh["bytes"].is_number_unsigned())
-                throw r.fail("\"mesh\": \"bytes\" must be a non-negative whole number");
+                throw r.fail("\"mesh\": \"bytes\" must be a non-negative whole number, got " +
+                             jsonValueText(mesh["bytes"]));
             p.meshBytes = mesh["bytes"].get<std::uint64_t>();
         }
     }
     if (doc.contains("skeleton")) {
         if (!doc["skeleton"].is_object())
             throw r.fail("\"skeleton\" must be an object like {\"resolution\": 155}");
-        p.resolution = r.integer(doc["skeleton"], "resolution", "\"skeleton\"");
+        p.resolution = r.integer(doc["skeleton"], "resolution", "\"skeleton\"", kMinVoxelResolution, kMaxVoxelResolution);
     }
     if (doc.contains("facing"))
         p.facing = r.text(doc, "facing", "project");
@@ -303,11 +376,8 @@ ProjectFile readProjectFile(const std::string& path)
         EndNodeLabels labels;
         for (Limb limb : allLimbs) {
             const std::string key(limbKey(limb));
-            if (l.contains(key)) {
-                if (!l[key].is_number_integer() || l[key].get<int>() < -1)
-                    throw r.fail("\"labels\": \"" + key + "\" must be a node index (a whole number)");
-                labels[limb] = l[key].get<int>();
-            }
+            if (l.contains(key))
+                labels[limb] = r.integer(l, key.c_str(), "\"labels\"", -1); // -1: not labelled
         }
         p.labels = labels;
     }
@@ -352,7 +422,7 @@ ProjectFile readProjectFile(const std::string& path)
         const std::string where = "\"computed_weights\"";
         if (!c.is_object())
             throw r.fail(where + " must be an object");
-        const int k = r.integer(c, "influences", where);
+        const int k = r.integer(c, "influences", where, 1, kMaxStoredInfluences);
         const Json& J = r.field(c, "joints", where);
         const Json& W = r.field(c, "weights", where);
         if (k < 1 || !J.is_array() || !W.is_array() || J.size() != W.size() || J.size() % static_cast<size_t>(k) != 0)
@@ -364,14 +434,18 @@ ProjectFile readProjectFile(const std::string& path)
         sw.joints.resize(rows, k);
         sw.weights.resize(rows, k);
         for (size_t i = 0; i < J.size(); ++i) {
-            if (!J[i].is_number_integer() || J[i].get<int>() < 0 || !W[i].is_number())
-                throw r.fail(where + ": entry " + std::to_string(i) +
-                             " must be a joint index (whole number >= 0) and a weight (number)");
-            sw.joints(static_cast<Eigen::Index>(i) / k, static_cast<Eigen::Index>(i) % k) = J[i].get<int>();
+            const auto joint = jsonInteger(J[i], 0, std::numeric_limits<int>::max(), path,
+                                           where + ": \"joints\" entry " + std::to_string(i));
+            if (!W[i].is_number())
+                throw r.fail(where + ": \"weights\" entry " + std::to_string(i) + " must be a number, got " +
+                             jsonValueText(W[i]));
+            sw.joints(static_cast<Eigen::Index>(i) / k, static_cast<Eigen::Index>(i) % k) = static_cast<int>(joint);
             sw.weights(static_cast<Eigen::Index>(i) / k, static_cast<Eigen::Index>(i) % k) = W[i].get<float>();
         }
         p.computedWeights = std::move(sw);
     }
+    if (doc.contains("autosave_of") && !doc["autosave_of"].is_null())
+        p.autosaveOf = r.text(doc, "autosave_of", "project");
     return p;
 }
 

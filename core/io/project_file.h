@@ -14,7 +14,8 @@
 ///   "weights": {"method": "gaussian", "segmentation.method": "3.2.4", "gaussian.a": 1.3, ...},
 ///   "clip": {"path": "walk.bvh", "absolute_path": "/home/a/walk.bvh"},
 ///   "camera": {"target": [x, y, z], "yaw": 0.5, "pitch": 0.2, "distance": 3.0},
-///   "computed_weights": {"influences": 4, "joints": [j00, j01, ...], "weights": [w00, w01, ...]} }
+///   "computed_weights": {"influences": 4, "joints": [j00, j01, ...], "weights": [w00, w01, ...]},
+///   "autosave_of": "/home/a/hero.rsproj" }
 /// ```
 /// Only "format", "version" and "mesh" are required. The bundled character has
 /// "path": "default" (or "default:POSE") and no hash. Paths are written
@@ -29,7 +30,12 @@
 /// values (core/project/project_io.h converts them to and from
 /// `WeightOptions`); keys this build does not know are kept. "computed_weights"
 /// are optional: #V rows of `influences` joint indices and weights, row-major.
-/// Numbers are written so that they read back exactly.
+/// Numbers are written so that they read back exactly. "autosave_of" marks an
+/// autosave (see `ProjectFile::autosaveOf`).
+///
+/// The reader is strict (core/io/strict_json.h): a NUL byte or anything after
+/// the JSON value is refused, and every integer is range-checked as the JSON
+/// number it is ("version": 4294967297 is a newer version, not 1).
 ///
 /// The mesh's content hash is FNV-1a 64 over the file's bytes: on opening,
 /// `checkProjectMesh()` says whether the mesh is still there and unchanged, so
@@ -78,16 +84,30 @@ struct ProjectFile {
     std::string clipPath;                    ///< The loaded BVH clip; empty when none.
     std::optional<ProjectCamera> camera;     ///< The viewport camera, when saved from the UI.
     std::optional<SkinWeights> computedWeights; ///< The computed weights, when saved with them.
+    /// Set in an autosave: the project file it stands for, absolute (empty: a
+    /// session never saved). A recovery reopens the autosave as that project,
+    /// unsaved ("autosave_of" in the file).
+    std::optional<std::string> autosaveOf;
 };
 
 /// Writes a project file atomically: to a temporary file in the same folder,
 /// flushed and synced, then renamed over `path`; a crash or a full disk leaves
 /// the previous file as it was. Paths are made relative to `path`'s folder
-/// where possible (see the file comment).
+/// where possible (see the file comment). A project of a newer version at
+/// `path` is never overwritten. After the save, temporary files of earlier
+/// saves of `path` that were killed ("hero.rsproj.tmp.XXXXXX", older than this
+/// save) are removed.
+/// @throws rig::IoError "PATH: not overwritten: it was written by a newer Rigsmith ..."
 /// @throws rig::InvalidInput naming `rig::writeProjectFile()` when the rig
 ///         fails `validateSkeleton()` or the computed weights are malformed;
 ///         rig::IoError naming the file when it cannot be written.
 void writeProjectFile(const ProjectFile& project, const std::string& path);
+
+/// Throws when `path` holds a project of a newer version than this build
+/// writes (what `writeProjectFile()` refuses to overwrite): commands that end
+/// with a save check it first, before the work.
+/// @throws rig::IoError "PATH: not overwritten: it was written by a newer Rigsmith ...".
+void checkProjectWritable(const std::string& path);
 
 /// Reads a project file; never writes to it. Paths come back resolved (see the file comment).
 /// @throws rig::IoError naming the file when it cannot be read, is not JSON
@@ -96,6 +116,9 @@ void writeProjectFile(const ProjectFile& project, const std::string& path);
 ///         ("written by a newer Rigsmith"), or a field is missing or of the
 ///         wrong type (the field is named).
 ProjectFile readProjectFile(const std::string& path);
+/// `readProjectFile()` of bytes already read; `path` names the file in messages
+/// and resolves relative paths.
+ProjectFile parseProjectFile(std::string_view bytes, const std::string& path);
 
 /// FNV-1a 64 of a file's bytes. @throws rig::IoError naming the file when it cannot be read.
 std::uint64_t fileHash(const std::string& path);

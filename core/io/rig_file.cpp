@@ -1,6 +1,7 @@
 #include "core/io/rig_file.h"
 
 #include "core/common/error.h"
+#include "core/io/strict_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 namespace rig {
 namespace {
@@ -57,20 +59,18 @@ void writeRigFile(const RigFile& rig, const std::string& path)
 
 RigFile readRigFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw IoError(path + ": cannot open the rig file");
-    Json doc;
-    try {
-        doc = Json::parse(in);
-    } catch (const Json::exception& e) {
-        throw IoError(path + ": not valid JSON: " + e.what());
-    }
+    return parseRigFile(readFileBytes(path, "rig file"), path);
+}
+
+RigFile parseRigFile(std::string_view bytes, const std::string& path)
+{
+    const Json doc = parseStrictJson(bytes, path);
     auto fail = [&](const std::string& what) { return IoError(path + ": " + what); };
     if (!doc.is_object() || !doc.contains("format") || doc["format"] != "rigsmith-rig")
         throw fail("not a rig file (\"format\" must be \"rigsmith-rig\")");
-    if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != 1)
-        throw fail("unsupported rig file version (this build reads version 1)");
+    if (!doc.contains("version") || !doc["version"].is_number_unsigned() || doc["version"].get<std::uint64_t>() != 1)
+        throw fail("unsupported rig file version " + jsonValueText(doc.contains("version") ? doc["version"] : Json()) +
+                   " (this build reads version 1)");
     if (!doc.contains("joints") || !doc["joints"].is_array() || doc["joints"].empty())
         throw fail("\"joints\" must be a non-empty array");
 
@@ -85,8 +85,10 @@ RigFile readRigFile(const std::string& path)
         if (!joint.is_object() || !joint.contains("name") || !joint["name"].is_string())
             throw fail(where + ": \"name\" must be a string");
         where += " '" + joint["name"].get<std::string>() + "'";
-        if (!joint.contains("parent") || !joint["parent"].is_number_integer())
-            throw fail(where + ": \"parent\" must be an integer (-1 for the root)");
+        if (!joint.contains("parent"))
+            throw fail(where + ": \"parent\" is missing (-1 for the root)");
+        const auto parent = jsonInteger(joint["parent"], -1, std::numeric_limits<int>::max(), path,
+                                        where + ": \"parent\" (-1 for the root)");
         auto numbers = [&](const char* key, size_t count) {
             const Json& v = joint.contains(key) ? joint[key] : Json();
             if (!v.is_array() || v.size() != count ||
@@ -100,7 +102,7 @@ RigFile readRigFile(const std::string& path)
         const auto p = numbers("position", 3);
         const auto q = numbers("orientation", 4);
         s.names.push_back(joint["name"].get<std::string>());
-        s.parents.push_back(joint["parent"].get<int>());
+        s.parents.push_back(static_cast<int>(parent));
         s.bindPositions.row(j) = Vec3(p[0], p[1], p[2]).transpose();
         s.bindOrientations.emplace_back(q[0], q[1], q[2], q[3]);
     }
@@ -116,9 +118,10 @@ RigFile readRigFile(const std::string& path)
         EndNodeLabels labels;
         for (Limb limb : allLimbs) {
             const std::string key(limbKey(limb));
-            if (!l.contains(key) || !l[key].is_number_integer() || l[key].get<int>() < 0)
-                throw fail("\"labels\": \"" + key + "\" must be a node index (a non-negative integer)");
-            labels[limb] = l[key].get<int>();
+            if (!l.contains(key))
+                throw fail("\"labels\": \"" + key + "\" must be a node index (a non-negative integer); it is missing");
+            labels[limb] = static_cast<int>(jsonInteger(l[key], 0, std::numeric_limits<int>::max(), path,
+                                                        "\"labels\": \"" + key + "\" (a node index)"));
         }
         rig.labels = labels;
     }

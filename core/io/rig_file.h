@@ -17,6 +17,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace rig {
 
@@ -40,5 +41,7 @@ void writeRigFile(const RigFile& rig, const std::string& path);
 ///         numbers"); the skeleton is checked with `validateSkeleton()` and its
 ///         complaint is reported as an IoError naming the file too.
 RigFile readRigFile(const std::string& path);
+/// `readRigFile()` of bytes already read; `path` names the file in messages.
+RigFile parseRigFile(std::string_view bytes, const std::string& path);
 
 } // namespace rig

@@ -1,11 +1,14 @@
 #include "core/motion/bvh_file.h"
 
+#include "core/io/gltf_export.h" // writeFileAtomically()
+
 #include "core/common/error.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -69,7 +72,15 @@ std::string quote(std::string_view s)
 
 /// Parses a number that ends at `last` or at a blank, setting `stop` after it
 /// (std::from_chars takes no '+', so one is skipped here).
-enum class NumberStatus { ok, notANumber, notFinite, outOfRange };
+enum class NumberStatus { ok, notANumber, notFinite, outOfRange, absurd };
+
+/// "1e+09" for messages.
+std::string shortNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
 
 NumberStatus parseDouble(const char* first, const char* last, double& value, const char*& stop)
 {
@@ -196,7 +207,8 @@ private:
             break;
         case NumberStatus::notFinite: fail(t.line, what + " " + quote(t.text) + " is not finite");
         case NumberStatus::outOfRange: fail(t.line, what + " " + quote(t.text) + " is out of range");
-        case NumberStatus::notANumber: break;
+        case NumberStatus::notANumber:
+        case NumberStatus::absurd: break;
         }
         fail(t.line, what + " " + quote(t.text) + " is not a number");
     }
@@ -253,8 +265,13 @@ private:
         if (top.hasOffset)
             fail(keyword.line, "a second OFFSET in " + describe(top));
         Vec3 o;
-        for (int k = 0; k < 3; ++k)
-            o[k] = number(nextOnLine(), "OFFSET value " + std::to_string(k + 1));
+        for (int k = 0; k < 3; ++k) {
+            const Token t = nextOnLine();
+            o[k] = number(t, "OFFSET value " + std::to_string(k + 1));
+            if (std::abs(o[k]) > m_options.maxAbsValue)
+                fail(t.line, "OFFSET value " + std::to_string(k + 1) + " " + quote(t.text) + " is absurd (more than " +
+                                 shortNumber(m_options.maxAbsValue) + " in size; a corrupt file?)");
+        }
         expectLineEnd("the three OFFSET values");
         top.hasOffset = true;
         if (top.endSite)
@@ -471,7 +488,9 @@ private:
                        quote(std::string_view(first, static_cast<size_t>(end - first))) +
                        (status == NumberStatus::notFinite    ? " is not finite"
                         : status == NumberStatus::outOfRange ? " is out of range"
-                                                             : " is not a number"));
+                        : status == NumberStatus::absurd
+                            ? " is absurd (more than " + shortNumber(m_options.maxAbsValue) + " in size; a corrupt file?)"
+                            : " is not a number"));
     }
 
     void parseMotion()
@@ -530,7 +549,9 @@ private:
                 while (q != eol) {
                     double v = 0.0;
                     const char* stop = nullptr;
-                    const NumberStatus status = parseDouble(q, eol, v, stop);
+                    NumberStatus status = parseDouble(q, eol, v, stop);
+                    if (status == NumberStatus::ok && std::abs(v) > m_options.maxAbsValue)
+                        status = NumberStatus::absurd;
                     if (status != NumberStatus::ok)
                         failValue(line, f, k, q, eol, status);
                     if (k < columns)
@@ -711,14 +732,9 @@ std::string formatBvh(const Motion& m)
 
 void writeBvh(const Motion& motion, const std::string& path)
 {
-    const std::string text = formatBvh(motion);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out)
-        throw IoError(path + ": cannot open for writing");
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out)
-        throw IoError(path + ": writing failed (disk full?)");
+    // Atomically, like the project and glTF writes: a crash or a full disk
+    // leaves the previous file as it was.
+    writeFileAtomically(path, formatBvh(motion), "the BVH file");
 }
 
 } // namespace rig

@@ -10,7 +10,8 @@
 /// the first problem as "FILE:LINE: problem" (lines count from 1):
 /// unknown keywords, missing or extra braces, a second ROOT, CHANNELS counts
 /// that do not match the names, unknown or repeated channels, non-numbers,
-/// NaN or infinite values, missing/negative/absurd "Frames:", missing or
+/// NaN or infinite values, absurdly large offsets or channel values
+/// (BvhReadOptions::maxAbsValue), missing/negative/absurd "Frames:", missing or
 /// non-positive or absurd "Frame Time:", frame lines with the wrong number of
 /// values, fewer frame lines than declared (more: see
 /// BvhReadOptions::strictFrameCount), duplicate joint names, an
@@ -39,6 +40,10 @@ struct BvhReadOptions {
     int maxJoints = 10'000;
     /// Deepest accepted nesting of joints and End Sites (the root is depth 1).
     int maxDepth = 1'000;
+    /// Largest accepted size of an OFFSET value or a channel value (units or
+    /// degrees). Real clips stay far below (CMU: under 100; millimetre rigs:
+    /// thousands); 1e308 made the retargeting's bone lengths infinite.
+    double maxAbsValue = 1e9;
     /// Largest accepted "Frame Time:" in seconds (smallest: above 0).
     double maxFrameTime = 3600.0;
     /// Frame lines beyond the "Frames:" count: an error when true; when false
@@ -69,7 +74,8 @@ Motion parseBvh(std::string_view text, const std::string& sourceName = "<memory>
 /// @throws rig::InvalidInput when validateMotion(motion) fails.
 std::string formatBvh(const Motion& motion);
 
-/// Writes formatBvh(motion) to a file.
+/// Writes formatBvh(motion) to a file atomically (a temporary file beside it,
+/// synced, then renamed over it: a crash or a full disk leaves the previous file).
 /// @throws rig::InvalidInput as formatBvh(); rig::IoError when the file cannot be written.
 void writeBvh(const Motion& motion, const std::string& path);
 

@@ -114,12 +114,15 @@ std::vector<Segment> segmentsOf(const Rest& r)
         double acc = 0.0;
         for (size_t k = 0; k < s.lengths.size(); ++k) {
             acc += s.lengths[k];
-            // Zero-length segments: spread the ends evenly.
-            s.ends.push_back(total > 0.0 ? acc / total : static_cast<double>(k + 1) / static_cast<double>(s.lengths.size()));
+            // Zero-length segments (and lengths that overflowed): spread the ends evenly.
+            s.ends.push_back(total > 0.0 && std::isfinite(total)
+                                 ? acc / total
+                                 : static_cast<double>(k + 1) / static_cast<double>(s.lengths.size()));
         }
         const Vec3 d = r.at(s.last()) - r.at(s.joints[0]);
-        if (d.norm() > 0.0)
-            s.direction = d.normalized();
+        const Vec3 unit = d.stableNormalized(); // no overflow for huge offsets
+        if (d.squaredNorm() > 0.0 && unit.allFinite())
+            s.direction = unit;
         return s;
     };
     // The trunk: joints[0] = root, then down while there is exactly one child.
@@ -158,11 +161,18 @@ std::vector<int> pairInOrder(int p, int q, const Cost& cost)
     if (p == 0)
         return pick;
     const double inf = std::numeric_limits<double>::infinity();
+    // A cost that is not finite (bone lengths that overflowed: an offset of
+    // 1e308 gave inf / inf = NaN) would leave no cell reachable and the walk
+    // back below reading from[i][-1]: count it as the worst finite cost.
+    auto safeCost = [&](int i, int j) {
+        const double c = cost(i, j);
+        return std::isfinite(c) ? c : 1e3 * big;
+    };
     // best[i][j]: least cost of pairing a[0..i] with a[i] -> b[j].
     std::vector<std::vector<double>> best(static_cast<size_t>(p), std::vector<double>(static_cast<size_t>(q), inf));
     std::vector<std::vector<int>> from(static_cast<size_t>(p), std::vector<int>(static_cast<size_t>(q), -1));
     for (int j = 0; j < q; ++j)
-        best[0][static_cast<size_t>(j)] = cost(0, j);
+        best[0][static_cast<size_t>(j)] = safeCost(0, j);
     for (int i = 1; i < p; ++i) {
         double runBest = inf;
         int runArg = -1;
@@ -172,15 +182,21 @@ std::vector<int> pairInOrder(int p, int q, const Cost& cost)
                 runArg = j - 1;
             }
             if (runArg >= 0) {
-                best[static_cast<size_t>(i)][static_cast<size_t>(j)] = runBest + cost(i, j);
+                best[static_cast<size_t>(i)][static_cast<size_t>(j)] = runBest + safeCost(i, j);
                 from[static_cast<size_t>(i)][static_cast<size_t>(j)] = runArg;
             }
         }
     }
     int j = q - 1; // the last with the last
     for (int i = p - 1; i >= 0; --i) {
+        // With finite costs every cell with j >= i is reached; keep the walk in bounds regardless.
+        if (j < i) {
+            for (int k = i; k >= 0; --k)
+                pick[static_cast<size_t>(k)] = k + (q - p);
+            break;
+        }
         pick[static_cast<size_t>(i)] = j;
-        j = from[static_cast<size_t>(i)][static_cast<size_t>(j)];
+        j = i > 0 ? from[static_cast<size_t>(i)][static_cast<size_t>(j)] : -1;
     }
     return pick;
 }
@@ -256,7 +272,8 @@ void mapSegmentPair(const Segment& t, const Rest& tr, const Segment& s, const Re
                     total += s.lengths[static_cast<size_t>(k)];
                 std::vector<RetargetSource> src;
                 for (int k = prev + 1; k <= bs; ++k) {
-                    const double w = total > 0.0 ? s.lengths[static_cast<size_t>(k)] / total : (k == bs ? 1.0 : 0.0);
+                    const double w = total > 0.0 && std::isfinite(total) ? s.lengths[static_cast<size_t>(k)] / total
+                                                                         : (k == bs ? 1.0 : 0.0);
                     if (w > 0.0)
                         src.push_back({owner(s, k), w});
                 }

@@ -1,6 +1,7 @@
 #include "core/project/character_source.h"
 
 #include "core/common/error.h"
+#include "core/io/guarded_import.h"
 
 #include <filesystem>
 
@@ -13,10 +14,17 @@ bool isDefaultCharacterSpec(const std::string& spec)
 
 LoadedCharacter loadCharacter(const std::string& spec, const Progress& progress)
 {
+    return loadCharacter(spec, guardedImportDefaults(), progress);
+}
+
+LoadedCharacter loadCharacter(const std::string& spec, const GuardedImportOptions& guard, const Progress& progress)
+{
     LoadedCharacter out;
     out.source = spec;
     if (!isDefaultCharacterSpec(spec)) {
-        out.imported = importCharacter(spec, {}, progress);
+        // Foreign formats are read by Assimp in the importer process: a reader that
+        // crashes or hangs on a hostile file costs a message, not the session.
+        out.imported = importCharacterGuarded(spec, {}, guard, progress);
         out.displayName = std::filesystem::path(spec).filename().string();
         out.stats = meshStats(out.imported.mesh);
         return out;

@@ -6,6 +6,7 @@
 
 #include "core/character/humanoid.h"
 #include "core/common/progress.h"
+#include "core/io/guarded_import.h"
 #include "core/io/mesh_import.h"
 #include "core/mesh/mesh_queries.h"
 
@@ -28,8 +29,13 @@ struct LoadedCharacter {
 bool isDefaultCharacterSpec(const std::string& spec);
 
 /// Loads a character from a spec: a file path, "default" or "default:POSE".
+/// Files are read in the importer process (`importCharacterGuarded()`, with
+/// `guardedImportDefaults()` unless `guard` is given).
 /// @throws rig::InvalidInput for an unknown pose name (listing the valid ones).
-/// @throws whatever `importCharacter()` throws for files.
+/// @throws whatever `importCharacterGuarded()` throws for files: the reader's
+///         own errors, and a crash, a timeout or the memory cap of the importer.
 LoadedCharacter loadCharacter(const std::string& spec, const Progress& progress = {});
+LoadedCharacter loadCharacter(const std::string& spec, const GuardedImportOptions& guard,
+                              const Progress& progress = {});
 
 } // namespace rig

@@ -1,6 +1,7 @@
 #include "core/project/pipeline.h"
 
 #include "core/common/error.h"
+#include "core/rig/humanoid_check.h"
 
 #include <array>
 
@@ -68,6 +69,29 @@ void needResult(const RigProject& p, Stage before, Stage stage)
                            std::string(stageId(before)) + " stage's result first");
 }
 
+/// The labels of `suggestLabels()`, after the humanoid check when the project
+/// asks for it; too few skeleton ends are reported with their cause (flat, a
+/// line, in pieces: core/rig/humanoid_check.h).
+EndNodeLabels suggestedLabels(const RigProject& p)
+{
+    const LoadedCharacter& c = *p.character();
+    const CurveSkeleton& s = p.curveSkeleton()->refined;
+    if (p.requireHumanoid()) {
+        // Before the fit: a quadruped's fit fails with a message about hands and feet, not the real cause.
+        const HumanoidCheck check = checkHumanoid(c.imported.mesh, s, c.imported.info.format);
+        if (!check.looksHumanoid())
+            throw InvalidInput(c.source + ": " + check.message() + " Rig it anyway with --force.");
+    }
+    try {
+        return suggestLabels(p);
+    } catch (const InvalidInput& e) {
+        const std::string cause = explainTooFewEnds(c.imported.mesh, s);
+        if (cause.empty())
+            throw;
+        throw InvalidInput(std::string(e.what()) + " (" + cause + ")");
+    }
+}
+
 /// The rig stage: the file's skeleton, or the labels (the project's, else
 /// suggested: lap "label") and the template fit (lap "fit").
 void runRig(RigProject& p, StageClock& clock)
@@ -83,7 +107,7 @@ void runRig(RigProject& p, StageClock& clock)
     }
     needResult(p, Stage::Skeleton, Stage::Rig);
     const bool labelled = p.requestedLabels() != EndNodeLabels{};
-    const EndNodeLabels labels = labelled ? p.requestedLabels() : suggestLabels(p);
+    const EndNodeLabels labels = labelled ? p.requestedLabels() : suggestedLabels(p);
     clock.lap("label");
     p.setRig(labels, std::make_shared<const FitResult>(fitRig(p, labels)));
     clock.lap("fit");

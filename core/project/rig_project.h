@@ -50,6 +50,12 @@ public:
     RigSource rigSource() const { return m_rigSource; }
     /// Sets the rig source; a different one clears the rig.
     void setRigSource(RigSource source);
+    /// Whether the rig stage refuses, with the reason, a figure that does not
+    /// look like a humanoid (core/rig/humanoid_check.h) instead of fitting the
+    /// humanoid template to it (the CLI without --force). Default false: the
+    /// GUI fits and shows the warning.
+    bool requireHumanoid() const { return m_requireHumanoid; }
+    void setRequireHumanoid(bool on) { m_requireHumanoid = on; }
     /// Labels the rig stage fits with (the rig is cleared); all -1: suggested
     /// by the rig stage. Kept across a reload of the same character spec (the
     /// curve skeleton is deterministic), dropped with another spec.
@@ -130,6 +136,7 @@ private:
     RigSource m_rigSource = RigSource::Fitted;
     std::string m_clipPath;
     EndNodeLabels m_requestedLabels;
+    bool m_requireHumanoid = false;
     std::shared_ptr<const FitResult> m_clipRig;
     RetargetOptions m_retargetOptions;
     WeightOptions m_weightOptions;

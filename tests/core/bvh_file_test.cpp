@@ -206,6 +206,14 @@ TEST(BvhFile, ChannelAndOffsetErrorsNameTheLine)
     expectError(withLine(8, "\t\tOFFSET 0 -inf 0"), 8, "'-inf' is not finite");
     expectError(withLine(8, "\t\tOFFSET 0 1e999 0"), 8, "'1e999' is out of range");
     expectError(withLine(8, "\t\tOFFSET 0 1,5 0"), 8, "'1,5' is not a number");
+    // Finite but absurd: 1e308 made the retargeting's bone lengths infinite (issue 21).
+    expectError(withLine(8, "\t\tOFFSET 0 1e308 0"), 8, "OFFSET value 2 '1e308' is absurd (more than 1e+09 in size");
+    expectError(withLine(8, "\t\tOFFSET -1e308 0 0"), 8, "OFFSET value 1 '-1e308' is absurd");
+    expectError(withLine(8, "\t\tOFFSET 0 0 1000000001"), 8, "is absurd");
+    EXPECT_NO_THROW(parseBvh(withLine(8, "\t\tOFFSET 0 1e9 0"), "t.bvh")); // the limit itself is fine
+    BvhReadOptions wide;
+    wide.maxAbsValue = 1e300;
+    EXPECT_NO_THROW(parseBvh(withLine(8, "\t\tOFFSET 0 1e299 0"), "t.bvh", wide));
 }
 
 TEST(BvhFile, MotionHeaderErrorsNameTheLine)
@@ -239,6 +247,7 @@ TEST(BvhFile, FrameErrorsNameTheLine)
     expectError(withLine(20, "4 5 6 0 nan 0 0 0 0"), 20, "frame 2, value 5: 'nan' is not finite");
     expectError(withLine(20, "4 5 6 0 0 inf 0 0 0"), 20, "'inf' is not finite");
     expectError(withLine(20, "4 5 6 0 0 1e400 0 0 0"), 20, "'1e400' is out of range");
+    expectError(withLine(20, "4 5 6 0 0 -1e308 0 0 0"), 20, "frame 2, value 6: '-1e308' is absurd (more than 1e+09");
     expectError(withLine(17, "Frames: 3"), 20, "the file ends after 2 of the 3 frames declared by 'Frames:' on line 17");
     expectError(withLine(17, "Frames: 1000"), 20, "after 2 of the 1000 frames");
     BvhReadOptions strict;
@@ -498,6 +507,29 @@ TEST(BvhFile, WriteBvhToAFileAndBack)
     EXPECT_LE((back.frames - m.frames).cwiseAbs().maxCoeff(), 1e-6);
     EXPECT_LE((back.offsets - m.offsets).cwiseAbs().maxCoeff(), 1e-6);
     EXPECT_THROW(writeBvh(m, "/nonexistent/dir/x.bvh"), IoError);
+}
+
+TEST(BvhFile, WriteBvhReplacesTheFileAtomically)
+{
+    // An in-place write (open with truncation) changes the file a hard link
+    // shares; an atomic write makes a new file and renames it over the old name.
+    const std::filesystem::path path = tempPath("atomic.bvh"), link = tempPath("atomic_link.bvh");
+    std::filesystem::remove(path);
+    std::filesystem::remove(link);
+    const Motion first = parseBvh(kBase, "t.bvh");
+    writeBvh(first, path.string());
+    std::filesystem::create_hard_link(path, link);
+    Motion second = first;
+    second.frames(0, 0) += 1.0;
+    writeBvh(second, path.string());
+    expectSameMotion(readBvh(path.string()), second);
+    expectSameMotion(readBvh(link.string()), first); // the old file was never written into
+    for (const auto& e : std::filesystem::directory_iterator(path.parent_path()))
+        EXPECT_EQ(e.path().filename().string().rfind("rigsmith_bvh_test_atomic.bvh.tmp", 0), std::string::npos)
+            << "a temporary file was left: " << e.path();
+    EXPECT_THROW(writeBvh(second, "/dev/full"), IoError);
+    std::filesystem::remove(path);
+    std::filesystem::remove(link);
 }
 
 TEST(BvhFile, WritingAJointOrderThatIsNotDepthFirstKeepsThePose)

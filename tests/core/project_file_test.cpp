@@ -73,6 +73,7 @@ ProjectFile fullProject(const fs::path& dir, int weightRows = 5)
     p.weights.numbers = {{"gaussian.a", 1.3}, {"gaussian.b", 0.1 / 3.0}, {"heat.heatConstant", 0.22},
                          {"gaussian.maxInfluences", 4}};
     p.clipPath = (dir / "walk.bvh").string();
+    p.autosaveOf = (dir / "hero.rsproj").string();
     p.camera = ProjectCamera{Vec3(0.1, 0.9, -1.0 / 3.0), 0.7, -0.25, 3.5};
     SkinWeights w;
     w.joints.resize(weightRows, 4);
@@ -121,6 +122,7 @@ void expectSame(const ProjectFile& a, const ProjectFile& b)
         EXPECT_EQ(a.computedWeights->joints, b.computedWeights->joints);
         EXPECT_EQ(a.computedWeights->weights, b.computedWeights->weights);
     }
+    EXPECT_EQ(a.autosaveOf, b.autosaveOf);
 }
 
 TEST(ProjectFile, Fnv1aMatchesTheReferenceVectors)
@@ -285,6 +287,112 @@ TEST(ProjectFile, ACrashDuringSaveLeavesThePreviousFile)
     EXPECT_GT(survivedOld, 0) << "no save was interrupted: the test proves nothing";
     std::cout << "crash test: " << survivedOld << " interrupted saves left the previous file, " << completed
               << " completed\n";
+}
+
+TEST(ProjectFile, IntegersAreRangeCheckedAsTheJsonNumbersTheyAre)
+{
+    const fs::path dir = tempFolder("strict");
+    const std::string path = (dir / "strict.rsproj").string();
+    auto check = [&](const std::string& text, const std::string& fragment) {
+        writeText(path, text);
+        expectError<IoError>([&] { readProjectFile(path); }, path + ": " + fragment);
+        EXPECT_EQ(readText(path), text) << "the reader must not touch the file";
+    };
+    const std::string head = R"({"format": "rigsmith-project", "version": 1, "mesh": {"path": "default"})";
+    // 2^32 + 1 wrapped to 1 through get<int>(): the newer-version refusal was bypassed.
+    check(R"({"format": "rigsmith-project", "version": 4294967297, "mesh": {"path": "default"}})",
+          "written by a newer Rigsmith (project version 4294967297;");
+    check(R"({"format": "rigsmith-project", "version": 18446744073709551617, "mesh": {"path": "default"}})",
+          "\"version\" must be a positive whole number, got 1.8446744073709552e+19");
+    check(R"({"format": "rigsmith-project", "version": 1.0, "mesh": {"path": "default"}})",
+          "\"version\" must be a positive whole number, got 1.0");
+    check(R"({"format": "rigsmith-project", "version": -4294967295, "mesh": {"path": "default"}})",
+          "\"version\" must be a positive whole number, got -4294967295");
+    check(head + R"(, "labels": {"head": 4294967308}})",
+          "\"labels\": \"head\" must be a whole number from -1 to 2147483647, got 4294967308");
+    check(head + R"(, "labels": {"lfoot": -2}})", "\"labels\": \"lfoot\" must be a whole number from -1 to");
+    check(head + R"(, "skeleton": {"resolution": 4294967451}})",
+          "\"skeleton\": \"resolution\" must be a whole number from 16 to 1024, got 4294967451");
+    check(head + R"(, "rig": [{"name": "Hips", "parent": 4294967295, "position": [0, 1, 0], "orientation": [1, 0, 0, 0]}]})",
+          "rig joint 0 'Hips': \"parent\" must be a whole number from -1 to 2147483647, got 4294967295");
+    check(head + R"(, "computed_weights": {"influences": 1, "joints": [4294967296], "weights": [1]}})",
+          "\"computed_weights\": \"joints\" entry 0 must be a whole number from 0 to 2147483647, got 4294967296");
+    check(head + R"(, "computed_weights": {"influences": 4294967297, "joints": [0], "weights": [1]}})",
+          "\"computed_weights\": \"influences\" must be a whole number from 1 to 64, got 4294967297");
+    check(head + R"(, "mesh2": 1e999})", "not valid JSON (truncated or corrupt?)");
+}
+
+TEST(ProjectFile, EmbeddedNulsAndTrailingGarbageAreRefused)
+{
+    const fs::path dir = tempFolder("nul");
+    const std::string path = (dir / "nul.rsproj").string();
+    const std::string good = R"({"format": "rigsmith-project", "version": 1, "mesh": {"path": "default"}})";
+    writeText(path, good + "\n");
+    EXPECT_EQ(readProjectFile(path).meshPath, "default");
+    // Before: everything after a NUL was ignored, so a project cut by a NUL read as valid.
+    writeText(path, good + std::string("\0garbage", 8));
+    expectError<IoError>([&] { readProjectFile(path); }, path + ": contains a NUL byte at offset " +
+                                                                 std::to_string(good.size()));
+    writeText(path, std::string(R"({"format": "rigsmith-project", "version": 1, "mesh": {"path": "def)") +
+                        std::string("\0", 1) + R"(ault"}})");
+    expectError<IoError>([&] { readProjectFile(path); }, "contains a NUL byte");
+    writeText(path, good + " {}");
+    expectError<IoError>([&] { readProjectFile(path); }, path + ": not valid JSON (truncated or corrupt?)");
+}
+
+TEST(ProjectFile, ASaveNeverOverwritesANewerProject)
+{
+    const fs::path dir = tempFolder("newer");
+    const std::string path = (dir / "hero.rsproj").string();
+    ProjectFile p;
+    p.meshPath = "default";
+    for (const char* version : {"2", "4294967297", "1.5e3"}) {
+        const std::string newer = std::string(R"({"format": "rigsmith-project", "version": )") + version +
+                                  R"(, "mesh": {"path": "default"}, "future": "data"})";
+        writeText(path, newer);
+        expectError<IoError>([&] { writeProjectFile(p, path); },
+                             path + ": not overwritten: it was written by a newer Rigsmith (project version ");
+        EXPECT_EQ(readText(path), newer);
+    }
+    // A version-1 project, a corrupt file and another file are overwritten as before.
+    for (const std::string& old : {std::string(R"({"format": "rigsmith-project", "version": 1, "mesh": {"path": "default"}})"),
+                                  std::string("{ corrupt"), std::string("not a project")}) {
+        writeText(path, old);
+        writeProjectFile(p, path);
+        EXPECT_EQ(readProjectFile(path).meshPath, "default");
+    }
+}
+
+TEST(ProjectFile, ASuccessfulSaveRemovesStaleTemporaries)
+{
+    const fs::path dir = tempFolder("stale");
+    const std::string path = (dir / "hero.rsproj").string();
+    ProjectFile p;
+    p.meshPath = "default";
+    writeProjectFile(p, path);
+    // Left by saves killed earlier (older than this save) and one still under way (newer).
+    const auto now = fs::file_time_type::clock::now();
+    writeText(dir / "hero.rsproj.tmp.AbC123", "{ half");
+    writeText(dir / "hero.rsproj.tmp.zzzzzz", "{ half");
+    fs::last_write_time(dir / "hero.rsproj.tmp.AbC123", now - std::chrono::hours(1));
+    fs::last_write_time(dir / "hero.rsproj.tmp.zzzzzz", now - std::chrono::seconds(2));
+    writeText(dir / "hero.rsproj.tmp.running", "{ a save under way");
+    fs::last_write_time(dir / "hero.rsproj.tmp.running", now + std::chrono::hours(1));
+    writeText(dir / "hero.rsproj.tmp.UNDERW", "{ a save under way");
+    fs::last_write_time(dir / "hero.rsproj.tmp.UNDERW", now + std::chrono::hours(1));
+    writeText(dir / "other.rsproj.tmp.AbC123", "another project's");
+    fs::last_write_time(dir / "other.rsproj.tmp.AbC123", now - std::chrono::hours(1));
+    // A failed save removes nothing.
+    writeText(dir / "blocker", "x");
+    EXPECT_THROW(writeProjectFile(p, (dir / "blocker" / "hero.rsproj").string()), IoError);
+    EXPECT_TRUE(fs::exists(dir / "hero.rsproj.tmp.AbC123"));
+    writeProjectFile(p, path);
+    EXPECT_FALSE(fs::exists(dir / "hero.rsproj.tmp.AbC123"));
+    EXPECT_FALSE(fs::exists(dir / "hero.rsproj.tmp.zzzzzz"));
+    EXPECT_TRUE(fs::exists(dir / "hero.rsproj.tmp.UNDERW")) << "a newer temporary may belong to a save under way";
+    EXPECT_TRUE(fs::exists(dir / "hero.rsproj.tmp.running")) << "not a name mkstemp makes";
+    EXPECT_TRUE(fs::exists(dir / "other.rsproj.tmp.AbC123")) << "another project's";
+    EXPECT_TRUE(fs::exists(path));
 }
 
 

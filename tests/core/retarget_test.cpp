@@ -605,6 +605,59 @@ TEST(Retarget, CmuClipsOnTheDefaultCharacterFollowTheSource)
     }
 }
 
+TEST(Retarget, AHugeBoneOffsetLeavesTheMappingRight)
+{
+    // A bone offset of +-1e308 made the arm's bone lengths infinite, its ends
+    // inf / inf = NaN, and the order-preserving pairing read from[i][-1] (a
+    // 4-byte heap-buffer-overflow under AddressSanitizer; in release, LeftShoulder
+    // driven by Spine1 and the arm unmapped). The BVH reader now refuses such
+    // offsets; the mapping must still be right for any motion built in code.
+    SKIP_WITHOUT_CLIPS();
+    const Skeleton& target = defaultRig();
+    const Motion& clean = cmuClip("01_01.bvh");
+    const RetargetMapping reference = mapSkeletons(clean, target);
+    auto sourceOf = [](const RetargetMapping& m, const std::string& targetJoint) -> std::string {
+        const auto it = std::find(m.targetNames.begin(), m.targetNames.end(), targetJoint);
+        const JointRetarget& j = m.joints[static_cast<size_t>(it - m.targetNames.begin())];
+        if (j.sources.empty())
+            return "(unmapped)";
+        std::vector<std::string> names; // which joints, not their blend weights (lengths may be infinite)
+        for (const RetargetSource& s : j.sources)
+            names.push_back(m.sourceNames[static_cast<size_t>(s.joint)]);
+        std::sort(names.begin(), names.end());
+        std::string out;
+        for (const std::string& n : names)
+            out += (out.empty() ? "" : "+") + n;
+        return out;
+    };
+    for (const char* bone : {"LeftForeArm", "LeftArm", "LeftHand", "Spine1", "RightUpLeg"})
+        for (const double huge : {1e308, -1e308}) {
+            Motion broken = clean;
+            broken.offsets.row(jointOf(clean, bone)) = Eigen::RowVector3d(huge, 0.5 * huge, 0.0);
+            const RetargetMapping m = mapSkeletons(broken, target);
+            ASSERT_EQ(m.joints.size(), reference.joints.size());
+            // Never a wrong source (the release build drove LeftShoulder by Spine1).
+            for (const std::string& joint : target.names) {
+                const std::string got = sourceOf(m, joint);
+                EXPECT_TRUE(got == sourceOf(reference, joint) || got == "(unmapped)")
+                    << bone << " offset " << huge << ": " << joint << " driven by " << got << "\n"
+                    << formatMappingTable(m);
+            }
+            // The legs (and, unless the chest itself is infinitely far, everything) map as before.
+            const bool chest = std::string(bone) == "Spine1";
+            for (const char* joint : {"LeftShoulder", "LeftArm", "LeftForeArm", "LeftHand", "RightArm", "RightForeArm",
+                                      "LeftUpLeg", "LeftLeg", "RightUpLeg", "RightLeg", "Head"}) {
+                if (!chest || std::string(joint).find("Leg") != std::string::npos) {
+                    EXPECT_EQ(sourceOf(m, joint), sourceOf(reference, joint))
+                        << bone << " offset " << huge << ", joint " << joint << "\n" << formatMappingTable(m);
+                }
+            }
+            if (!chest) {
+                EXPECT_EQ(m.mappedCount(), reference.mappedCount()) << bone << " offset " << huge;
+            }
+        }
+}
+
 TEST(Retarget, BoxingClipWithBiovisionNamesPlays)
 {
     SKIP_WITHOUT_CLIPS();

@@ -65,6 +65,33 @@ TEST(RigFile, BadFilesGiveErrorsNamingTheFile)
     expectError<IoError>([] { writeRigFile(sampleRig(), "/nonexistent/dir/rig.json"); }, "/nonexistent/dir/rig.json");
 }
 
+TEST(RigFile, IntegersNulsAndTrailingGarbageAreRefusedNamingTheValue)
+{
+    const std::string path = tempPath("strict.json");
+    const std::string joint = R"({"name": "Hips", "parent": -1, "position": [0, 1, 0], "orientation": [1, 0, 0, 0]})";
+    const std::string good = R"({"format": "rigsmith-rig", "version": 1, "joints": [)" + joint + "]}";
+    writeText(path, good);
+    EXPECT_EQ(readRigFile(path).skeleton.jointCount(), 1);
+    writeText(path, R"({"format": "rigsmith-rig", "version": 4294967297, "joints": [)" + joint + "]}");
+    expectError<IoError>([&] { readRigFile(path); }, path + ": unsupported rig file version 4294967297");
+    writeText(path, R"({"format": "rigsmith-rig", "version": 1, "joints": [)" + joint +
+                        R"(, {"name": "Spine", "parent": 4294967296, "position": [0, 2, 0], "orientation": [1, 0, 0, 0]}]})");
+    expectError<IoError>([&] { readRigFile(path); },
+                         path + ": joint 1 'Spine': \"parent\" (-1 for the root) must be a whole number from -1 to "
+                                "2147483647, got 4294967296");
+    writeText(path, R"({"format": "rigsmith-rig", "version": 1, "joints": [)" + joint +
+                        R"(], "labels": {"head": 4294967297, "lhand": 1, "rhand": 2, "lfoot": 3, "rfoot": 4}})");
+    expectError<IoError>([&] { readRigFile(path); }, "\"labels\": \"head\" (a node index) must be a whole number "
+                                                     "from 0 to 2147483647, got 4294967297");
+    {
+        std::ofstream(path, std::ios::binary) << good << std::string("\0{}", 3);
+    }
+    expectError<IoError>([&] { readRigFile(path); }, path + ": contains a NUL byte at offset " + std::to_string(good.size()));
+    writeText(path, good + "]");
+    expectError<IoError>([&] { readRigFile(path); }, path + ": not valid JSON");
+    std::filesystem::remove(path);
+}
+
 TEST(RigFile, RoundTripsExactlyAndAtomically)
 {
     const RigFile rig = sampleRig();

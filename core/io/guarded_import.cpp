@@ -1,0 +1,476 @@
+#include "core/io/guarded_import.h"
+
+#include "core/common/error.h"
+#include "core/io/character_stream.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <new>
+#include <vector>
+
+#include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define RIGSMITH_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RIGSMITH_ASAN 1
+#endif
+#endif
+
+namespace rig {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Records on the pipe, child to parent: a tag byte, then
+//   'P' u32 length, step text, double fraction   progress
+//   'C' u64 length, character stream             the result (last record)
+//   'E' u8 kind (1 IoError, 2 InvalidInput, 3 other), u32 length, message (last record)
+//   'M'                                          an allocation failed: the memory cap (last record)
+constexpr int kExitOutOfMemory = 3;
+
+std::string formatName(const std::string& path)
+{
+    std::string ext = fs::path(path).extension().string();
+    if (!ext.empty())
+        ext.erase(0, 1);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::toupper(c); });
+    return ext.empty() ? std::string("file") : ext;
+}
+
+std::string gigabytes(std::uint64_t bytes)
+{
+    char buf[32];
+    if (bytes < 1'000'000'000)
+        std::snprintf(buf, sizeof buf, "%.0f MB", static_cast<double>(bytes) / 1e6);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f GB", static_cast<double>(bytes) / 1e9);
+    return buf;
+}
+
+std::string seconds(double s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g s", s);
+    return buf;
+}
+
+[[maybe_unused]] std::uint64_t physicalMemory()
+{
+    const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size)
+                                 : std::uint64_t(8) << 30;
+}
+
+bool writeAll(int fd, const void* data, std::size_t n)
+{
+    const char* p = static_cast<const char*>(data);
+    while (n > 0) {
+        const ssize_t w = ::write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= static_cast<std::size_t>(w);
+    }
+    return true;
+}
+
+int g_childFd = -1; // for the new-handler of the importer process
+
+void outOfMemory()
+{
+    const char tag = 'M';
+    [[maybe_unused]] const ssize_t w = ::write(g_childFd, &tag, 1);
+    ::_exit(kExitOutOfMemory);
+}
+
+std::string signalName(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGABRT: return "SIGABRT";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    }
+    return "signal " + std::to_string(sig);
+}
+
+/// Kills and reaps the child.
+void killChild(pid_t pid)
+{
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+}
+
+/// Refuses a file whose header declares more faces than `import` allows, before
+/// any reader starts (a PLY's "element face N", a binary STL's triangle count):
+/// a 10-million-triangle file was refused only after loading it whole.
+void checkDeclaredSize(const std::string& path, const ImportOptions& import)
+{
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (ext != ".ply" && ext != ".stl")
+        return;
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f)
+        return; // the reader says why
+    char head[8192];
+    const std::size_t n = std::fread(head, 1, sizeof head, f);
+    std::error_code ec;
+    const auto bytes = fs::file_size(path, ec);
+    std::fclose(f);
+    const std::string_view text(head, n);
+    long long declared = -1;
+    std::string what;
+    if (ext == ".ply" && text.substr(0, 3) == "ply") {
+        const std::size_t at = text.find("element face ");
+        const std::size_t end = text.find("end_header");
+        if (at != std::string_view::npos && (end == std::string_view::npos || at < end)) {
+            declared = std::strtoll(head + at + 13, nullptr, 10);
+            what = "its PLY header declares";
+        }
+    } else if (ext == ".stl" && n >= 84 && text.substr(0, 5) != "solid" && !ec) {
+        std::uint32_t count = 0;
+        std::memcpy(&count, head + 80, 4);
+        if (84 + 50ull * count == bytes) // a binary STL whose size agrees with its count
+            declared = count;
+        what = "its STL header declares";
+    }
+    if (declared > import.maxTriangles)
+        throw InvalidInput(path + ": " + what + " " + std::to_string(declared) + " faces; at most " +
+                           std::to_string(import.maxTriangles) +
+                           " are supported (decimate it first). Refused before reading it");
+}
+
+} // namespace
+
+GuardedImportOptions guardedImportDefaults()
+{
+    GuardedImportOptions o;
+    if (const char* e = std::getenv("RIGSMITH_IMPORT_IN_PROCESS"); e && std::string(e) == "1")
+        o.isolate = false;
+    if (const char* e = std::getenv("RIGSMITH_IMPORT_TIMEOUT")) {
+        char* end = nullptr;
+        const double t = std::strtod(e, &end);
+        if (end != e && t > 0 && std::isfinite(t))
+            o.timeoutSeconds = t;
+    }
+    if (const char* e = std::getenv("RIGSMITH_IMPORT_MEMORY_MB")) {
+        char* end = nullptr;
+        const unsigned long long mb = std::strtoull(e, &end, 10);
+        if (end != e && mb > 0)
+            o.memoryBytes = mb << 20;
+    }
+    return o;
+}
+
+std::uint64_t importMemoryCap(const GuardedImportOptions& options)
+{
+#ifdef RIGSMITH_ASAN
+    (void)options;
+    return 0; // AddressSanitizer reserves far more address space than any cap
+#else
+    return options.memoryBytes ? options.memoryBytes : physicalMemory() / 2;
+#endif
+}
+
+std::string findImporter(const GuardedImportOptions& options)
+{
+    std::vector<std::string> candidates;
+    if (!options.importer.empty())
+        return ::access(options.importer.c_str(), X_OK) == 0 ? options.importer : std::string();
+    if (const char* e = std::getenv("RIGSMITH_IMPORTER"); e && *e)
+        candidates.emplace_back(e);
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        candidates.push_back((self.parent_path() / "rigsmith-import").string());
+#ifdef RIGSMITH_IMPORTER_PATH
+    candidates.emplace_back(RIGSMITH_IMPORTER_PATH);
+#endif
+    for (const std::string& c : candidates)
+        if (::access(c.c_str(), X_OK) == 0)
+            return c;
+    return {};
+}
+
+ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOptions& import,
+                                         const GuardedImportOptions& options, const Progress& progress)
+{
+    const std::string importer = options.isolate ? findImporter(options) : std::string();
+    if (options.isolate && !options.importer.empty() && importer.empty())
+        throw IoError(path + ": cannot start the importer " + options.importer + " (missing or not executable)");
+    checkDeclaredSize(path, import);
+    if (importer.empty())
+        return importCharacter(path, import, progress);
+
+    // Everything the child needs is prepared before fork(): after it, in a
+    // threaded parent, only async-signal-safe calls are allowed.
+    char weld[64], triangles[32], frames[32];
+    std::snprintf(weld, sizeof weld, "%.17g", import.weldTolerance);
+    std::snprintf(triangles, sizeof triangles, "%d", import.maxTriangles);
+    std::snprintf(frames, sizeof frames, "%d", import.maxAnimationFrames);
+    std::vector<std::string> args = {importer, "--out-fd", "3", "--weld-tolerance", weld, "--max-triangles",
+                                     triangles, "--max-animation-frames", frames};
+    if (!import.guessUpAxis)
+        args.emplace_back("--no-guess-up");
+    args.emplace_back("--");
+    args.push_back(path);
+    std::vector<char*> argv;
+    for (std::string& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    // The child's environment: ours, plus transparent huge pages for malloc
+    // (glibc 2.35+; a fresh process page-faults its whole heap, 4 KiB at a time otherwise).
+    std::vector<std::string> env;
+    bool tunables = false;
+    for (char** e = environ; *e; ++e) {
+        env.emplace_back(*e);
+        if (env.back().rfind("GLIBC_TUNABLES=", 0) == 0) {
+            env.back() += ":glibc.malloc.hugetlb=1";
+            tunables = true;
+        }
+    }
+    if (!tunables)
+        env.emplace_back("GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
+    std::vector<char*> envp;
+    for (std::string& e : env)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    const std::uint64_t memory = importMemoryCap(options);
+    const rlimit as{memory ? memory : RLIM_INFINITY, memory ? memory : RLIM_INFINITY};
+    const rlimit stack{options.stackBytes, options.stackBytes};
+
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+        throw IoError(path + ": cannot start the importer (" + std::strerror(errno) + ")");
+    const int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        const int e = errno;
+        ::close(fds[0]);
+        ::close(fds[1]);
+        if (devNull >= 0)
+            ::close(devNull);
+        throw IoError(path + ": cannot start the importer (" + std::strerror(e) + ")");
+    }
+    if (pid == 0) {
+        // The child: limits, fds, then the importer.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent)
+            ::_exit(127);
+        ::setrlimit(RLIMIT_AS, &as);
+        ::setrlimit(RLIMIT_STACK, &stack);
+        ::dup2(fds[1], 3); // dup2 clears FD_CLOEXEC on the copy
+        if (devNull >= 0) {
+            ::dup2(devNull, 0);
+            ::dup2(devNull, 1);
+        }
+        ::execve(argv[0], argv.data(), envp.data());
+        ::_exit(127);
+    }
+    ::close(fds[1]);
+    if (devNull >= 0)
+        ::close(devNull);
+    const int in = fds[0];
+
+    // Read records until the pipe closes, the clock runs out or the user cancels.
+    const auto start = std::chrono::steady_clock::now();
+    std::string buf;
+    std::size_t pos = 0; // start of the first unparsed record
+    bool done = false, outOfMemory = false;
+    std::string result;
+    int errorKind = 0;
+    std::string errorText;
+    auto failAndKill = [&](const std::string& message) {
+        ::close(in);
+        killChild(pid);
+        throw IoError(path + ": " + message);
+    };
+    char chunk[1 << 16];
+    while (!done) {
+        if (progress.cancelled()) {
+            ::close(in);
+            killChild(pid);
+            throw Cancelled();
+        }
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (elapsed > options.timeoutSeconds)
+            failAndKill("reading took longer than " + seconds(options.timeoutSeconds) +
+                        " and was stopped (a corrupt or very large file?); nothing was changed. The limit is "
+                        "$RIGSMITH_IMPORT_TIMEOUT (seconds)");
+        pollfd p{in, POLLIN, 0};
+        const int wait = static_cast<int>(std::clamp((options.timeoutSeconds - elapsed) * 1000.0, 1.0, 50.0));
+        const int r = ::poll(&p, 1, wait);
+        if (r < 0 && errno != EINTR)
+            failAndKill(std::string("lost the importer (") + std::strerror(errno) + ")");
+        if (r <= 0)
+            continue;
+        const ssize_t n = ::read(in, chunk, sizeof chunk);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0)
+            break; // the child closed the pipe: exited or died
+        buf.append(chunk, static_cast<std::size_t>(n));
+        // Parse the complete records.
+        while (!done && pos < buf.size()) {
+            const char tag = buf[pos];
+            const std::size_t left = buf.size() - pos - 1;
+            const char* body = buf.data() + pos + 1;
+            if (tag == 'P') {
+                std::uint32_t len = 0;
+                if (left < 4)
+                    break;
+                std::memcpy(&len, body, 4);
+                if (left < 4 + std::size_t(len) + 8)
+                    break;
+                double fraction = 0.0;
+                std::memcpy(&fraction, body + 4 + len, 8);
+                if (progress.report)
+                    progress.report(std::string_view(body + 4, len), fraction);
+                pos += 1 + 4 + len + 8;
+            } else if (tag == 'C') {
+                std::uint64_t len = 0;
+                if (left < 8)
+                    break;
+                std::memcpy(&len, body, 8);
+                if (left < 8 + len)
+                    break;
+                result.assign(body + 8, static_cast<std::size_t>(len));
+                pos += 1 + 8 + static_cast<std::size_t>(len);
+                done = true;
+            } else if (tag == 'E') {
+                std::uint32_t len = 0;
+                if (left < 5)
+                    break;
+                std::memcpy(&len, body + 1, 4);
+                if (left < 5 + std::size_t(len))
+                    break;
+                errorKind = static_cast<unsigned char>(body[0]);
+                errorText.assign(body + 5, len);
+                pos += 1 + 5 + len;
+                done = true;
+            } else if (tag == 'M') {
+                outOfMemory = true;
+                pos += 1;
+                done = true;
+            } else {
+                failAndKill("the importer's output is corrupt (record '" + std::string(1, tag) + "')");
+            }
+        }
+        if (pos > (1 << 20) && !done) { // drop parsed progress records
+            buf.erase(0, pos);
+            pos = 0;
+        }
+    }
+    ::close(in);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    const std::string reader = "the " + formatName(path) + " reader";
+    const std::string memoryText =
+        "reading needed more than " + gigabytes(memory) +
+        " of memory and was stopped (a corrupt file, or one too large for this machine); nothing was changed";
+    if (outOfMemory || (WIFEXITED(status) && WEXITSTATUS(status) == kExitOutOfMemory))
+        throw IoError(path + ": " + memoryText);
+    if (!done) {
+        if (WIFSIGNALED(status)) {
+            const int sig = WTERMSIG(status);
+            if (sig == SIGABRT)
+                throw IoError(path + ": " + reader + " aborted on this file (SIGABRT); the file is probably corrupt. "
+                                                     "Nothing was changed");
+            if (sig == SIGKILL)
+                throw IoError(path + ": " + reader + " was killed (SIGKILL: out of memory?); nothing was changed");
+            throw IoError(path + ": " + reader + " crashed on this file (" + signalName(sig) +
+                          "); the file is probably corrupt. Nothing was changed");
+        }
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+            throw IoError(path + ": cannot start the importer " + importer);
+        throw IoError(path + ": the importer stopped without a result (exit code " +
+                      std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + "); nothing was changed");
+    }
+    if (errorKind == 1)
+        throw IoError(errorText);
+    if (errorKind == 2)
+        throw InvalidInput(errorText);
+    if (errorKind != 0)
+        throw IoError(errorText);
+    return readCharacterStream(result, path);
+}
+
+int runImporterChild(const std::string& path, const ImportOptions& import, int fd)
+{
+#ifdef __GLIBC__
+    // A fresh process has a cold heap: glibc serves every large block with a
+    // new mmap (page faults and zeroing at each vector growth) until its
+    // threshold adapts. The child lives for one import: keep freed memory in
+    // the heap instead (hires OBJ of 155k vertices: 3.0 -> 2.3 s alone).
+    ::mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    ::mallopt(M_TOP_PAD, 64 << 20);
+#endif
+    g_childFd = fd;
+    std::set_new_handler(outOfMemory);
+    auto errorRecord = [&](char kind, const std::string& message) {
+        const char tag = 'E';
+        const std::uint32_t len = static_cast<std::uint32_t>(std::min<std::size_t>(message.size(), 1 << 20));
+        return writeAll(fd, &tag, 1) && writeAll(fd, &kind, 1) && writeAll(fd, &len, 4) &&
+               writeAll(fd, message.data(), len);
+    };
+    Progress progress;
+    std::string lastStep;
+    double lastFraction = -1.0;
+    progress.report = [&](std::string_view step, double fraction) {
+        if (step == lastStep && fraction - lastFraction < 0.01 && fraction < 1.0)
+            return; // at most a hundred records per step
+        lastStep.assign(step);
+        lastFraction = fraction;
+        const char tag = 'P';
+        const std::uint32_t len = static_cast<std::uint32_t>(step.size());
+        writeAll(fd, &tag, 1) && writeAll(fd, &len, 4) && writeAll(fd, step.data(), len) &&
+            writeAll(fd, &fraction, 8);
+    };
+    try {
+        const ImportedCharacter c = importCharacter(path, import, progress);
+        std::string bytes;
+        appendCharacterStream(c, bytes);
+        const char tag = 'C';
+        const std::uint64_t len = bytes.size();
+        return writeAll(fd, &tag, 1) && writeAll(fd, &len, 8) && writeAll(fd, bytes.data(), bytes.size()) ? 0 : 1;
+    } catch (const std::bad_alloc&) {
+        outOfMemory();
+    } catch (const IoError& e) {
+        return errorRecord(1, e.what()) ? 0 : 1;
+    } catch (const InvalidInput& e) {
+        return errorRecord(2, e.what()) ? 0 : 1;
+    } catch (const std::exception& e) {
+        return errorRecord(3, path + ": " + e.what()) ? 0 : 1;
+    }
+    return 1;
+}
+
+} // namespace rig

@@ -1,0 +1,127 @@
+#include "core/rig/humanoid_check.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace rig {
+namespace {
+
+struct Extent {
+    Vec3 min = Vec3::Zero(), max = Vec3::Zero();
+    Vec3 size() const { return max - min; }
+};
+
+Extent extentOf(const MatrixX3d& V)
+{
+    Extent e;
+    if (V.rows() == 0)
+        return e;
+    e.min = V.colwise().minCoeff().transpose();
+    e.max = V.colwise().maxCoeff().transpose();
+    return e;
+}
+
+std::vector<int> endNodes(const CurveSkeleton& s)
+{
+    std::vector<int> ends;
+    for (size_t i = 0; i < s.types.size(); ++i)
+        if (s.types[i] == NodeType::End)
+            ends.push_back(static_cast<int>(i));
+    return ends;
+}
+
+/// Ends within `band` of the height from the bottom (or the top when `top`).
+int endsNear(const CurveSkeleton& s, const Extent& e, double band, bool top)
+{
+    const double h = e.size().y();
+    int n = 0;
+    for (int i : endNodes(s)) {
+        const double y = s.positions(i, 1);
+        if (top ? y >= e.max.y() - band * h : y <= e.min.y() + band * h)
+            ++n;
+    }
+    return n;
+}
+
+std::string percent(double f)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2g%%", 100.0 * f);
+    return buf;
+}
+
+std::string ratio(double f)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", f);
+    return buf;
+}
+
+} // namespace
+
+std::string HumanoidCheck::message() const
+{
+    if (reasons.empty())
+        return {};
+    std::string joined;
+    for (const std::string& r : reasons)
+        joined += (joined.empty() ? "" : "; ") + r;
+    return "This does not look like a humanoid (" + joined +
+           "): the 21-joint humanoid rig fitted to it will be wrong.";
+}
+
+HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, const std::string& format,
+                            const HumanoidCheckOptions& options)
+{
+    HumanoidCheck c;
+    if (format == "bvh")
+        c.reasons.push_back("it is a motion clip, read as the boxes of its bones; load it as a clip instead");
+    const Extent e = extentOf(mesh.V);
+    const Vec3 size = e.size();
+    const double height = size.y(), across = std::max(size.x(), size.z());
+    const double thin = std::min(size.x(), size.z());
+    if (across > 0.0 && height < options.minHeightRatio * across)
+        c.reasons.push_back("no upright body axis: it is " + ratio(height / across) +
+                            " times as tall as it is wide or deep");
+    else if (height > 0.0 && thin > options.maxThicknessRatio * height)
+        c.reasons.push_back("no upright body axis: it is as deep and as wide as it is tall (" + ratio(thin / height) +
+                            " of its height both ways)");
+    const int ends = static_cast<int>(endNodes(skeleton).size());
+    if (ends > options.maxEnds)
+        c.reasons.push_back(std::to_string(ends) + " skeleton ends, where a humanoid has five (head, hands, feet) " +
+                            "and a few more for fingers or toes");
+    if (looksUpsideDown(mesh, skeleton, options))
+        c.reasons.push_back("it seems to stand on its head (one skeleton end on the ground, two or more at the "
+                            "top): is its up axis wrong?");
+    const int ground = endsNear(skeleton, e, options.groundBand, false);
+    if (ground > options.maxGroundEnds)
+        c.reasons.push_back(std::to_string(ground) + " skeleton ends reach the ground, legs of an animal or a " +
+                            "machine rather than two feet");
+    return c;
+}
+
+std::string explainTooFewEnds(const Mesh& mesh, const CurveSkeleton& skeleton)
+{
+    const Vec3 size = extentOf(mesh.V).size();
+    double s[3] = {size.x(), size.y(), size.z()};
+    std::sort(s, s + 3);
+    if (s[2] > 0.0 && s[1] < 0.02 * s[2])
+        return "the mesh is nearly a line (its two smaller extents are " + percent(s[0] / s[2]) + " and " +
+               percent(s[1] / s[2]) + " of its length): a curve skeleton of a line has two ends";
+    if (s[2] > 0.0 && s[0] < 0.02 * s[2])
+        return "the mesh is flat (its thinnest extent is " + percent(s[0] / s[2]) +
+               " of its largest): it has no inside for a curve skeleton";
+    if (skeleton.componentCount > 1)
+        return "the mesh is in " + std::to_string(skeleton.componentCount) +
+               " separate pieces, each with a skeleton of its own: the figure has no connected body";
+    return {};
+}
+
+bool looksUpsideDown(const Mesh& mesh, const CurveSkeleton& skeleton, const HumanoidCheckOptions& options)
+{
+    const Extent e = extentOf(mesh.V);
+    return endsNear(skeleton, e, options.groundBand, false) == 1 &&
+           endsNear(skeleton, e, options.groundBand, true) >= 2;
+}
+
+} // namespace rig

@@ -1,0 +1,64 @@
+#pragma once
+/// @file humanoid_check.h
+/// "Does this look like a humanoid?" - checked before the 21-joint humanoid
+/// template is fitted (thesis §2.4-2.5 assume a standing humanoid with five
+/// skeleton ends: head, two hands, two feet). Without it a truck, an engine, a
+/// quadruped or the bone boxes Assimp builds for a BVH clip all have five ends
+/// and were rigged as humanoids with no notice (issue 21).
+///
+/// The check reads the mesh's proportions in the +Y-up frame of import and the
+/// ends of its curve skeleton:
+/// - no body axis: the figure is much wider or deeper than it is tall
+///   (height < `minHeightRatio` x its largest horizontal extent; a standing
+///   humanoid, even in a T-pose, is about as wide as it is tall), or as deep
+///   and as wide as it is tall (a vehicle; `maxThicknessRatio`);
+/// - many ends: more than `maxEnds` skeleton ends (legs of a spider, parts of a machine);
+/// - quadruped proportions: `maxGroundEnds` + 1 or more ends reach the ground
+///   band (the lowest `groundBand` of the height) - legs, not two feet;
+/// - a motion clip's skeleton: a BVH file read as a character is a set of bone boxes.
+/// `explainTooFewEnds()` names the cause when the skeleton has too few ends
+/// (flat, collinear, in pieces) and `looksUpsideDown()` a figure standing on its head.
+
+#include "core/mesh/mesh.h"
+#include "core/skeleton/curve_skeleton.h"
+
+#include <string>
+#include <vector>
+
+namespace rig {
+
+struct HumanoidCheckOptions {
+    double minHeightRatio = 0.45; ///< Height over the largest horizontal extent below this: no body axis.
+    /// The smaller horizontal extent over the height above this: no body axis
+    /// either (a humanoid is thin front to back: 0.17 in a T-pose, 0.54 sitting).
+    double maxThicknessRatio = 0.75;
+    /// More skeleton ends than this: not a humanoid's five (head, hands, feet)
+    /// plus a few for fingers or toes (artist characters: up to 9).
+    int maxEnds = 12;
+    double groundBand = 0.1;      ///< Fraction of the height above the lowest point that counts as the ground.
+    int maxGroundEnds = 3;        ///< More skeleton ends than this on the ground: legs of a quadruped.
+};
+
+struct HumanoidCheck {
+    /// Why the figure does not look like a humanoid, one phrase each; empty when it does.
+    std::vector<std::string> reasons;
+    bool looksHumanoid() const { return reasons.empty(); }
+    /// "This does not look like a humanoid (REASON; REASON): the humanoid rig will be wrong." or empty.
+    std::string message() const;
+};
+
+/// Checks a mesh (in the +Y-up frame of import) and its curve skeleton.
+/// `format` is the file's extension as import reports it ("bvh", "fbx", ...).
+HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, const std::string& format = {},
+                            const HumanoidCheckOptions& options = {});
+
+/// Why a curve skeleton has fewer than five ends, when the mesh says so: "the
+/// mesh is flat (...)", "the mesh is nearly a line (...)", "the mesh is in N
+/// separate pieces (...)"; empty when no such cause is seen.
+std::string explainTooFewEnds(const Mesh& mesh, const CurveSkeleton& skeleton);
+
+/// True when the figure seems to stand on its head: one end on the ground and
+/// two or more at the top (feet up), the opposite of a standing humanoid.
+bool looksUpsideDown(const Mesh& mesh, const CurveSkeleton& skeleton, const HumanoidCheckOptions& options = {});
+
+} // namespace rig
