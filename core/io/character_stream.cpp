@@ -24,9 +24,14 @@ static_assert(sizeof(ImportedAnimation) == 104,
               "ImportedAnimation changed: stream the new field in fields(ImportedAnimation)");
 static_assert(sizeof(ImportedSkeleton) == 168,
               "ImportedSkeleton changed: stream the new field in fields(ImportedSkeleton)");
-static_assert(sizeof(ImportInfo) == 144, "ImportInfo changed: stream the new field in fields(ImportInfo)");
-static_assert(sizeof(ImportedCharacter) == 416,
+static_assert(sizeof(ImportInfo) == 152, "ImportInfo changed: stream the new field in fields(ImportInfo)");
+static_assert(sizeof(ImportedCharacter) == 520,
               "ImportedCharacter changed: stream the new field in fields(ImportedCharacter)");
+static_assert(sizeof(SourceTexture) == 96, "SourceTexture changed: stream the new field in fields(SourceTexture)");
+static_assert(sizeof(SourceTextureRef) == 16, "SourceTextureRef changed: stream the new field");
+static_assert(sizeof(SourceMaterial) == 208, "SourceMaterial changed: stream the new field in fields(SourceMaterial)");
+static_assert(sizeof(SourceMesh) == 216, "SourceMesh changed: stream the new field in fields(SourceMesh)");
+static_assert(sizeof(SourceAsset) == 96, "SourceAsset changed: stream the new field in fields(SourceAsset)");
 #endif
 
 struct Writer {
@@ -97,6 +102,12 @@ template <class S> void io(S& s, ImportedAnimation& a);
 template <class S> void io(S& s, ImportedSkeleton& k);
 template <class S> void io(S& s, ImportInfo& i);
 template <class S> void io(S& s, ImportedCharacter& c);
+template <class S> void io(S& s, std::uint8_t& v);
+template <class S> void io(S& s, SourceTexture& t);
+template <class S> void io(S& s, SourceTextureRef& r);
+template <class S> void io(S& s, SourceMaterial& m);
+template <class S> void io(S& s, SourceMesh& m);
+template <class S> void io(S& s, SourceAsset& a);
 
 template <class S> void io(S& s, bool& v)
 {
@@ -105,6 +116,7 @@ template <class S> void io(S& s, bool& v)
     v = b != 0;
 }
 template <class S> void io(S& s, int& v) { s.bytes(&v, sizeof v); }
+template <class S> void io(S& s, std::uint8_t& v) { s.bytes(&v, 1); }
 template <class S> void io(S& s, double& v) { s.bytes(&v, sizeof v); }
 template <class S> void io(S& s, std::string& v)
 {
@@ -224,13 +236,69 @@ template <class S> void io(S& s, ImportInfo& i)
     io(s, i.fileVertices);
     io(s, i.fileMeshes);
     io(s, i.weldMap);
+    io(s, i.metresPerUnit);
     io(s, i.meshesPlacedBySkeleton);
+}
+template <class S> void io(S& s, SourceTexture& t)
+{
+    io(s, t.name);
+    io(s, t.mimeType);
+    io(s, t.bytes);
+    io(s, t.embedded);
+}
+template <class S> void io(S& s, SourceTextureRef& r)
+{
+    io(s, r.texture);
+    io(s, r.uvSet);
+    io(s, r.scale);
+}
+template <class S> void io(S& s, SourceMaterial& m)
+{
+    io(s, m.name);
+    io(s, m.baseColor);
+    io(s, m.metallic);
+    io(s, m.roughness);
+    io(s, m.emissive);
+    int alpha = static_cast<int>(m.alphaMode);
+    io(s, alpha);
+    if constexpr (S::reading) {
+        if (alpha < 0 || alpha > 2)
+            s.corrupt("an unknown alpha mode");
+        m.alphaMode = static_cast<SourceAlphaMode>(alpha);
+    }
+    io(s, m.alphaCutoff);
+    io(s, m.doubleSided);
+    for (SourceTextureRef* r : {&m.baseColorTexture, &m.metallicRoughnessTexture, &m.normalTexture,
+                                &m.occlusionTexture, &m.emissiveTexture})
+        io(s, *r);
+}
+template <class S> void io(S& s, SourceMesh& m)
+{
+    io(s, m.name);
+    io(s, m.nodeName);
+    io(s, m.node);
+    io(s, m.V);
+    io(s, m.F);
+    io(s, m.N);
+    io(s, m.uv);
+    io(s, m.colors);
+    io(s, m.tangents);
+    io(s, m.material);
+    io(s, m.welded);
+}
+template <class S> void io(S& s, SourceAsset& a)
+{
+    io(s, a.meshes);
+    io(s, a.materials);
+    io(s, a.textures);
+    io(s, a.warnings);
 }
 template <class S> void io(S& s, ImportedCharacter& c)
 {
     io(s, c.mesh);
     io(s, c.skeleton);
     io(s, c.info);
+    io(s, c.source);
 }
 
 } // namespace

@@ -82,7 +82,7 @@ TEST(GuardedImportUi, ACrashingReaderLeavesTheOpenProjectAsItWas)
     const QString project = dir.filePath("hero.rsproj");
     ASSERT_TRUE(w.saveProjectTo(project));
     WeightOptions o = doc->project().weightOptions();
-    o.gaussian.a += 0.5; // an unsaved edit
+    o.parameters["gaussian"]["a"] = 1.8; // an unsaved edit (the default is 1.3)
     doc->setWeightOptions(o);
     settle(w);
     ASSERT_TRUE(doc->isModified());
@@ -106,7 +106,7 @@ TEST(GuardedImportUi, ACrashingReaderLeavesTheOpenProjectAsItWas)
     EXPECT_EQ(doc->project().rig(), rigBefore);
     EXPECT_EQ(doc->projectPath(), project);
     EXPECT_TRUE(doc->isModified());
-    EXPECT_DOUBLE_EQ(doc->project().weightOptions().gaussian.a, o.gaussian.a);
+    EXPECT_DOUBLE_EQ(doc->project().weightOptions().valuesOf("gaussian").at("a"), 1.8);
     auto* box = w.findChild<QMessageBox*>("errorBox");
     ASSERT_NE(box, nullptr);
     EXPECT_TRUE(box->text().contains("crashed")) << box->text().toStdString();

@@ -67,8 +67,8 @@ TEST(Recovery, ARecoveredSessionIsSavedElsewhereBeforeItsAutosaveGoes)
         ASSERT_TRUE(w1->document()->project().hasCharacter());
         ASSERT_TRUE(w1->saveProjectTo(original));
         WeightOptions o = w1->document()->project().weightOptions();
-        editedA = o.gaussian.a + 0.75;
-        o.gaussian.a = editedA;
+        editedA = 1.3 + 0.75; // the default a of eq. 4.1, edited
+        o.parameters["gaussian"]["a"] = editedA;
         w1->document()->setWeightOptions(o);
         settle(*w1);
         ASSERT_TRUE(w1->document()->isModified());
@@ -89,7 +89,7 @@ TEST(Recovery, ARecoveredSessionIsSavedElsewhereBeforeItsAutosaveGoes)
     settle(w2);
     Document* doc = w2.document();
     ASSERT_TRUE(doc->project().hasCharacter());
-    EXPECT_DOUBLE_EQ(doc->project().weightOptions().gaussian.a, editedA);
+    EXPECT_DOUBLE_EQ(doc->project().weightOptions().valuesOf("gaussian").at("a"), editedA);
     // Unsaved work standing for the original project, not the autosave file.
     EXPECT_TRUE(doc->isModified());
     EXPECT_TRUE(doc->isRecovered());
