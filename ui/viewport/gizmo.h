@@ -11,7 +11,7 @@
 /// R' = R · Rot(e_k, φ) (pose.h: local rotations live in the joint's bind
 /// frame, whose axes the posed frame O_i carries).
 
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "ui/viewport/draw_data.h"
 #include "ui/viewport/picking.h"
 

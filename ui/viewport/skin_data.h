@@ -27,7 +27,7 @@
 ///   13–14 dual quaternion of G_j: real, dual                  Twist
 
 #include "core/deform/lbs.h"
-#include "core/deform/pose.h"
+#include "core/rig/pose.h"
 #include "core/skin/segmentation_data.h"
 #include "core/skin/skin_weights.h"
 
