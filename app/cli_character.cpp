@@ -46,13 +46,16 @@ namespace rig::app {
 
 int cmdInfo(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report"}, {"--json"}, "info");
+    const Args a = parse(raw, {"--report", "--up", "--facing"}, {"--json"}, "info");
     const std::string file = needFile(a, "info");
+    const OrientationOptions orientation = parseOrientationArgs(a, "info");
     StageTimings stages;
     StageClock clock(stages);
-    const LoadedCharacter c = loadCharacter(file);
+    OrientationResult oriented;
+    const LoadedCharacter c = loadOriented(file, orientation, oriented);
     clock.lap("load");
-    const json j = infoJson(c);
+    json j = infoJson(c);
+    j["orientation"] = orientationJson(oriented);
     if (a.flag("--json")) {
         std::cout << j.dump(2) << '\n';
     } else {
@@ -67,6 +70,7 @@ int cmdInfo(const std::vector<std::string>& raw)
                   << "  size        " << size.x() << " x " << size.y() << " x " << size.z() << '\n'
                   << "  up axis     " << c.imported.info.upAxis << (c.imported.info.upAxisGuessed ? " (guessed)" : "")
                   << '\n'
+                  << "  orientation " << oriented.summary() << '\n'
                   << "  skeleton    "
                   << (c.imported.skeleton ? std::to_string(c.imported.skeleton->names.size()) + " joints" : "none")
                   << '\n';
@@ -77,10 +81,10 @@ int cmdInfo(const std::vector<std::string>& raw)
 
 int cmdSkeleton(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--json"}, {}, "skeleton");
+    const Args a = parse(raw, {"--report", "--resolution", "--json", "--up", "--facing"}, {}, "skeleton");
     const std::string file = needFile(a, "skeleton");
     const int resolution = parseResolution(a, "skeleton");
-    const auto [project, stages] = runSkeletonStage(file, resolution);
+    const auto [project, stages] = runSkeletonStage(file, resolution, parseOrientationArgs(a, "skeleton"));
     const CurveSkeletonResult& r = *project.curveSkeleton();
     const CurveSkeleton& s = r.refined;
     const json results = {{"resolution", resolution},
@@ -115,16 +119,16 @@ int cmdSkeleton(const std::vector<std::string>& raw)
 
 int cmdFit(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing"}, {}, "fit");
+    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up"}, {}, "fit");
     const std::string file = needFile(a, "fit");
     const auto out = a.value("--out");
     if (!out)
         throw Error("rigsmith fit: --out rig.json is required");
     const std::string templateSpec = a.value("--template").value_or("humanoid21");
-    auto [project, stages] = runSkeletonStage(file, parseResolution(a, "fit"));
+    OrientationResult oriented;
+    auto [project, stages] = runSkeletonStage(file, parseResolution(a, "fit"), parseOrientationArgs(a, "fit"), &oriented);
     StageClock clock(stages);
     project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(templateSpec)));
-    project.setFront(parseFacing(a.value("--facing").value_or("+z")));
     const CurveSkeleton& s = project.curveSkeleton()->refined;
     const std::string endsSpec = a.value("--ends").value_or("auto");
     const EndNodeLabels labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
@@ -145,7 +149,9 @@ int cmdFit(const std::vector<std::string>& raw)
                     {"joints", rig.skeleton.jointCount()},
                     {"joint_names", joints},
                     {"labels", formatEndNodeLabels(labels)},
-                    {"end_nodes", s.count(NodeType::End)}};
+                    {"end_nodes", s.count(NodeType::End)},
+                    {"orientation", orientationJson(oriented)},
+                    {"warnings", fitWarningsJson(rig, *project.rigTemplate())}};
     // For the bundled character, the error against the generator's ground truth.
     if (const auto& gt = project.character()->groundTruth) {
         double sum = 0.0, worst = 0.0;

@@ -126,7 +126,7 @@ int cmdRetarget(const std::vector<std::string>& raw)
 int cmdRig(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw,
-                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--weights",
+                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up", "--weights",
                           "--segmentation", "--clip", "--frame-step", "--project"},
                          {"--save-weights", "--use-file-skeleton"}, "rig");
     const std::string file = needFile(a, "rig");
@@ -142,10 +142,9 @@ int cmdRig(const std::vector<std::string>& raw)
     if (const auto s = a.value("--segmentation"))
         weightOptions.segmentation.method = parseSegmentationMethod(*s);
     const int step = parseFrameStepOption(a, "rig");
-    auto [project, stages] = runSkeletonStage(file, parseResolution(a, "rig"));
+    auto [project, stages] = runSkeletonStage(file, parseResolution(a, "rig"), parseOrientationArgs(a, "rig"));
     StageClock clock(stages);
     project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(templateSpec)));
-    project.setFront(parseFacing(a.value("--facing").value_or("+z")));
     EndNodeLabels labels;
     if (a.flag("--use-file-skeleton")) {
         const auto& imported = project.character()->imported.skeleton;

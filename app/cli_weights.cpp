@@ -47,7 +47,7 @@ namespace rig::app {
 int cmdWeights(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw,
-                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--method",
+                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up", "--method",
                           "--segmentation"},
                          {"--use-file-skeleton"}, "weights");
     const std::string file = needFile(a, "weights");
@@ -61,6 +61,7 @@ int cmdWeights(const std::vector<std::string>& raw)
     options.segmentation.method = parseSegmentationMethod(a.value("--segmentation").value_or("3.2.4"));
     const int resolution = parseResolution(a, "weights");
     const bool useFileSkeleton = a.flag("--use-file-skeleton");
+    const OrientationOptions orientation = parseOrientationArgs(a, "weights");
     if (!method && !useFileSkeleton)
         throw Error("rigsmith weights: --method file copies the file's own weights; it needs --use-file-skeleton");
 
@@ -70,7 +71,8 @@ int cmdWeights(const std::vector<std::string>& raw)
     VoxelGrid solid;
     if (useFileSkeleton) {
         StageClock clock(stages);
-        project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file)));
+        OrientationResult oriented;
+        project.setCharacter(std::make_shared<const LoadedCharacter>(loadOriented(file, orientation, oriented)));
         clock.lap("load");
         const auto& imported = project.character()->imported;
         if (!imported.skeleton)
@@ -87,10 +89,9 @@ int cmdWeights(const std::vector<std::string>& raw)
             clock.lap("fill");
         }
     } else {
-        std::tie(project, stages) = runSkeletonStage(file, resolution);
+        std::tie(project, stages) = runSkeletonStage(file, resolution, orientation);
         StageClock clock(stages);
         project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(a.value("--template").value_or("humanoid21"))));
-        project.setFront(parseFacing(a.value("--facing").value_or("+z")));
         const std::string endsSpec = a.value("--ends").value_or("auto");
         const EndNodeLabels labels = endsSpec == "auto" ? suggestLabels(project) : parseEndNodeLabels(endsSpec);
         clock.lap("label");
@@ -146,14 +147,15 @@ int cmdWeights(const std::vector<std::string>& raw)
 
 int cmdCompareWeights(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report"}, {}, "compare-weights");
+    const Args a = parse(raw, {"--report", "--up", "--facing"}, {}, "compare-weights");
     if (a.positional.size() != 2)
         throw Error("rigsmith compare-weights: expected FILE (a rigged file) and OUT.json (from rigsmith weights)");
     const std::string& file = a.positional[0];
     const std::string& weightsPath = a.positional[1];
     StageTimings stages;
     StageClock clock(stages);
-    const LoadedCharacter c = loadCharacter(file);
+    OrientationResult oriented;
+    const LoadedCharacter c = loadOriented(file, parseOrientationArgs(a, "compare-weights"), oriented);
     clock.lap("load");
     if (!c.imported.skeleton)
         throw Error("rigsmith compare-weights: '" + file + "' has no skeleton and weights to compare with");
@@ -162,19 +164,20 @@ int cmdCompareWeights(const std::vector<std::string>& raw)
     const SkinWeights weights = skinWeightsFromReference(W);
     clock.lap("read");
     // The file's own animation where it has one (its longest, at most 200
-    // frames evenly spaced), else random poses.
+    // frames evenly spaced: every channel of every joint and root), else random poses.
     constexpr int maxFrames = 200;
-    std::vector<Pose> frames;
+    std::vector<std::vector<Eigen::Affine3d>> frames;
     std::string poseSource = std::to_string(WeightCompareOptions{}.randomPoses) + " random poses";
     if (const auto k = longestAnimation(*c.imported.skeleton)) {
         const ImportedAnimation& anim = c.imported.skeleton->animations[static_cast<size_t>(*k)];
-        frames = animationPoses(rig.skeleton, *c.imported.skeleton, anim, maxFrames);
+        frames = animationSkinning(*c.imported.skeleton, anim, maxFrames);
         poseSource = "file animation '" + anim.name + "' (" + std::to_string(frames.size()) + " frames";
         if (anim.frameCount() > maxFrames)
             poseSource += " of " + std::to_string(anim.frameCount());
         poseSource += ")";
     }
-    const WeightComparison r = compareWeights(c.imported.mesh, rig.skeleton, weights, c.imported.skeleton->W, frames);
+    const WeightComparison r = compareWeightsAnimated(c.imported.mesh, rig.skeleton, weights, c.imported.skeleton->W,
+                                              std::span<const std::vector<Eigen::Affine3d>>(frames));
     clock.lap("compare");
     std::ostringstream f; // fixed decimals: "0.0000 / 100.00% / 100.00% / 0.0000" for identical weights
     f << std::fixed << std::setprecision(4) << r.meanL1 << ' ' << r.meanDistancePercent << ' ' << r.maxDistancePercent

@@ -1,2 +1,2 @@
 list(APPEND RIGSMITH_CORE_SOURCES rig/skeleton.cpp rig/pose.cpp)
-list(APPEND RIGSMITH_CORE_SOURCES rig/template.cpp rig/fit_template.cpp)
+list(APPEND RIGSMITH_CORE_SOURCES rig/template.cpp rig/fit_template.cpp rig/fit_checks.cpp)
