@@ -179,7 +179,7 @@ int cmdFit(const std::vector<std::string>& raw)
 
 int cmdRender(int argc, char** argv, const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--out", "--size", "--view", "--resolution", "--clip"},
+    const Args a = parse(raw, {"--report", "--out", "--size", "--view", "--resolution", "--clip", "--up", "--facing"},
                          {"--wireframe", "--skeleton", "--voxels", "--xray"}, "render");
     const std::string file = needFile(a, "render");
     const auto out = a.value("--out");
@@ -211,11 +211,13 @@ int cmdRender(int argc, char** argv, const std::vector<std::string>& raw)
     const bool needSkeleton = a.flag("--skeleton") || a.flag("--voxels");
     RigProject project;
     StageTimings stages;
+    const OrientationOptions orientation = parseOrientationArgs(a, "render");
     if (needSkeleton) {
-        std::tie(project, stages) = runSkeletonStage(file, parseResolution(a, "render"));
+        std::tie(project, stages) = runSkeletonStage(file, parseResolution(a, "render"), orientation);
     } else {
         StageClock clock(stages);
-        project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file)));
+        OrientationResult oriented;
+        project.setCharacter(std::make_shared<const LoadedCharacter>(loadOriented(file, orientation, oriented)));
         clock.lap("load");
     }
     StageClock clock(stages);

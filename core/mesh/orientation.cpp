@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 #include <unordered_set>
 #include <vector>
 
@@ -89,6 +90,49 @@ double meanAlong(const std::vector<Vec3>& p, const Vec3& axis)
     return p.empty() ? 0.0 : s / double(p.size());
 }
 
+/// Of the area of the triangles whose centroid lies in the end slab of
+/// `fraction` of the height at the end `outward` points to, the part facing
+/// outward within 25 degrees: large for soles standing on the ground, small
+/// for the round top of a head.
+double flatness(const Mesh& mesh, const Vec3& outward, double fraction)
+{
+    double lo = 1e300, hi = -1e300;
+    for (Eigen::Index i = 0; i < mesh.V.rows(); ++i) {
+        lo = std::min(lo, mesh.V.row(i).dot(outward));
+        hi = std::max(hi, mesh.V.row(i).dot(outward));
+    }
+    const double limit = hi - fraction * (hi - lo);
+    double all = 0.0, flat = 0.0;
+    for (Eigen::Index f = 0; f < mesh.F.rows(); ++f) {
+        const Vec3 a = mesh.V.row(mesh.F(f, 0)).transpose(), b = mesh.V.row(mesh.F(f, 1)).transpose(),
+                   c = mesh.V.row(mesh.F(f, 2)).transpose();
+        if ((a + b + c).dot(outward) / 3.0 < limit)
+            continue;
+        const Vec3 n = (b - a).cross(c - a);
+        const double area = 0.5 * n.norm();
+        all += area;
+        // Either winding: a sole seen from below faces outward, its other side (double-sided meshes) too.
+        if (area > 0.0 && std::abs(n.normalized().dot(outward)) > std::cos(25.0 * std::numbers::pi / 180.0))
+            flat += area;
+    }
+    return all > 0.0 ? flat / all : 0.0;
+}
+
+/// Separate blobs of `p` along `axis`: gaps wider than `gap` split them.
+int clustersAlong(std::vector<Vec3> p, const Vec3& axis, double gap)
+{
+    if (p.empty())
+        return 0;
+    std::vector<double> x;
+    for (const Vec3& q : p)
+        x.push_back(q.dot(axis));
+    std::sort(x.begin(), x.end());
+    int n = 1;
+    for (size_t k = 1; k < x.size(); ++k)
+        n += x[k] - x[k - 1] > gap;
+    return n;
+}
+
 bool isSignedAxis(const Vec3& a)
 {
     return a.allFinite() && std::abs(a.norm() - 1.0) < 1e-9 && (a.array().abs() > 1.0 - 1e-9).count() == 1;
@@ -147,17 +191,26 @@ UpGuess detectUp(const Mesh& mesh)
     g.leftRight = Vec3::Unit(lr);
     Vec3 up = Vec3::Unit(upAxis);
     const double bottom = box.min(upAxis), h = std::max(size(upAxis), 1e-300);
+    // Which end stands on the ground: flat soles (area facing the end), two
+    // feet (two blobs across), a wider slab; a head is round, one blob, narrow.
     const double lowWidth = extentAlong(slab(p, up, bottom, h, 0.0, 0.1), g.leftRight);
     const double highWidth = extentAlong(slab(p, up, bottom, h, 0.9, 1.0), g.leftRight);
-    if (highWidth > lowWidth)
-        up = -up; // the wide end (two feet) is the bottom
+    const double lowFlat = flatness(mesh, -up, 0.05), highFlat = flatness(mesh, up, 0.05);
+    const int lowBlobs = clustersAlong(slab(p, up, bottom, h, 0.0, 0.05), g.leftRight, 0.03 * h);
+    const int highBlobs = clustersAlong(slab(p, up, bottom, h, 0.95, 1.0), g.leftRight, 0.03 * h);
+    const double vote = (lowFlat - highFlat) + 0.25 * ((lowBlobs == 2) - (highBlobs == 2)) +
+                        0.1 * (lowWidth - highWidth) / std::max({lowWidth, highWidth, 1e-300});
+    if (vote < 0.0)
+        up = -up; // the feet were at the top
     g.up = up;
-    const double slabMargin = std::abs(lowWidth - highWidth) / std::max({lowWidth, highWidth, 1e-300});
-    g.confidence = std::clamp(std::min({4.0 * symMargin, 4.0 * lengthMargin, 2.0 * slabMargin}), 0.0, 1.0);
+    g.confidence = std::clamp(std::min({4.0 * symMargin, 4.0 * lengthMargin, 4.0 * std::abs(vote)}), 0.0, 1.0);
     g.reason = "mirror axis " + signedAxisName(g.leftRight).substr(1) + " (symmetry " + fmt(sym[0]) + "/" +
                fmt(sym[1]) + "/" + fmt(sym[2]) + " for x/y/z), longest other axis " + signedAxisName(up).substr(1) +
-               ", feet end " + (up(upAxis) > 0 ? "-" : "+") + signedAxisName(up).substr(1) + " (slab widths " +
-               fmt(std::min(lowWidth, highWidth) / h) + " vs " + fmt(std::max(lowWidth, highWidth) / h) +
+               ", feet end " + (up(upAxis) > 0 ? "-" : "+") + signedAxisName(up).substr(1) + " (flat area " +
+               fmt(vote >= 0 ? lowFlat : highFlat) + " vs " + fmt(vote >= 0 ? highFlat : lowFlat) + ", blobs " +
+               std::to_string(vote >= 0 ? lowBlobs : highBlobs) + " vs " +
+               std::to_string(vote >= 0 ? highBlobs : lowBlobs) + ", widths " +
+               fmt((vote >= 0 ? lowWidth : highWidth) / h) + " vs " + fmt((vote >= 0 ? highWidth : lowWidth) / h) +
                " of the height)";
     return g;
 }

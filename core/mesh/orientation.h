@@ -11,9 +11,12 @@
 ///    image across the box's middle plane is occupied too. A body is
 ///    symmetric left to right, not head to foot nor front to back;
 ///  - up is the longer of the two other axes (a standing body is taller than
-///    deep), and its sign puts the feet down: the slab of the lowest 10 % is
-///    wider along left-right (two feet apart) than the slab of the highest
-///    10 % (one head);
+///    deep), and its sign puts the feet down. The end the feet are at votes
+///    by (a) flatness: the part of the area in its 5 % slab facing the end
+///    within 25 degrees (soles on the ground are flat, a head's top is
+///    round), (b) two blobs across left-right in that slab (two feet, one
+///    head; gaps over 3 % of the height), weighing 0.25, and (c) a wider 10 %
+///    slab, weighing 0.1 of the relative difference;
 ///  - front (with up known) is the sign of the remaining axis that toes point
 ///    to: the centroid of the lowest 6 % (feet) lies ahead of the centroid of
 ///    the slab at 15-30 % (shins); when the feet give no clear answer, the
