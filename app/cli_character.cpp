@@ -151,7 +151,10 @@ int cmdFit(const std::vector<std::string>& raw)
                     {"labels", formatEndNodeLabels(labels)},
                     {"end_nodes", s.count(NodeType::End)},
                     {"orientation", orientationJson(oriented)},
-                    {"warnings", fitWarningsJson(rig, *project.rigTemplate())}};
+                    {"warnings", fitWarningsJson(rig, *project.rigTemplate())},
+                    {"notes", rig.notes}};
+    for (const std::string& note : rig.notes)
+        std::cout << "  note: " << note << '\n';
     // For the bundled character, the error against the generator's ground truth.
     if (const auto& gt = project.character()->groundTruth) {
         double sum = 0.0, worst = 0.0;
