@@ -78,13 +78,15 @@ Usage:
                                   animation (at most 200, evenly spaced), or over 20 random poses (+-45 deg)
                                   when it has none
   rigsmith evaluate FILE [--report R.json] [--resolution N] [--up auto|file|+y|...] [--facing auto|+z|...]
+                    [--deform-joints auto|all|NAME,...]
                                   score Rigsmith on a character an artist rigged: auto-rig the mesh alone,
                                   map the artist's joints to 16 canonical joints by name (Mixamo, CMU,
                                   Blender/Rigify, Unreal, Bip01) or hierarchy, report each joint's distance
                                   in % of height (extent along up), mean and max, whether the five end labels
                                   went to the right ends; then weights for the artist's skeleton with each
                                   method against the artist's over the file's animations (default --up auto
-                                  --facing auto)
+                                  --facing auto); --deform-joints auto|all|NAME,... says which artist joints
+                                  may get weight (auto: those the file's weights use)
   rigsmith bench bar             the thesis bar experiment (4.4): volume error per step and deformer beside
                                   Table 4.2, the candy-wrapper figure and the 0-720 deg twist continuity
   rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]

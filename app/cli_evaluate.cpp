@@ -8,6 +8,7 @@
 #include "core/eval/weight_compare.h"
 #include "core/io/animation_poses.h"
 #include "core/project/rig_project.h"
+#include "core/skin/deform_joints.h"
 #include "core/skin/skinning.h"
 
 #include <cmath>
@@ -101,7 +102,7 @@ FitResult groundTruthRig(const Humanoid& h)
 
 int cmdEvaluate(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing"}, {}, "evaluate");
+    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints"}, {}, "evaluate");
     const std::string file = needFile(a, "evaluate");
     const int resolution = parseResolution(a, "evaluate");
     const OrientationOptions orientation = parseOrientationArgs(a, "evaluate", "auto", "auto");
@@ -178,6 +179,13 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         std::string error;
     };
     std::vector<MethodResult> methods;
+    const std::string deformSpec = a.value("--deform-joints").value_or("auto");
+    const std::vector<bool> deform =
+        deformJoints(deformSpec, artist.skeleton, fileSkeleton ? &fileSkeleton->W : nullptr);
+    json excluded = json::array();
+    for (int j = 0; j < artist.skeleton.jointCount(); ++j)
+        if (!deform[static_cast<size_t>(j)])
+            excluded.push_back(artist.skeleton.names[static_cast<size_t>(j)]);
     const VoxelGrid* solid = project.curveSkeleton() ? &project.curveSkeleton()->solid : nullptr;
     for (const WeightMethod m : {WeightMethod::Segmentation, WeightMethod::Heat}) {
         if (!fileSkeleton)
@@ -189,7 +197,8 @@ int cmdEvaluate(const std::vector<std::string>& raw)
             WeightOptions wo;
             wo.method = m;
             const SkinningResult s = computeSkinning(mesh, artist.skeleton, solid, wo);
-            r.comparison = compareWeightsAnimated(mesh, artist.skeleton, s.weights, fileSkeleton->W,
+            const SkinWeights w = restrictToDeformJoints(s.weights, artist.skeleton, deform);
+            r.comparison = compareWeightsAnimated(mesh, artist.skeleton, w, fileSkeleton->W,
                                           std::span<const std::vector<Eigen::Affine3d>>(frames));
         } catch (const Cancelled&) {
             throw;
@@ -248,13 +257,17 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                       << "  ";
         }
         std::cout << "(" << labelsRight << "/" << labelsKnown << " right)\n";
+        for (const std::string& note : fitted->notes)
+            std::cout << "  note         " << note << '\n';
     } else {
         std::cout << "  fit          FAILED: " << fitError << '\n';
     }
     if (!fileSkeleton)
         std::cout << "  weights      not compared: the generated character has no artist's weights\n";
     else
-        std::cout << "  weights over " << poseSource << '\n'
+        std::cout << "  deform       " << deformSpec << ": " << excluded.size() << " joints get no weight "
+                  << excluded.dump() << '\n'
+                  << "  weights over " << poseSource << '\n'
               << "    " << pad("method", 10) << pad("L1", 8) << pad("prec %", 8) << pad("recall %", 10)
               << pad("mean d %", 10) << "max d %\n";
     for (const MethodResult& m : methods) {
@@ -313,7 +326,9 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                     {"fit", {{"succeeded", scores.has_value()},
                              {"error", fitError.empty() ? json(nullptr) : json(fitError)},
                              {"labels", project.rig() ? json(formatEndNodeLabels(project.labels())) : json(nullptr)},
-                             {"warnings", warnings}}},
+                             {"warnings", warnings},
+                             {"notes", fitted ? json(fitted->notes) : json::array()},
+                             {"legs_joined_by_cloth", fitted && fitted->legsJoinedByCloth}}},
                     {"joints", jointsJson},
                     {"mean_joint_error_percent", scores ? numberOrNull(scores->meanPercent) : json(nullptr)},
                     {"max_joint_error_percent", scores ? numberOrNull(scores->maxPercent) : json(nullptr)},
@@ -321,6 +336,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                     {"end_labels", labelsJson},
                     {"end_labels_right", scores ? json(labelsRight) : json(nullptr)},
                     {"pose_source", poseSource},
+                    {"deform_joints", {{"spec", deformSpec}, {"excluded", excluded}}},
                     {"weights", weightsOut}};
     writeReport(a, "evaluate", file, stages, results);
     return 0;

@@ -16,6 +16,7 @@
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
+#include "core/skin/deform_joints.h"
 #include "core/skin/skinning.h"
 #include "core/eval/weight_compare.h"
 #include "core/voxel/fill.h"
@@ -127,6 +128,7 @@ int cmdRig(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw,
                          {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up", "--weights",
+                          "--deform-joints",
                           "--segmentation", "--clip", "--frame-step", "--project"},
                          {"--save-weights", "--use-file-skeleton"}, "rig");
     const std::string file = needFile(a, "rig");
@@ -161,7 +163,13 @@ int cmdRig(const std::vector<std::string>& raw)
     }
     const Skeleton& skeleton = project.rig()->skeleton;
     project.setWeightOptions(weightOptions);
-    auto skinning = std::make_shared<const SkinningResult>(computeSkinning(project));
+    SkinningResult computed = computeSkinning(project);
+    if (a.flag("--use-file-skeleton")) { // the file's tags, IK goals and attachments get no weight
+        const auto& imported = project.character()->imported.skeleton;
+        computed.weights = restrictToDeformJoints(
+            computed.weights, skeleton, deformJoints(a.value("--deform-joints").value_or("auto"), skeleton, &imported->W));
+    }
+    auto skinning = std::make_shared<const SkinningResult>(std::move(computed));
     clock.add(skinning->timings); // segment, weights, diagnostics
     project.setSkinning(skinning);
     std::optional<RetargetedClip> clip;

@@ -16,6 +16,7 @@
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
+#include "core/skin/deform_joints.h"
 #include "core/skin/skinning.h"
 #include "core/eval/weight_compare.h"
 #include "core/voxel/fill.h"
@@ -47,7 +48,7 @@ namespace rig::app {
 int cmdWeights(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw,
-                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up", "--method",
+                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up", "--method", "--deform-joints",
                           "--segmentation"},
                          {"--use-file-skeleton"}, "weights");
     const std::string file = needFile(a, "weights");
@@ -106,6 +107,12 @@ int cmdWeights(const std::vector<std::string>& raw)
     if (method) {
         project.setWeightOptions(options);
         result = fileRig ? computeSkinning(mesh, skeleton, &solid, options) : computeSkinning(project);
+        if (fileRig) { // the file's tags, IK goals and attachments get no weight
+            const auto& imported = project.character()->imported.skeleton;
+            const std::vector<bool> deform =
+                deformJoints(a.value("--deform-joints").value_or("auto"), skeleton, &imported->W);
+            result->weights = restrictToDeformJoints(result->weights, skeleton, deform);
+        }
         stages.insert(stages.end(), result->timings.begin(), result->timings.end());
     } else {
         StageClock clock(stages);
