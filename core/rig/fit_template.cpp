@@ -343,6 +343,17 @@ std::string joinLegsUnderCloth(const CurveSkeleton& s, const EndNodeLabels& labe
     const double fork = (height(spine.points.front()) - floor) / (top - floor);
     if (fork >= options.minForkProportion * hipsT)
         return {};
+    // A sitting or crouching body also has its fork low, but its legs keep
+    // their length; cloth leaves only the legs below the hem, short against
+    // the (lengthened) spine.
+    const auto scaleOf = [&](Limb l) {
+        const auto c = static_cast<size_t>(l);
+        return t.chainLengths[c] > 0.0 ? lines[c].length() / t.chainLengths[c] : 0.0;
+    };
+    const double legs = 0.5 * (scaleOf(Limb::LeftFoot) + scaleOf(Limb::RightFoot));
+    constexpr double maxClothLegScale = 0.6; // legs shorter than this share of the spine's scale
+    if (legs >= maxClothLegScale * scaleOf(Limb::Head))
+        return {};
     // 1. The hips where the template's proportion puts them, on the spine line
     //    (it runs through the middle of the skirt or robe).
     const double target = floor + hipsT * (top - floor);

@@ -146,7 +146,9 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
 void RigPanel::onRigChanged()
 {
     const auto& rig = m_document->project().rig();
-    const auto& rigTemplate = m_document->project().rigTemplate();
+    // The project's template; none set means the bundled humanoid21 (fitRig()).
+    static const auto humanoid21 = std::make_shared<const RigTemplate>(builtinTemplate("humanoid21"));
+    const auto rigTemplate = m_document->project().rigTemplate() ? m_document->project().rigTemplate() : humanoid21;
     QStringList lines;
     int first = -1;
     if (rig) {
