@@ -44,7 +44,7 @@
 namespace rig::app {
 namespace {
 
-const std::vector<std::string> commands = {"info", "render", "skeleton", "fit", "rig", "export", "retarget", "bench", "weights", "compare-weights"};
+const std::vector<std::string> commands = {"info", "render", "skeleton", "fit", "rig", "export", "retarget", "bench", "weights", "compare-weights", "evaluate"};
 
 } // namespace
 
@@ -113,6 +113,16 @@ Usage:
                                   vertex distance in % of height by LBS over the frames of FILE's longest
                                   animation (at most 200, evenly spaced), or over 20 random poses (+-45 deg)
                                   when it has none
+  rigsmith evaluate FILE [--report R.json] [--resolution N] [--up auto|file|+y|...] [--facing auto|+z|...]
+                    [--deform-joints auto|all|NAME,...]
+                                  score Rigsmith on a character an artist rigged: auto-rig the mesh alone,
+                                  map the artist's joints to 16 canonical joints by name (Mixamo, CMU,
+                                  Blender/Rigify, Unreal, Bip01) or hierarchy, report each joint's distance
+                                  in % of height (extent along up), mean and max, whether the five end labels
+                                  went to the right ends; then weights for the artist's skeleton with each
+                                  method against the artist's over the file's animations (default --up auto
+                                  --facing auto); --deform-joints auto|all|NAME,... says which artist joints
+                                  may get weight (auto: those the file's weights use)
   rigsmith bench bar             the thesis bar experiment (4.4): volume error per step and deformer beside
                                   Table 4.2, the candy-wrapper figure and the 0-720 deg twist continuity
   rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]
@@ -143,7 +153,13 @@ Usage:
 
 FILE is a path to any format Assimp reads (FBX, OBJ, glTF, Collada, ...), or
 'default' for the bundled character, or 'default:POSE' with POSE one of
-t, a, arms-down, knees-bent, sitting, reach, twist.
+t, a, arms-down, knees-bent, sitting, reach, twist; '+skirt' or '+robe' dresses it in a long
+skirt or a robe (default+skirt, default:t+robe).
+
+Every command that loads a mesh takes --up auto|file|+y|-y|+z|-z|+x|-x (default file: the
+file's metadata or import's guess; auto: from the shape; an axis: the file's axis that points
+up) and --facing auto|+z|-z|+x|-x (default +z; auto: detect from toes and face and turn the
+character to face +Z).
 
 Every command takes --report R.json and writes
   {"command", "input", "stages": [{"name", "seconds"}], "total_seconds", ...results}.
@@ -199,6 +215,8 @@ int runCli(int argc, char** argv, const std::vector<std::string>& args)
             return cmdWeights(rest);
         if (command == "compare-weights")
             return cmdCompareWeights(rest);
+        if (command == "evaluate")
+            return cmdEvaluate(rest);
         if (command == "retarget")
             return cmdRetarget(rest);
         if (command == "bench")

@@ -47,13 +47,16 @@ namespace rig::app {
 
 int cmdInfo(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report"}, {"--json"}, "info");
+    const Args a = parse(raw, {"--report", "--up", "--facing"}, {"--json"}, "info");
     const std::string file = needFile(a, "info");
+    const OrientationOptions orientation = parseOrientationArgs(a, "info");
     StageTimings stages;
     StageClock clock(stages);
-    const LoadedCharacter c = loadCharacter(file);
+    OrientationResult oriented;
+    const LoadedCharacter c = loadOriented(file, orientation, oriented);
     clock.lap("load");
-    const json j = infoJson(c);
+    json j = infoJson(c);
+    j["orientation"] = orientationJson(oriented);
     if (a.flag("--json")) {
         std::cout << j.dump(2) << '\n';
     } else {
@@ -68,6 +71,7 @@ int cmdInfo(const std::vector<std::string>& raw)
                   << "  size        " << size.x() << " x " << size.y() << " x " << size.z() << '\n'
                   << "  up axis     " << c.imported.info.upAxis << (c.imported.info.upAxisGuessed ? " (guessed)" : "")
                   << '\n'
+                  << "  orientation " << oriented.summary() << '\n'
                   << "  skeleton    "
                   << (c.imported.skeleton ? std::to_string(c.imported.skeleton->names.size()) + " joints" : "none")
                   << '\n';
@@ -78,10 +82,10 @@ int cmdInfo(const std::vector<std::string>& raw)
 
 int cmdSkeleton(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--json"}, {}, "skeleton");
+    const Args a = parse(raw, {"--report", "--resolution", "--json", "--up", "--facing"}, {}, "skeleton");
     const std::string file = needFile(a, "skeleton");
     const int resolution = parseResolution(a, "skeleton");
-    const auto [project, stages] = runSkeletonStage(file, resolution);
+    const auto [project, stages] = runSkeletonStage(file, resolution, parseOrientationArgs(a, "skeleton"));
     const CurveSkeletonResult& r = *project.curveSkeleton();
     const CurveSkeleton& s = r.refined;
     const json results = {{"resolution", resolution},
@@ -117,7 +121,7 @@ int cmdSkeleton(const std::vector<std::string>& raw)
 int cmdFit(const std::vector<std::string>& raw)
 {
     const Args a =
-        parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing"}, {"--force"}, "fit");
+        parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up"}, {"--force"}, "fit");
     const std::string file = needFile(a, "fit");
     const auto out = a.value("--out");
     if (!out)
@@ -143,7 +147,12 @@ int cmdFit(const std::vector<std::string>& raw)
                     {"joints", rig.skeleton.jointCount()},
                     {"joint_names", joints},
                     {"labels", formatEndNodeLabels(labels)},
-                    {"end_nodes", s.count(NodeType::End)}};
+                    {"end_nodes", s.count(NodeType::End)},
+                    {"orientation", orientationJson(project.orientationResult())},
+                    {"warnings", fitWarningsJson(rig, *project.rigTemplate())},
+                    {"notes", rig.notes}};
+    for (const std::string& note : rig.notes)
+        std::cout << "  note: " << note << '\n';
     // For the bundled character, the error against the generator's ground truth.
     if (const auto& gt = project.character()->groundTruth) {
         double sum = 0.0, worst = 0.0;
@@ -171,7 +180,7 @@ int cmdFit(const std::vector<std::string>& raw)
 
 int cmdRender(int argc, char** argv, const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--out", "--size", "--view", "--resolution", "--clip"},
+    const Args a = parse(raw, {"--report", "--out", "--size", "--view", "--resolution", "--clip", "--up", "--facing"},
                          {"--wireframe", "--skeleton", "--voxels", "--xray"}, "render");
     const std::string file = needFile(a, "render");
     const auto out = a.value("--out");
@@ -203,11 +212,13 @@ int cmdRender(int argc, char** argv, const std::vector<std::string>& raw)
     const bool needSkeleton = a.flag("--skeleton") || a.flag("--voxels");
     RigProject project;
     StageTimings stages;
+    const OrientationOptions orientation = parseOrientationArgs(a, "render");
     if (needSkeleton) {
-        std::tie(project, stages) = runSkeletonStage(file, parseResolution(a, "render"));
+        std::tie(project, stages) = runSkeletonStage(file, parseResolution(a, "render"), orientation);
     } else {
         StageClock clock(stages);
-        project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file)));
+        OrientationResult oriented;
+        project.setCharacter(std::make_shared<const LoadedCharacter>(loadOriented(file, orientation, oriented)));
         clock.lap("load");
     }
     StageClock clock(stages);

@@ -18,6 +18,7 @@
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
+#include "core/rig/fit_checks.h"
 #include "core/skin/skinning.h"
 #include "core/eval/weight_compare.h"
 #include "core/voxel/fill.h"
@@ -165,19 +166,71 @@ json skeletonJson(const CurveSkeleton& s)
 }
 
 /// Loads a character and runs the curve-skeleton stage, recording the stages.
-std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution)
+OrientationOptions parseOrientationArgs(const Args& a, const std::string& command, const std::string& defaultUp,
+                                        const std::string& defaultFacing)
+{
+    OrientationOptions o;
+    o.up = a.value("--up").value_or(defaultUp);
+    o.facing = a.value("--facing").value_or(defaultFacing);
+    try {
+        validateOrientationOptions(o);
+    } catch (const InvalidInput& e) {
+        throw Error("rigsmith " + command + ": " + e.what());
+    }
+    return o;
+}
+
+LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& orientation, OrientationResult& result)
+{
+    LoadedCharacter c = loadCharacter(file);
+    result = orientCharacter(c, orientation);
+    return c;
+}
+
+json fitWarningsJson(const FitResult& rig, const RigTemplate& rigTemplate)
+{
+    json out = json::array();
+    for (const FitWarning& w : checkFit(rig.skeleton, rigTemplate)) {
+        std::cout << "  warning: " << w.message << '\n';
+        out.push_back({{"kind", w.kind},
+                       {"joint", w.joint >= 0 ? json(rig.skeleton.names[static_cast<size_t>(w.joint)]) : json(nullptr)},
+                       {"message", w.message}});
+    }
+    return out;
+}
+
+json orientationJson(const OrientationResult& r)
+{
+    return {{"up", r.fileUp},
+            {"up_source", r.upSource},
+            {"up_confidence", r.upConfidence},
+            {"up_reason", r.upReason},
+            {"facing", r.facingSource == "detected" ? r.detectedFront : std::string("given")},
+            {"facing_source", r.facingSource},
+            {"facing_confidence", r.frontConfidence},
+            {"facing_reason", r.frontReason},
+            {"turned", r.turned},
+            {"summary", r.summary()}};
+}
+
+std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution,
+                                                     const OrientationOptions& orientation, OrientationResult* result)
 {
     StageTimings stages;
     StageClock clock(stages);
     RigProject project;
-    project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(file)));
+    OrientationResult r;
+    project.setCharacter(std::make_shared<const LoadedCharacter>(loadOriented(file, orientation, r)));
+    project.setFront(r.front);
+    if (result)
+        *result = r;
     clock.lap("load");
     CurveSkeletonOptions options;
     options.voxelize.resolution = resolution;
     project.setCurveSkeletonOptions(options);
-    auto result = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project));
-    stages.insert(stages.end(), result->timings.begin(), result->timings.end());
-    project.setCurveSkeleton(result);
+    auto result2 = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project));
+    stages.insert(stages.end(), result2->timings.begin(), result2->timings.end());
+    project.setCurveSkeleton(result2);
     return {project, stages};
 }
 
@@ -219,7 +272,11 @@ RigProject projectFromArgs(const Args& a, const std::string& command, const std:
     skeletonOptions.voxelize.resolution = parseResolution(a, command);
     project.setCurveSkeletonOptions(skeletonOptions);
     project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(a.value("--template").value_or("humanoid21"))));
-    project.setFront(parseFacing(a.value("--facing").value_or("+z")));
+    const OrientationOptions orientation = parseOrientationArgs(a, command);
+    project.setOrientation(orientation);
+    if (orientation.facing != "auto") // "auto": the load turns the character to face +Z
+        project.setFront(parseFacing(orientation.facing));
+    project.setDeformJoints(a.value("--deform-joints").value_or("auto"));
     project.setRequireHumanoid(!a.flag("--force"));
     if (a.flag("--use-file-skeleton"))
         project.setRigSource(RigSource::FileSkeleton);

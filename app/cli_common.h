@@ -67,8 +67,26 @@ const char* nodeTypeName(NodeType t);
 /// Nodes, edges and segments of a curve skeleton (`rigsmith skeleton --json`).
 json skeletonJson(const CurveSkeleton& s);
 
-/// Loads a character and runs the curve-skeleton stage, recording the stages.
-std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution);
+/// `--up` and `--facing` (core/project/character_orientation.h), with the
+/// command's defaults. @throws rig::Error naming the command for a bad value.
+OrientationOptions parseOrientationArgs(const Args& a, const std::string& command, const std::string& defaultUp = "file",
+                                        const std::string& defaultFacing = "+z");
+
+/// Loads a character and orients it (`orientCharacter()`); `result` receives what was done.
+LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& orientation, OrientationResult& result);
+
+/// Checks a fitted rig (core/rig/fit_checks.h), prints each warning on stdout
+/// ("  warning: ...") and returns them as the report's "warnings" array.
+json fitWarningsJson(const FitResult& rig, const RigTemplate& rigTemplate);
+
+/// The report's "orientation" object.
+json orientationJson(const OrientationResult& r);
+
+/// Loads and orients a character and runs the curve-skeleton stage, recording
+/// the stages; the project's front is the orientation's.
+std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution,
+                                                     const OrientationOptions& orientation = {},
+                                                     OrientationResult* result = nullptr);
 
 /// `--method` of `rigsmith weights`: a weight method, or "file" (the file's own weights).
 std::optional<std::string> parseWeightsMethodArg(const std::string& m);
@@ -145,6 +163,7 @@ int cmdFit(const std::vector<std::string>& raw);
 int cmdRender(int argc, char** argv, const std::vector<std::string>& raw);
 int cmdWeights(const std::vector<std::string>& raw);
 int cmdCompareWeights(const std::vector<std::string>& raw);
+int cmdEvaluate(const std::vector<std::string>& raw);
 int cmdBenchBar(const std::vector<std::string>& raw);
 int cmdBenchSkinning(const std::vector<std::string>& raw);
 int cmdBench(const std::vector<std::string>& raw);

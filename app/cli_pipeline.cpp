@@ -17,6 +17,7 @@
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
+#include "core/skin/deform_joints.h"
 #include "core/skin/skinning.h"
 #include "core/eval/weight_compare.h"
 #include "core/voxel/fill.h"
@@ -127,8 +128,8 @@ int cmdRetarget(const std::vector<std::string>& raw)
 int cmdRig(const std::vector<std::string>& raw)
 {
     std::vector<std::string> values = {"--report", "--resolution", "--ends", "--template", "--out", "--facing",
-                                       "--weights", "--segmentation", "--weight-params", "--clip", "--frame-step",
-                                       "--project"};
+                                       "--up", "--weights", "--deform-joints", "--segmentation", "--weight-params",
+                                       "--clip", "--frame-step", "--project"};
     std::vector<std::string> flags = {"--save-weights", "--use-file-skeleton", "--force"};
     values.insert(values.end(), exportValueOptions.begin(), exportValueOptions.end());
     flags.insert(flags.end(), exportFlagOptions.begin(), exportFlagOptions.end());

@@ -18,6 +18,7 @@
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
+#include "core/skin/deform_joints.h"
 #include "core/skin/skinning.h"
 #include "core/eval/weight_compare.h"
 #include "core/voxel/fill.h"
@@ -49,8 +50,8 @@ namespace rig::app {
 int cmdWeights(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw,
-                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--method",
-                          "--segmentation", "--weight-params"},
+                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up", "--method",
+                          "--segmentation", "--weight-params", "--deform-joints"},
                          {"--use-file-skeleton", "--force"}, "weights");
     const std::string file = needFile(a, "weights");
     const auto out = a.value("--out");
@@ -127,14 +128,15 @@ int cmdWeights(const std::vector<std::string>& raw)
 
 int cmdCompareWeights(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report"}, {}, "compare-weights");
+    const Args a = parse(raw, {"--report", "--up", "--facing"}, {}, "compare-weights");
     if (a.positional.size() != 2)
         throw Error("rigsmith compare-weights: expected FILE (a rigged file) and OUT.json (from rigsmith weights)");
     const std::string& file = a.positional[0];
     const std::string& weightsPath = a.positional[1];
     StageTimings stages;
     StageClock clock(stages);
-    const LoadedCharacter c = loadCharacter(file);
+    OrientationResult oriented;
+    const LoadedCharacter c = loadOriented(file, parseOrientationArgs(a, "compare-weights"), oriented);
     clock.lap("load");
     if (!c.imported.skeleton)
         throw Error("rigsmith compare-weights: '" + file + "' has no skeleton and weights to compare with");
@@ -143,19 +145,20 @@ int cmdCompareWeights(const std::vector<std::string>& raw)
     const SkinWeights weights = skinWeightsFromReference(W);
     clock.lap("read");
     // The file's own animation where it has one (its longest, at most 200
-    // frames evenly spaced), else random poses.
+    // frames evenly spaced: every channel of every joint and root), else random poses.
     constexpr int maxFrames = 200;
-    std::vector<Pose> frames;
+    std::vector<std::vector<Eigen::Affine3d>> frames;
     std::string poseSource = std::to_string(WeightCompareOptions{}.randomPoses) + " random poses";
     if (const auto k = longestAnimation(*c.imported.skeleton)) {
         const ImportedAnimation& anim = c.imported.skeleton->animations[static_cast<size_t>(*k)];
-        frames = animationPoses(rig.skeleton, *c.imported.skeleton, anim, maxFrames);
+        frames = animationSkinning(*c.imported.skeleton, anim, maxFrames);
         poseSource = "file animation '" + anim.name + "' (" + std::to_string(frames.size()) + " frames";
         if (anim.frameCount() > maxFrames)
             poseSource += " of " + std::to_string(anim.frameCount());
         poseSource += ")";
     }
-    const WeightComparison r = compareWeights(c.imported.mesh, rig.skeleton, weights, c.imported.skeleton->W, frames);
+    const WeightComparison r = compareWeightsAnimated(c.imported.mesh, rig.skeleton, weights, c.imported.skeleton->W,
+                                              std::span<const std::vector<Eigen::Affine3d>>(frames));
     clock.lap("compare");
     std::ostringstream f; // fixed decimals: "0.0000 / 100.00% / 100.00% / 0.0000" for identical weights
     f << std::fixed << std::setprecision(4) << r.meanL1 << ' ' << r.meanDistancePercent << ' ' << r.maxDistancePercent

@@ -131,6 +131,8 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     if (m_viewport) {
         connect(m_viewport, &Viewport::nodeClicked, this, &MainWindow::onNodeClicked);
         connect(m_viewport, &Viewport::jointSelected, m_rigPanel, &RigPanel::setSelectedJoint);
+        // A fit warning selects the joint it concerns (issue 14).
+        connect(m_rigPanel, &RigPanel::warningJoint, m_viewport, &Viewport::setSelectedJoint);
         // Dragging a joint: snap to the curve skeleton (thesis ajM) unless Shift is held;
         // preview live, commit one undoable move on release.
         auto target = [this](const glm::vec3& p, bool free) {

@@ -109,7 +109,7 @@ Vec3 mirrored(Vec3 p) { return Vec3(-p.x(), p.y(), p.z()); }
 
 // The body in the T-pose reference. Trunk first, then each side; the right
 // side is the mirror image of the left.
-std::vector<BodyPrimitive> bodyPrimitives()
+std::vector<BodyPrimitive> bodyPrimitives(HumanoidGarment garment)
 {
     using P = BodyPart;
     std::vector<BodyPrimitive> body = {
@@ -142,6 +142,16 @@ std::vector<BodyPrimitive> bodyPrimitives()
         body.push_back(cone(s.leg, s.shinPart, x(0.10, 0.50, 0.0), 0.048, x(0.10, 0.085, 0.0), 0.033));
         // Foot from heel to toe tip along +z, its sole on y = 0.
         body.push_back(cone(s.foot, s.footPart, x(0.10, 0.040, -0.035), 0.040, x(0.10, 0.028, 0.165), 0.028));
+    }
+    switch (garment) {
+    case HumanoidGarment::None:
+        break;
+    case HumanoidGarment::LongSkirt: // the hem sphere's bottom at 0.56 - 0.25 = 0.31 m
+        body.push_back(cone(J::Hips, P::Pelvis, {0.0, 0.97, 0.0}, 0.17, {0.0, 0.56, 0.0}, 0.25));
+        break;
+    case HumanoidGarment::Robe: // the hem at 0.40 - 0.29 = 0.11 m, above the ankles (0.085 m)
+        body.push_back(cone(J::Hips, P::Pelvis, {0.0, 0.97, 0.0}, 0.17, {0.0, 0.40, 0.0}, 0.29));
+        break;
     }
     return body;
 }
@@ -231,6 +241,17 @@ void validate(const HumanoidOptions& o)
 
 } // namespace
 
+std::optional<HumanoidGarment> parseHumanoidGarment(std::string_view name)
+{
+    if (name == "none")
+        return HumanoidGarment::None;
+    if (name == "skirt")
+        return HumanoidGarment::LongSkirt;
+    if (name == "robe")
+        return HumanoidGarment::Robe;
+    return std::nullopt;
+}
+
 std::optional<HumanoidPose> parseHumanoidPose(std::string_view name)
 {
     for (size_t i = 0; i < poseNames.size(); ++i)
@@ -298,7 +319,7 @@ Humanoid generateHumanoid(const HumanoidOptions& options)
     };
 
     // Primitives posed by the joint they hang from: world = G (x - rest) + joint.
-    const std::vector<BodyPrimitive> body = bodyPrimitives();
+    const std::vector<BodyPrimitive> body = bodyPrimitives(options.garment);
     std::vector<ImplicitPrimitive> primitives;
     auto place = [&] {
         primitives.clear();

@@ -83,9 +83,23 @@ inline constexpr int humanoidJointCount = 21;
 /// Index of a joint in the arrays of `Humanoid`.
 constexpr int jointIndex(HumanoidJoint joint) { return static_cast<int>(joint); }
 
+/// Cloth that joins the legs (issue 14: a curve skeleton forks at the hem,
+/// not at the hips). Each is one round cone hanging from the hips, so it
+/// follows the pelvis; meant for the standing poses (T, A, arms-down, reach,
+/// twist). The ground truth is unchanged: the joints are the body's.
+enum class HumanoidGarment {
+    None,      ///< The bare body.
+    LongSkirt, ///< From the waist (0.97 m at 1.75 m) to mid-shin (0.31 m), 0.50 m wide at the hem.
+    Robe,      ///< From the waist to just above the ankles (0.11 m), 0.58 m wide at the hem.
+};
+
+/// Parses "none", "skirt", "robe". std::nullopt for anything else.
+std::optional<HumanoidGarment> parseHumanoidGarment(std::string_view name);
+
 /// Options of `generateHumanoid()`.
 struct HumanoidOptions {
     HumanoidPose pose = HumanoidPose::A; ///< The pose to generate.
+    HumanoidGarment garment = HumanoidGarment::None; ///< Cloth over the legs (vertices of it are part Pelvis).
     double height = 1.75;                ///< Standing height (T-pose, floor to top of head), metres, > 0.
     /// Polygonizer cell size in metres; 0 = the default, height / 100 (17.5 mm
     /// at 1.75 m), which gives 20k-60k triangles in every pose. Triangle count

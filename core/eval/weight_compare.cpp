@@ -1,7 +1,6 @@
 #include "core/eval/weight_compare.h"
 
 #include "core/common/error.h"
-#include "core/deform/lbs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -94,9 +93,15 @@ SkinWeights skinWeightsFromReference(const RowSparse& reference)
     return out;
 }
 
-WeightComparison compareWeights(const Mesh& mesh, const Skeleton& skeleton, const SkinWeights& weights,
-                                const RowSparse& reference, std::span<const Pose> frames,
-                                const WeightCompareOptions& options)
+namespace {
+
+using Frames = std::vector<std::vector<Eigen::Affine3d>>;
+
+/// The checks and the weight figures (L1, precision, recall) shared by both
+/// overloads; the distances are left to `deformedDistances()`.
+WeightComparison weightFigures(const Mesh& mesh, const Skeleton& skeleton, const SkinWeights& weights,
+                               const RowSparse& reference, const WeightCompareOptions& options,
+                               std::vector<bool>& compared)
 {
     const int n = mesh.vertexCount();
     const int nj = skeleton.jointCount();
@@ -113,18 +118,13 @@ WeightComparison compareWeights(const Mesh& mesh, const Skeleton& skeleton, cons
     checkReference(reference, fn);
     if (!(options.influenceThreshold > 0.0 && options.influenceThreshold <= 1.0))
         throw InvalidInput(std::string(fn) + ": influenceThreshold must be in (0, 1]");
-    if (frames.empty() && options.randomPoses < 1)
-        throw InvalidInput(std::string(fn) + ": randomPoses must be at least 1");
     if (!(options.randomPoseDegrees >= 0.0 && options.randomPoseDegrees <= 180.0))
         throw InvalidInput(std::string(fn) + ": randomPoseDegrees must be in [0, 180]");
-    for (size_t f = 0; f < frames.size(); ++f)
-        if (static_cast<int>(frames[f].localRotations.size()) != nj)
-            throw InvalidInput(std::string(fn) + ": frame " + std::to_string(f) + " has " +
-                               std::to_string(frames[f].localRotations.size()) + " joint rotations, the skeleton " +
-                               std::to_string(nj) + " joints");
+    if (!options.up.allFinite() || options.up.norm() == 0.0)
+        throw InvalidInput(std::string(fn) + ": up must be a finite, non-zero direction");
 
     WeightComparison c;
-    std::vector<bool> compared(static_cast<size_t>(n), false);
+    compared.assign(static_cast<size_t>(n), false);
     const Eigen::MatrixXd W = denseWeights(weights, nj);
     double l1 = 0.0;
     long long both = 0, computedCount = 0, referenceCount = 0;
@@ -159,36 +159,119 @@ WeightComparison compareWeights(const Mesh& mesh, const Skeleton& skeleton, cons
     c.meanL1 = l1 / c.comparedVertices;
     c.precision = computedCount > 0 ? double(both) / double(computedCount) : 1.0;
     c.recall = referenceCount > 0 ? double(both) / double(referenceCount) : 1.0;
+    return c;
+}
 
+/// Σ_j w_ij · S_j · v_i for every vertex.
+MatrixX3d blend(const MatrixX3d& V, const SkinWeights& w, const std::vector<Eigen::Affine3d>& S)
+{
+    MatrixX3d out = MatrixX3d::Zero(V.rows(), 3);
+    for (Eigen::Index i = 0; i < V.rows(); ++i) {
+        const Vec3 v = V.row(i).transpose();
+        Vec3 p = Vec3::Zero();
+        for (Eigen::Index k = 0; k < w.joints.cols(); ++k) {
+            const double wk = w.weights(i, k);
+            if (wk != 0.0)
+                p += wk * (S[static_cast<size_t>(w.joints(i, k))] * v);
+        }
+        out.row(i) = p.transpose();
+    }
+    return out;
+}
+
+void deformedDistances(const Mesh& mesh, const SkinWeights& weights, const RowSparse& reference,
+                       const std::vector<bool>& compared, const Frames& frames, const WeightCompareOptions& options,
+                       WeightComparison& c)
+{
+    const SkinWeights refWeights = skinWeightsFromReference(reference);
+    const double height = std::max(heightAlong(mesh.V, options.up), 1e-300);
+    double distSum = 0.0, distMax = 0.0;
+    for (const auto& S : frames) {
+        const MatrixX3d a = blend(mesh.V, weights, S);
+        const MatrixX3d b = blend(mesh.V, refWeights, S);
+        for (Eigen::Index i = 0; i < mesh.V.rows(); ++i) {
+            if (!compared[static_cast<size_t>(i)])
+                continue;
+            const double d = (a.row(i) - b.row(i)).norm();
+            distSum += d;
+            distMax = std::max(distMax, d);
+        }
+        ++c.poses;
+    }
+    if (c.poses > 0) {
+        c.meanDistancePercent = 100.0 * distSum / (double(c.comparedVertices) * c.poses) / height;
+        c.maxDistancePercent = 100.0 * distMax / height;
+    }
+}
+
+Frames skinningOfPoses(const Skeleton& skeleton, std::span<const Pose> poses)
+{
+    Frames out;
+    out.reserve(poses.size());
+    for (const Pose& pose : poses) {
+        const PosedSkeleton posed = forwardKinematics(skeleton, pose);
+        std::vector<Eigen::Affine3d> S;
+        S.reserve(posed.skinning.size());
+        for (const Eigen::Isometry3d& m : posed.skinning)
+            S.emplace_back(m.matrix());
+        out.push_back(std::move(S));
+    }
+    return out;
+}
+
+} // namespace
+
+double heightAlong(const MatrixX3d& V, const Vec3& up)
+{
+    if (V.rows() == 0 || up.norm() == 0.0)
+        return 0.0;
+    const Eigen::VectorXd h = V * up.normalized();
+    return h.maxCoeff() - h.minCoeff();
+}
+
+WeightComparison compareWeights(const Mesh& mesh, const Skeleton& skeleton, const SkinWeights& weights,
+                                const RowSparse& reference, std::span<const Pose> frames,
+                                const WeightCompareOptions& options)
+{
+    std::vector<bool> compared;
+    WeightComparison c = weightFigures(mesh, skeleton, weights, reference, options, compared);
+    const int nj = skeleton.jointCount();
+    if (frames.empty() && options.randomPoses < 1)
+        throw InvalidInput(std::string(fn) + ": randomPoses must be at least 1");
+    for (size_t f = 0; f < frames.size(); ++f)
+        if (static_cast<int>(frames[f].localRotations.size()) != nj)
+            throw InvalidInput(std::string(fn) + ": frame " + std::to_string(f) + " has " +
+                               std::to_string(frames[f].localRotations.size()) + " joint rotations, the skeleton " +
+                               std::to_string(nj) + " joints");
     std::vector<Pose> generated;
     if (frames.empty()) {
         generated = randomPoses(skeleton, options.randomPoses, options.randomPoseDegrees, options.seed);
         frames = generated;
         c.randomPoses = true;
     }
-    const SkinWeights refWeights = skinWeightsFromReference(reference);
-    Box3 box;
-    for (int i = 0; i < n; ++i)
-        box.extend(mesh.V.row(i).transpose());
-    const double height = std::max(box.size().maxCoeff(), 1e-300); // the largest side: the height when standing
-    const MatrixX3d noNormals;
-    DeformedMesh a, b;
-    double distSum = 0.0, distMax = 0.0;
-    for (const Pose& pose : frames) {
-        const PosedSkeleton posed = forwardKinematics(skeleton, pose);
-        lbs(mesh.V, noNormals, weights, posed.skinning, a);
-        lbs(mesh.V, noNormals, refWeights, posed.skinning, b);
-        for (int i = 0; i < n; ++i) {
-            if (!compared[static_cast<size_t>(i)])
-                continue;
-            const double d = (a.V.row(i) - b.V.row(i)).norm();
-            distSum += d;
-            distMax = std::max(distMax, d);
-        }
-        ++c.poses;
+    deformedDistances(mesh, weights, reference, compared, skinningOfPoses(skeleton, frames), options, c);
+    return c;
+}
+
+WeightComparison compareWeightsAnimated(const Mesh& mesh, const Skeleton& skeleton, const SkinWeights& weights,
+                                const RowSparse& reference, std::span<const std::vector<Eigen::Affine3d>> frames,
+                                const WeightCompareOptions& options)
+{
+    if (frames.empty())
+        return compareWeights(mesh, skeleton, weights, reference, std::span<const Pose>(), options);
+    std::vector<bool> compared;
+    WeightComparison c = weightFigures(mesh, skeleton, weights, reference, options, compared);
+    const size_t nj = static_cast<size_t>(skeleton.jointCount());
+    for (size_t f = 0; f < frames.size(); ++f) {
+        if (frames[f].size() != nj)
+            throw InvalidInput(std::string(fn) + ": frame " + std::to_string(f) + " has " +
+                               std::to_string(frames[f].size()) + " joint transforms, the skeleton " +
+                               std::to_string(nj) + " joints");
+        for (const Eigen::Affine3d& m : frames[f])
+            if (!m.matrix().allFinite())
+                throw InvalidInput(std::string(fn) + ": frame " + std::to_string(f) + " has a non-finite transform");
     }
-    c.meanDistancePercent = 100.0 * distSum / (double(c.comparedVertices) * c.poses) / height;
-    c.maxDistancePercent = 100.0 * distMax / height;
+    deformedDistances(mesh, weights, reference, compared, Frames(frames.begin(), frames.end()), options, c);
     return c;
 }
 

@@ -9,12 +9,20 @@
 ///    (0.05, less 1e-6 for float round-off): precision = |W ∩ R| / |W|,
 ///    recall = |W ∩ R| / |R|;
 ///  - the mean and maximum distance between the two deformed meshes, in % of
-///    the mesh height (the largest side of its bounding box: the height of a
-///    standing character, the length of a lying one), deforming both with linear
-///    blend skinning (thesis eq. 4.3, core/deform/lbs.h) over the given frames,
-///    or, when there are none, over `randomPoses` poses in which every joint
-///    turns by up to ±`randomPoseDegrees` about a random axis of its bind frame
-///    (fixed seed: the same poses on every run and platform).
+///    the character's height, the extent of the rest mesh along `up` (+Y, the
+///    frame import brings every file to; not the largest side of the box,
+///    which for a wide arm span or a long tail understates the error),
+///    deforming both with linear blend skinning (thesis eq. 4.3,
+///    Σ_j w_ij · S_j · v_i) over the given frames, or, when there are none,
+///    over `randomPoses` poses in which every joint turns by up to
+///    ±`randomPoseDegrees` about a random axis of its bind frame (fixed seed:
+///    the same poses on every run and platform).
+///
+/// Frames are given either as `Pose`s of the skeleton (forward kinematics:
+/// one root, rotations and a root translation) or, to reproduce a file's
+/// animation exactly, as the joints' skinning transforms S_j themselves
+/// (`animationSkinning()`, core/io/animation_poses.h: every channel of every
+/// root and joint, translations and scales included).
 ///
 /// The reference keeps all its influences (no top-4 cut), so a file with more
 /// than 4 influences per vertex is compared as the artist made it. Vertices
@@ -38,6 +46,7 @@ struct WeightCompareOptions {
     int randomPoses = 20;             ///< Poses used when no frames are given, >= 1.
     double randomPoseDegrees = 45.0;  ///< Largest local rotation of a random pose, degrees, [0, 180].
     std::uint32_t seed = 1;           ///< Seed of the random poses.
+    Vec3 up = Vec3::UnitY();          ///< The height is the rest mesh's extent along this axis (non-zero).
 };
 
 struct WeightComparison {
@@ -61,6 +70,20 @@ struct WeightComparison {
 WeightComparison compareWeights(const Mesh& mesh, const Skeleton& skeleton, const SkinWeights& weights,
                                 const Eigen::SparseMatrix<double, Eigen::RowMajor>& reference,
                                 std::span<const Pose> frames = {}, const WeightCompareOptions& options = {});
+
+/// `compareWeights()` over frames given as skinning transforms: `frames[f][j]` is
+/// S_j, the map of joint j from bind space to posed space in frame f (affine:
+/// scale and shear of the file's channels are kept). Empty `frames`: random
+/// poses of `skeleton`, as above.
+/// @throws rig::InvalidInput as above, and when a frame does not have #J transforms.
+WeightComparison compareWeightsAnimated(const Mesh& mesh, const Skeleton& skeleton, const SkinWeights& weights,
+                                const Eigen::SparseMatrix<double, Eigen::RowMajor>& reference,
+                                std::span<const std::vector<Eigen::Affine3d>> frames,
+                                const WeightCompareOptions& options = {});
+
+/// The height `compareWeights()` divides by: the extent of `V` (#V by 3) along
+/// `up` (normalized inside); 0 for an empty `V`.
+double heightAlong(const MatrixX3d& V, const Vec3& up);
 
 /// The influence lists of a sparse #V by #J weight matrix keeping every
 /// non-zero entry (k = the largest row count, at least 1); empty rows get a

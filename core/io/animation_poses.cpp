@@ -20,7 +20,45 @@ Eigen::Quaterniond nearestRotation(const Eigen::Matrix3d& m)
     return Eigen::Quaterniond(u * svd.matrixV().transpose()).normalized();
 }
 
+/// The frames kept: all, or `maxFrames` evenly spaced (first and last included).
+std::vector<int> keptFrames(int nf, int maxFrames)
+{
+    std::vector<int> keep;
+    if (maxFrames == 0 || nf <= maxFrames) {
+        for (int f = 0; f < nf; ++f)
+            keep.push_back(f);
+    } else {
+        for (int k = 0; k < maxFrames; ++k)
+            keep.push_back(maxFrames == 1 ? 0 : static_cast<int>(std::lround(double(k) * (nf - 1) / (maxFrames - 1))));
+    }
+    return keep;
+}
+
 } // namespace
+
+std::vector<std::vector<Eigen::Affine3d>> animationSkinning(const ImportedSkeleton& file,
+                                                            const ImportedAnimation& animation, int maxFrames)
+{
+    const std::string fn = "rig::animationSkinning(): ";
+    if (maxFrames < 0)
+        throw InvalidInput(fn + "maxFrames must be 0 (all) or more");
+    const size_t nj = file.bindGlobal.size();
+    std::vector<Eigen::Matrix4d> bindInverse(nj);
+    for (size_t j = 0; j < nj; ++j)
+        bindInverse[j] = file.bindGlobal[j].inverse();
+    std::vector<std::vector<Eigen::Affine3d>> out;
+    for (int f : keptFrames(static_cast<int>(animation.global.size()), maxFrames)) {
+        const std::vector<Eigen::Matrix4d>& G = animation.global[static_cast<size_t>(f)];
+        if (G.size() != nj)
+            throw InvalidInput(fn + "frame " + std::to_string(f) + " of '" + animation.name + "' has " +
+                               std::to_string(G.size()) + " joints, the file's skeleton " + std::to_string(nj));
+        std::vector<Eigen::Affine3d> S(nj);
+        for (size_t j = 0; j < nj; ++j)
+            S[j] = Eigen::Affine3d(G[j] * bindInverse[j]);
+        out.push_back(std::move(S));
+    }
+    return out;
+}
 
 std::vector<Pose> animationPoses(const Skeleton& skeleton, const ImportedSkeleton& file,
                                  const ImportedAnimation& animation, int maxFrames)
@@ -33,14 +71,7 @@ std::vector<Pose> animationPoses(const Skeleton& skeleton, const ImportedSkeleto
     if (maxFrames < 0)
         throw InvalidInput(fn + "maxFrames must be 0 (all) or more");
     const int nf = static_cast<int>(animation.global.size());
-    std::vector<int> keep;
-    if (maxFrames == 0 || nf <= maxFrames) {
-        for (int f = 0; f < nf; ++f)
-            keep.push_back(f);
-    } else {
-        for (int k = 0; k < maxFrames; ++k) // evenly spaced, first and last included
-            keep.push_back(maxFrames == 1 ? 0 : static_cast<int>(std::lround(double(k) * (nf - 1) / (maxFrames - 1))));
-    }
+    const std::vector<int> keep = keptFrames(nf, maxFrames);
     std::vector<Eigen::Matrix4d> bindInverse(static_cast<size_t>(nj));
     for (int j = 0; j < nj; ++j)
         bindInverse[static_cast<size_t>(j)] = file.bindGlobal[static_cast<size_t>(j)].inverse();

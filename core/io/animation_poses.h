@@ -37,6 +37,17 @@ namespace rig {
 std::vector<Pose> animationPoses(const Skeleton& skeleton, const ImportedSkeleton& file,
                                  const ImportedAnimation& animation, int maxFrames = 0);
 
+/// The frames of `animation` as each joint's skinning transform,
+/// S_j = G_j · bindGlobal_j⁻¹ (bind space to posed space; see the file
+/// comment), `maxFrames` as for `animationPoses()`. Unlike a `Pose`, this keeps
+/// every animated channel: all roots (a file with several roots, such as IK
+/// goals beside the hips, moves each on its own), the translations of every
+/// joint and any scale. Frame f, joint j: `result[f][j]`.
+/// @throws rig::InvalidInput (naming `rig::animationSkinning()`) when a frame's
+///         joint count differs from the file's, or `maxFrames` < 0.
+std::vector<std::vector<Eigen::Affine3d>> animationSkinning(const ImportedSkeleton& file,
+                                                            const ImportedAnimation& animation, int maxFrames = 0);
+
 /// Index of the animation of `file` to deform with: the one with the most
 /// frames (the first of equals) among those with at least two frames;
 /// std::nullopt when none has two.

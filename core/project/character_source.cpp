@@ -9,7 +9,7 @@ namespace rig {
 
 bool isDefaultCharacterSpec(const std::string& spec)
 {
-    return spec == "default" || spec.rfind("default:", 0) == 0;
+    return spec == "default" || spec.rfind("default:", 0) == 0 || spec.rfind("default+", 0) == 0;
 }
 
 LoadedCharacter loadCharacter(const std::string& spec, const Progress& progress)
@@ -30,8 +30,17 @@ LoadedCharacter loadCharacter(const std::string& spec, const GuardedImportOption
         return out;
     }
     HumanoidOptions options;
-    if (spec != "default") {
-        const std::string name = spec.substr(8);
+    std::string poseSpec = spec;
+    if (const auto plus = spec.find('+'); plus != std::string::npos) { // "default:a+skirt", "default+robe"
+        const std::string g = spec.substr(plus + 1);
+        const auto garment = parseHumanoidGarment(g);
+        if (!garment)
+            throw InvalidInput("unknown garment '" + g + "' in '" + spec + "'; valid garments: skirt, robe");
+        options.garment = *garment;
+        poseSpec = spec.substr(0, plus);
+    }
+    if (poseSpec != "default") {
+        const std::string name = poseSpec.substr(8);
         const auto pose = parseHumanoidPose(name);
         if (!pose) {
             std::string valid;
@@ -53,7 +62,11 @@ LoadedCharacter loadCharacter(const std::string& spec, const GuardedImportOption
     out.imported.info.weldMap.resize(static_cast<size_t>(h.mesh.vertexCount()));
     for (int i = 0; i < h.mesh.vertexCount(); ++i)
         out.imported.info.weldMap[i] = i;
-    out.displayName = "Default character (" + std::string(humanoidPoseName(h.pose)) + "-pose)";
+    out.displayName = "Default character (" + std::string(humanoidPoseName(h.pose)) + "-pose" +
+                      (options.garment == HumanoidGarment::LongSkirt ? ", long skirt"
+                       : options.garment == HumanoidGarment::Robe    ? ", robe"
+                                                                     : "") +
+                      ")";
     out.groundTruth = std::move(h);
     out.stats = meshStats(out.imported.mesh);
     return out;

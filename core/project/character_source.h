@@ -2,7 +2,8 @@
 /// @file character_source.h
 /// Where a character comes from: a file, or the bundled procedural humanoid.
 /// Every command that takes FILE also accepts `default` (the A-pose humanoid)
-/// and `default:POSE` (t, a, arms-down, knees-bent, sitting, reach, twist).
+/// and `default:POSE` (t, a, arms-down, knees-bent, sitting, reach, twist),
+/// optionally dressed: `default+skirt`, `default:t+robe` (issue 14).
 
 #include "core/character/humanoid.h"
 #include "core/common/progress.h"

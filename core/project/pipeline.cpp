@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/rig/humanoid_check.h"
+#include "core/skin/deform_joints.h"
 
 #include <array>
 
@@ -67,6 +68,31 @@ void needResult(const RigProject& p, Stage before, Stage stage)
     if (!hasResult(p, before))
         throw InvalidInput("rig::runStage(): the " + std::string(stageId(stage)) + " stage needs the " +
                            std::string(stageId(before)) + " stage's result first");
+}
+
+/// The load stage: the character, oriented as the project asks (facing
+/// "auto" turns it to face +Z, and the project's front follows).
+void loadOriented(RigProject& p, const Progress& progress)
+{
+    LoadedCharacter c = loadCharacter(p.characterSpec(), progress);
+    const OrientationResult r = orientCharacter(c, p.orientation());
+    p.setCharacter(std::make_shared<const LoadedCharacter>(std::move(c)));
+    p.setOrientationResult(r);
+    if (p.orientation().facing == "auto")
+        p.setFront(r.front);
+}
+
+/// The weights stage; on a file's own skeleton, the joints that deform only
+/// (tags, IK goals and attachments get no weight: core/skin/deform_joints.h).
+SkinningResult skinWithDeformJoints(const RigProject& p, const Progress& progress)
+{
+    SkinningResult r = computeSkinning(p, progress);
+    const auto& imported = p.character()->imported.skeleton;
+    if (p.rigSource() == RigSource::FileSkeleton && imported) {
+        const Skeleton& s = p.rig()->skeleton;
+        r.weights = restrictToDeformJoints(r.weights, s, deformJoints(p.deformJoints(), s, &imported->W));
+    }
+    return r;
 }
 
 /// The labels of `suggestLabels()`, after the humanoid check when the project
@@ -149,8 +175,11 @@ void apply(RigProject& target, const RigProject& computed, Stage stage)
     switch (stage) {
     case Stage::Load: // the inputs the load was asked with, then its result
         target.setCharacterSpec(computed.characterSpec());
+        target.setOrientation(computed.orientation());
         target.setClipPath(computed.clipPath());
         target.setCharacter(computed.character());
+        target.setOrientationResult(computed.orientationResult());
+        target.setFront(computed.front());
         return;
     case Stage::Skeleton:
         target.setCurveSkeletonOptions(computed.curveSkeletonOptions());
@@ -200,7 +229,7 @@ void runStage(RigProject& p, Stage stage, const Progress& progress, StageTimings
     case Stage::Load:
         if (p.characterSpec().empty())
             throw InvalidInput("rig::runStage(): nothing to load; open a character first");
-        p.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(p.characterSpec(), progress)));
+        loadOriented(p, progress);
         clock.lap("load");
         return;
     case Stage::Skeleton: {
@@ -216,7 +245,7 @@ void runStage(RigProject& p, Stage stage, const Progress& progress, StageTimings
         return;
     case Stage::Weights: {
         needResult(p, Stage::Rig, stage);
-        auto skinning = std::make_shared<const SkinningResult>(computeSkinning(p, progress));
+        auto skinning = std::make_shared<const SkinningResult>(skinWithDeformJoints(p, progress));
         clock.add(skinning->timings); // segment, weights, diagnostics
         p.setSkinning(skinning);
         return;

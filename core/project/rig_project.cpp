@@ -19,6 +19,14 @@ void RigProject::setCharacterSpec(const std::string& spec)
     setCharacter(nullptr);
 }
 
+void RigProject::setOrientation(const OrientationOptions& options)
+{
+    if (options.up == m_orientation.up && options.facing == m_orientation.facing)
+        return;
+    m_orientation = options;
+    setCharacter(nullptr);
+}
+
 void RigProject::setRigSource(RigSource source)
 {
     if (source == m_rigSource)

@@ -14,6 +14,7 @@
 /// `nextStage()` of pipeline.h tells which result is missing.
 
 #include "core/motion/retarget.h"
+#include "core/project/character_orientation.h"
 #include "core/project/character_source.h"
 #include "core/rig/fit_template.h"
 #include "core/rig/template.h"
@@ -46,6 +47,21 @@ public:
     const std::string& characterSpec() const { return m_characterSpec; }
     /// Sets what to load; a different spec clears the character and every later stage.
     void setCharacterSpec(const std::string& spec);
+    /// How the load stage orients the character (core/project/character_orientation.h);
+    /// a change clears the character. The result of the last load is
+    /// `orientationResult()`; with facing "auto" the load sets `front()` to +Z.
+    const OrientationOptions& orientation() const { return m_orientation; }
+    void setOrientation(const OrientationOptions& options);
+    const OrientationResult& orientationResult() const { return m_orientationResult; }
+    void setOrientationResult(const OrientationResult& result) { m_orientationResult = result; }
+    /// Which joints of a file's own skeleton get weight ("auto", "all" or
+    /// "NAME,NAME,…", core/skin/deform_joints.h); used with RigSource::FileSkeleton.
+    const std::string& deformJoints() const { return m_deformJoints; }
+    void setDeformJoints(const std::string& spec)
+    {
+        m_deformJoints = spec;
+        m_skinning.reset();
+    }
     /// Where the rig comes from (default: fitted).
     RigSource rigSource() const { return m_rigSource; }
     /// Sets the rig source; a different one clears the rig.
@@ -136,6 +152,9 @@ private:
     RigSource m_rigSource = RigSource::Fitted;
     std::string m_clipPath;
     EndNodeLabels m_requestedLabels;
+    OrientationOptions m_orientation;
+    OrientationResult m_orientationResult;
+    std::string m_deformJoints = "auto";
     bool m_requireHumanoid = false;
     std::shared_ptr<const FitResult> m_clipRig;
     RetargetOptions m_retargetOptions;

@@ -8,6 +8,7 @@
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 
@@ -312,6 +313,112 @@ void placeKnees(const RigTemplate& t, const std::array<Polyline, limbCount>& lin
     }
 }
 
+// Legs joined by cloth (FitOptions::legsJoinedByCloth). Returns a note when
+// it re-routed the spine and leg lines, else an empty string.
+std::string joinLegsUnderCloth(const CurveSkeleton& s, const EndNodeLabels& labels, const RigTemplate& t,
+                               const FitOptions& options, std::array<Polyline, limbCount>& lines)
+{
+    const Vec3 up = options.up.normalized();
+    const auto height = [&](const Vec3& p) { return p.dot(up); };
+    // The character's extent: the soles (the lower foot end less its radius)
+    // to the top of the head (its end node plus its radius).
+    double floor = std::numeric_limits<double>::infinity();
+    for (Limb l : {Limb::LeftFoot, Limb::RightFoot}) {
+        const int v = labels[l];
+        floor = std::min(floor, height(nodePosition(s, v)) - s.radii[static_cast<size_t>(v)]);
+    }
+    const int headNode = labels[Limb::Head];
+    const double top = height(nodePosition(s, headNode)) + s.radii[static_cast<size_t>(headNode)];
+    // The template's: its lowest point to its head's tip.
+    double floorT = std::numeric_limits<double>::infinity();
+    for (int j = 0; j < t.jointCount(); ++j)
+        floorT = std::min(floorT, t.restPositions(j, 1));
+    for (const Vec3& tip : t.chainTips)
+        floorT = std::min(floorT, tip.y());
+    const double topT = t.chainTips[static_cast<size_t>(Limb::Head)].y();
+    if (!(top > floor) || !(topT > floorT) || t.hips < 0)
+        return {};
+    const double hipsT = (t.restPositions(t.hips, 1) - floorT) / (topT - floorT);
+    const Polyline& spine = lines[0];
+    const double fork = (height(spine.points.front()) - floor) / (top - floor);
+    if (fork >= options.minForkProportion * hipsT)
+        return {};
+    // A sitting or crouching body also has its fork low, but its legs keep
+    // their length; cloth leaves only the legs below the hem, short against
+    // the (lengthened) spine.
+    const auto scaleOf = [&](Limb l) {
+        const auto c = static_cast<size_t>(l);
+        return t.chainLengths[c] > 0.0 ? lines[c].length() / t.chainLengths[c] : 0.0;
+    };
+    const double legs = 0.5 * (scaleOf(Limb::LeftFoot) + scaleOf(Limb::RightFoot));
+    constexpr double maxClothLegScale = 0.6; // legs shorter than this share of the spine's scale
+    if (legs >= maxClothLegScale * scaleOf(Limb::Head))
+        return {};
+    // 1. The hips where the template's proportion puts them, on the spine line
+    //    (it runs through the middle of the skirt or robe).
+    const double target = floor + hipsT * (top - floor);
+    double arc = -1.0;
+    for (size_t k = 0; k + 1 < spine.points.size(); ++k) {
+        const double a = height(spine.points[k]), b = height(spine.points[k + 1]);
+        if (a <= target && b >= target) {
+            const double u = b > a ? (target - a) / (b - a) : 0.0;
+            arc = spine.arc[k] + u * (spine.arc[k + 1] - spine.arc[k]);
+            break;
+        }
+    }
+    if (arc < 0.0)
+        return {};
+    lines[0] = spine.from(arc);
+    const Vec3 hips = lines[0].points.front();
+    const double scale = (top - floor) / (topT - floorT);
+    // 2. Each leg from the new hips: to its hip joint by the template's offset
+    //    (sideways towards its foot), then straight down to where the leg's own
+    //    curve skeleton leaves the cloth (its first point more than half the
+    //    hip offset away from the spine's vertical), then along it.
+    for (Limb l : {Limb::LeftFoot, Limb::RightFoot}) {
+        const auto c = static_cast<size_t>(l);
+        const std::vector<int>& joints = t.chainJoints[c];
+        int upLeg = -1;
+        for (int j : joints)
+            if (j != t.hips) {
+                upLeg = j;
+                break;
+            }
+        if (upLeg < 0)
+            return {};
+        const Vec3 restOffset = (t.restPositions.row(upLeg) - t.restPositions.row(t.hips)).transpose();
+        const Polyline& leg = lines[c];
+        const Vec3 foot = leg.points.back();
+        // Sideways only: a foot end lies ahead of the hips (the toes), which
+        // must not pull the hip joint forward.
+        const Vec3 left = up.cross(options.front.normalized()).normalized();
+        const double sideways = scale * std::abs(restOffset.x());
+        const Vec3 aside = ((foot - hips).dot(left) >= 0.0 ? 1.0 : -1.0) * sideways * left;
+        const Vec3 hipJoint = hips + aside + scale * restOffset.y() * up;
+        Polyline out;
+        out.add(hips, leg.nodes.front());
+        out.add(hipJoint, -1);
+        size_t k = 0;
+        for (; k < leg.points.size(); ++k) {
+            Vec3 d = leg.points[k] - hips;
+            d -= d.dot(up) * up;
+            if (d.norm() > 0.5 * sideways && height(leg.points[k]) < height(hipJoint))
+                break;
+        }
+        for (; k < leg.points.size(); ++k)
+            out.add(leg.points[k], leg.nodes[k]);
+        if (out.points.size() < 3)
+            return {};
+        lines[c] = out;
+    }
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "legs joined by cloth: the legs' fork is at %.0f%% of the height, the template's hips at %.0f%%; "
+                  "hips, upper legs and knees placed by the template's proportions",
+                  100.0 * fork, 100.0 * hipsT);
+    return buf;
+}
+
 void checkAxes(const Vec3& up, const Vec3& front, const char* fn)
 {
     if (!up.allFinite() || !front.allFinite() || up.norm() == 0.0 || front.norm() == 0.0 ||
@@ -337,6 +444,11 @@ FitResult fitTemplate(const CurveSkeleton& s, const EndNodeLabels& labels, const
     lines[0] = polyline(s, spine, options);
     for (Limb l : {Limb::LeftHand, Limb::RightHand, Limb::LeftFoot, Limb::RightFoot})
         lines[static_cast<size_t>(l)] = polyline(s, c.limb(l), options);
+    if (options.legsJoinedByCloth)
+        if (std::string note = joinLegsUnderCloth(s, labels, t, options, lines); !note.empty()) {
+            result.legsJoinedByCloth = true;
+            result.notes.push_back(std::move(note));
+        }
     for (Limb l : allLimbs) {
         const auto i = static_cast<size_t>(l);
         if (lines[i].length() <= 0.0)
@@ -355,7 +467,7 @@ FitResult fitTemplate(const CurveSkeleton& s, const EndNodeLabels& labels, const
     std::vector<std::optional<std::pair<Vec3, int>>> placed(static_cast<size_t>(n));
     if (options.armsFromShoulders)
         placeArms(t, lines, result.chainScales, options.up.normalized(), placed);
-    if (options.kneesAtBends)
+    if (options.kneesAtBends && !result.legsJoinedByCloth) // legs under cloth are straight lines by construction
         placeKnees(t, lines, result.chainScales, options.minKneeBend * std::numbers::pi / 180.0, placed);
     std::vector<int> chainOfJoint(static_cast<size_t>(n), -1); // nearest chain up the hierarchy, for scales
     for (int j = 0; j < n; ++j) {

@@ -65,6 +65,7 @@
 #include "core/skeleton/root.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace rig {
@@ -85,6 +86,19 @@ struct FitOptions {
     /// The least bend, in degrees, of the leg's segment at the knee for
     /// `kneesAtBends` to move it; a straighter knee keeps the arc length.
     double minKneeBend = 30.0;
+    /// Legs joined by cloth (a long skirt, a robe, a long coat: issue 14): the
+    /// curve skeleton forks at the hem, far below the hips. When the fork
+    /// (the hips node) sits lower than `minForkProportion` of the template's
+    /// hips height (both as fractions of the height from the soles, the lower
+    /// foot end less its radius, to the head's tip, the head end plus its
+    /// radius), the hips go on the spine line at the template's proportion,
+    /// each leg runs from them to its hip joint (the template's offset,
+    /// sideways towards its foot) and on to where the leg's own curve skeleton
+    /// leaves the cloth, and the leg joints follow by arc length (no
+    /// `kneesAtBends`: the corners of these lines are not knees).
+    /// The result says so (`FitResult::notes`).
+    bool legsJoinedByCloth = true;
+    double minForkProportion = 0.75; ///< See `legsJoinedByCloth`, in (0, 1].
     Vec3 up = Vec3::UnitY();    ///< For `orientBones()`.
     Vec3 front = Vec3::UnitZ(); ///< For `orientBones()`: the character's facing direction.
 };
@@ -104,6 +118,11 @@ struct FitResult {
     /// The facing direction the bind orientations were computed with (re-used
     /// when a joint is moved by hand).
     Vec3 front = Vec3::UnitZ();
+    /// True when the legs were found joined by cloth (`FitOptions::legsJoinedByCloth`).
+    bool legsJoinedByCloth = false;
+    /// What the fit did beyond the thesis's placement that the user should
+    /// know (one sentence each), for the report and the Rig dock.
+    std::vector<std::string> notes;
 };
 
 /// Fits `rigTemplate` onto `skeleton` labelled by `labels` (see the file comment).

@@ -217,3 +217,89 @@ TEST(WeightCompare, ImportedSkeletonErrors)
 
 } // namespace
 } // namespace rig
+
+namespace rig {
+namespace {
+
+/// Two roots (a body and an IK goal beside it, as game rigs have) and an
+/// animation that translates the second root: the file's own channels must
+/// move it (before issue 14 it hung from the first root and kept still).
+TEST(WeightCompare, EveryRootAndTranslationOfTheAnimationIsKept)
+{
+    ImportedSkeleton s;
+    s.names = {"body", "ik_goal"};
+    s.parents = {-1, -1};
+    s.bindGlobal = {Eigen::Matrix4d::Identity(), Eigen::Matrix4d::Identity()};
+    s.bindGlobal[1].block<3, 1>(0, 3) = Vec3(1.0, 0.0, 0.0);
+    ImportedAnimation anim;
+    anim.name = "slide";
+    anim.times = {0.0, 1.0};
+    for (double t : {0.0, 0.25}) {
+        std::vector<Eigen::Matrix4d> g = s.bindGlobal;
+        g[1].block<3, 1>(0, 3) += Vec3(0.0, 0.0, t); // the second root slides forward
+        anim.global.push_back(g);
+    }
+    s.animations.push_back(anim);
+
+    // A unit-high box: its left half on the body, its right half on the goal.
+    const Mesh mesh = test::boxMesh(Vec3(0, 0, 0), Vec3(1, 1, 1));
+    Eigen::MatrixXd ref = Eigen::MatrixXd::Zero(mesh.vertexCount(), 2), mine = ref;
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        ref(i, mesh.V(i, 0) > 0.5 ? 1 : 0) = 1.0;
+        mine(i, 0) = 1.0; // all on the body
+    }
+    s.W = ref.sparseView();
+    const FitResult rig = rigFromImportedSkeleton(s);
+    const auto frames = animationSkinning(s, anim);
+    ASSERT_EQ(frames.size(), 2u);
+    EXPECT_TRUE(frames[1][1].translation().isApprox(Vec3(0, 0, 0.25)));
+    const WeightComparison c = compareWeightsAnimated(mesh, rig.skeleton, skinWeightsFromReference(mine.sparseView()), s.W,
+                                              std::span<const std::vector<Eigen::Affine3d>>(frames));
+    // The goal's vertices are 0.25 apart in the second frame: max 25 % of the height 1.
+    EXPECT_NEAR(c.maxDistancePercent, 25.0, 1e-9);
+    int goalVertices = 0;
+    for (int i = 0; i < mesh.vertexCount(); ++i)
+        goalVertices += mesh.V(i, 0) > 0.5;
+    EXPECT_NEAR(c.meanDistancePercent, 25.0 * goalVertices / (2.0 * mesh.vertexCount()), 1e-9);
+    EXPECT_EQ(c.poses, 2);
+    EXPECT_FALSE(c.randomPoses);
+    // Against itself: nothing moves apart.
+    const WeightComparison self = compareWeightsAnimated(mesh, rig.skeleton, skinWeightsFromReference(s.W), s.W,
+                                                 std::span<const std::vector<Eigen::Affine3d>>(frames));
+    EXPECT_NEAR(self.meanL1, 0.0, 1e-9);
+    EXPECT_LT(self.maxDistancePercent, 1e-9);
+    // A frame with the wrong joint count is refused.
+    std::vector<std::vector<Eigen::Affine3d>> wrong = {{Eigen::Affine3d::Identity()}};
+    EXPECT_THROW(compareWeightsAnimated(mesh, rig.skeleton, skinWeightsFromReference(s.W), s.W,
+                                std::span<const std::vector<Eigen::Affine3d>>(wrong)),
+                 InvalidInput);
+}
+
+/// A character much wider than tall (arm span, tail): the height is the
+/// extent along up, not the largest side of the box.
+TEST(WeightCompare, HeightIsTheExtentAlongUp)
+{
+    const Mesh mesh = test::boxMesh(Vec3(-2, 0, 0), Vec3(2, 1, 0.5)); // 4 wide, 1 high
+    EXPECT_DOUBLE_EQ(heightAlong(mesh.V, Vec3::UnitY()), 1.0);
+    EXPECT_DOUBLE_EQ(heightAlong(mesh.V, Vec3(0, 3, 0)), 1.0);
+    Skeleton k;
+    k.names = {"a", "b"};
+    k.parents = {-1, 0};
+    k.bindPositions.resize(2, 3);
+    k.bindPositions << -1, 0.5, 0.25, 1, 0.5, 0.25;
+    k.bindOrientations.assign(2, Eigen::Quaterniond::Identity());
+    Eigen::MatrixXd ref = Eigen::MatrixXd::Zero(mesh.vertexCount(), 2), mine = ref;
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        ref(i, mesh.V(i, 0) > 0 ? 1 : 0) = 1.0;
+        mine(i, 0) = 1.0;
+    }
+    std::vector<std::vector<Eigen::Affine3d>> frames(1, std::vector<Eigen::Affine3d>(2, Eigen::Affine3d::Identity()));
+    frames[0][1].translation() = Vec3(0, 0.1, 0); // joint b lifted by 0.1
+    const RowSparse R = ref.sparseView();
+    const WeightComparison c = compareWeightsAnimated(mesh, k, skinWeightsFromReference(mine.sparseView()), R,
+                                              std::span<const std::vector<Eigen::Affine3d>>(frames));
+    EXPECT_NEAR(c.maxDistancePercent, 10.0, 1e-9); // 0.1 of a height of 1, not 2.5 % of the width 4
+}
+
+} // namespace
+} // namespace rig

@@ -1,5 +1,7 @@
 #include "ui/panels/rig_panel.h"
 
+#include "core/rig/fit_checks.h"
+
 #include "ui/document.h"
 #include "ui/viewport/overlay_data.h"
 
@@ -103,6 +105,12 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     m_hint->setStyleSheet("color: #e0b040; font-weight: bold;");
     grid->addWidget(m_hint, limbCount + 1, 0, 1, 4);
     layout->addWidget(labels);
+    m_fitNotes = new QLabel(this);
+    m_fitNotes->setObjectName("fitNotes");
+    m_fitNotes->setWordWrap(true);
+    m_fitNotes->setStyleSheet("color: #e0b040;");
+    m_fitNotes->hide();
+    layout->addWidget(m_fitNotes);
     connect(autoButton, &QPushButton::clicked, m_document, &Document::autoLabel);
     connect(walk, &QPushButton::clicked, this, [this] { arm(Limb::Head); });
 
@@ -131,7 +139,34 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     layout->addWidget(joint);
     layout->addStretch(1);
 
-    connect(m_document, &Document::rigChanged, this, &RigPanel::refresh);
+    connect(m_document, &Document::rigChanged, this, &RigPanel::onRigChanged);
+    refresh();
+}
+
+void RigPanel::onRigChanged()
+{
+    const auto& rig = m_document->project().rig();
+    // The project's template; none set means the bundled humanoid21 (fitRig()).
+    static const auto humanoid21 = std::make_shared<const RigTemplate>(builtinTemplate("humanoid21"));
+    const auto rigTemplate = m_document->project().rigTemplate() ? m_document->project().rigTemplate() : humanoid21;
+    QStringList lines;
+    int first = -1;
+    if (rig) {
+        for (const std::string& note : rig->notes)
+            lines << tr("Note: %1").arg(QString::fromStdString(note));
+        if (rigTemplate && rigTemplate->jointCount() == rig->skeleton.jointCount())
+            for (const FitWarning& w : checkFit(rig->skeleton, *rigTemplate)) {
+                lines << tr("Warning: %1").arg(QString::fromStdString(w.message));
+                if (first < 0)
+                    first = w.joint;
+            }
+    }
+    m_fitNotes->setText(lines.join("\n"));
+    m_fitNotes->setVisible(!lines.isEmpty());
+    if (first >= 0) {
+        m_joint = first;
+        emit warningJoint(first);
+    }
     refresh();
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 /// @file rig_panel.h
 /// The Rig dock: the five end-node labels (thesis §2.5, Ch. 5 `Skel -snd`) as
-/// slots the artist walks ("click the head", "click the left hand", ...), and
-/// the numeric edit of the selected joint with the X-mirror option (`ajM`).
+/// slots the artist walks ("click the head", "click the left hand", ...), the
+/// fit's notes (legs joined by cloth) and warnings (core/rig/fit_checks.h),
+/// and the numeric edit of the selected joint with the X-mirror option (`ajM`).
 
 #include "core/skeleton/end_nodes.h"
 
@@ -36,9 +37,12 @@ public:
 
 signals:
     void selectedJointEdited();
+    /// A fit warning concerns `joint` (issue 14, "never silent"): the window selects it.
+    void warningJoint(int joint);
 
 private:
     void refresh();
+    void onRigChanged();
     void applyNumericEdit();
 
     Document* m_document;
@@ -46,6 +50,7 @@ private:
     std::array<QLabel*, limbCount> m_nodeLabels{};
     std::array<QPushButton*, limbCount> m_pickButtons{};
     QLabel* m_hint;
+    QLabel* m_fitNotes; ///< What the fit did beyond the plain placement, and its plausibility warnings.
     QLabel* m_jointName;
     std::array<QDoubleSpinBox*, 3> m_coords{};
     QCheckBox* m_mirror;

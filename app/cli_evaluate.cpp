@@ -1,0 +1,345 @@
+// rigsmith evaluate (issue 14): a rig and weights scored against the artist's own.
+#include "app/cli_common.h"
+
+#include "core/common/error.h"
+#include "core/common/timing.h"
+#include "core/eval/joint_map.h"
+#include "core/eval/joint_score.h"
+#include "core/eval/weight_compare.h"
+#include "core/io/animation_poses.h"
+#include "core/project/rig_project.h"
+#include "core/skin/deform_joints.h"
+#include "core/skin/skinning.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace rig::app {
+namespace {
+
+std::string fixed(double v, int decimals)
+{
+    if (!std::isfinite(v))
+        return "-";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string pad(std::string s, size_t width)
+{
+    if (s.size() < width)
+        s.append(width - s.size(), ' ');
+    return s;
+}
+
+json numberOrNull(double v)
+{
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+/// The mapping of one skeleton as JSON: canonical key -> {joint, how} (null when unmapped).
+json mapJson(const Skeleton& s, const CanonicalJointMap& m)
+{
+    json out = json::object();
+    for (int c = 0; c < canonicalJointCount; ++c) {
+        const int j = m.joints[static_cast<size_t>(c)];
+        const std::string key(canonicalJointKey(static_cast<CanonicalJoint>(c)));
+        out[key] = j < 0 ? json(nullptr) : json{{"joint", s.names[static_cast<size_t>(j)]}, {"how", m.how[static_cast<size_t>(c)]}};
+    }
+    return out;
+}
+
+json unmappedJson(const CanonicalJointMap& m)
+{
+    json out = json::array();
+    for (CanonicalJoint c : m.unmapped())
+        out.push_back(std::string(canonicalJointKey(c)));
+    return out;
+}
+
+/// Frames of every animation of the file with two frames or more (at most
+/// `perClip` each, evenly spaced): the skinning transforms of all joints.
+std::vector<std::vector<Eigen::Affine3d>> allAnimationFrames(const ImportedSkeleton& file, int perClip,
+                                                             std::string& source)
+{
+    std::vector<std::vector<Eigen::Affine3d>> frames;
+    std::vector<std::string> clips;
+    for (const ImportedAnimation& anim : file.animations) {
+        if (anim.frameCount() < 2)
+            continue;
+        auto f = animationSkinning(file, anim, perClip);
+        clips.push_back("'" + anim.name + "' (" + std::to_string(f.size()) + ")");
+        frames.insert(frames.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
+    }
+    if (clips.empty()) {
+        source = std::to_string(WeightCompareOptions{}.randomPoses) + " random poses (+-45 deg)";
+    } else {
+        source = "file animations ";
+        for (size_t k = 0; k < clips.size(); ++k)
+            source += (k ? ", " : "") + clips[k];
+        source += ": " + std::to_string(frames.size()) + " frames";
+    }
+    return frames;
+}
+
+/// The bundled character's true joints as a skeleton (the reference of `evaluate default...`).
+FitResult groundTruthRig(const Humanoid& h)
+{
+    FitResult r;
+    r.skeleton.names = h.jointNames;
+    r.skeleton.parents = h.jointParents;
+    r.skeleton.bindPositions = h.joints;
+    r.skeleton.bindOrientations.assign(h.jointNames.size(), Eigen::Quaterniond::Identity());
+    r.jointNode.assign(h.jointNames.size(), -1);
+    return r;
+}
+
+} // namespace
+
+int cmdEvaluate(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints"}, {}, "evaluate");
+    const std::string file = needFile(a, "evaluate");
+    const int resolution = parseResolution(a, "evaluate");
+    const OrientationOptions orientation = parseOrientationArgs(a, "evaluate", "auto", "auto");
+
+    StageTimings stages;
+    RigProject project;
+    OrientationResult oriented;
+    {
+        StageClock clock(stages);
+        LoadedCharacter loaded = loadCharacter(file);
+        clock.lap("load");
+        if (!loaded.imported.skeleton && !loaded.groundTruth)
+            throw Error("rigsmith evaluate: '" + file +
+                        "' has no skeleton: evaluate needs a character rigged by an artist (joints and weights) "
+                        "to score against");
+        oriented = orientCharacter(loaded, orientation);
+        clock.lap("orient");
+        project.setCharacter(std::make_shared<const LoadedCharacter>(std::move(loaded)));
+    }
+    const LoadedCharacter& c = *project.character();
+    // The reference: the artist's skeleton, or for the bundled character the
+    // generator's true joints (no weights to compare with then).
+    const ImportedSkeleton* fileSkeleton = c.imported.skeleton ? &*c.imported.skeleton : nullptr;
+    const Mesh& mesh = c.imported.mesh;
+    const double height = heightAlong(mesh.V, Vec3::UnitY());
+    project.setFront(oriented.front);
+
+    // The artist's skeleton and its canonical joints.
+    StageClock clock(stages);
+    const FitResult artist = fileSkeleton ? rigFromImportedSkeleton(*fileSkeleton) : groundTruthRig(*c.groundTruth);
+    const CanonicalJointMap artistMap = mapCanonicalJoints(artist.skeleton);
+    clock.lap("map");
+
+    // The auto-rig, from the mesh alone (the pipeline never reads the file's skeleton).
+    json fitJson;
+    std::optional<FitResult> fitted;
+    std::optional<JointScores> scores;
+    std::array<EndLabelCheck, limbCount> labelChecks{};
+    std::string fitError;
+    json warnings = json::array();
+    try {
+        CurveSkeletonOptions so;
+        so.voxelize.resolution = resolution;
+        project.setCurveSkeletonOptions(so);
+        auto curve = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project));
+        stages.insert(stages.end(), curve->timings.begin(), curve->timings.end());
+        project.setCurveSkeleton(curve);
+        StageClock fitClock(stages);
+        project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate("humanoid21")));
+        const EndNodeLabels labels = suggestLabels(project);
+        fitClock.lap("label");
+        fitted = fitRig(project, labels);
+        project.setRig(labels, std::make_shared<const FitResult>(*fitted));
+        fitClock.lap("fit");
+        const CanonicalJointMap fittedMap = mapCanonicalJoints(fitted->skeleton);
+        scores = scoreJoints(artist.skeleton, artistMap, fitted->skeleton, fittedMap, height,
+                             {.up = Vec3::UnitY(), .front = oriented.front});
+        labelChecks = checkEndLabels(curve->refined, labels, artist.skeleton, artistMap);
+        fitClock.lap("score");
+        warnings = fitWarningsJson(*fitted, *project.rigTemplate());
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const std::exception& e) {
+        fitError = e.what();
+    }
+
+    // Weights for the artist's own skeleton with each method, against the artist's.
+    std::string poseSource = "none";
+    const auto frames = fileSkeleton ? allAnimationFrames(*fileSkeleton, 200, poseSource)
+                                     : std::vector<std::vector<Eigen::Affine3d>>{};
+    struct MethodResult {
+        std::string method;
+        std::optional<WeightComparison> comparison;
+        std::string error;
+    };
+    std::vector<MethodResult> methods;
+    const std::string deformSpec = a.value("--deform-joints").value_or("auto");
+    const std::vector<bool> deform =
+        deformJoints(deformSpec, artist.skeleton, fileSkeleton ? &fileSkeleton->W : nullptr);
+    json excluded = json::array();
+    for (int j = 0; j < artist.skeleton.jointCount(); ++j)
+        if (!deform[static_cast<size_t>(j)])
+            excluded.push_back(artist.skeleton.names[static_cast<size_t>(j)]);
+    const VoxelGrid* solid = project.curveSkeleton() ? &project.curveSkeleton()->solid : nullptr;
+    for (const WeightMethod& m : weightMethods()) { // every row of the table
+        if (!fileSkeleton)
+            break; // the generated character has no artist's weights
+        MethodResult r;
+        r.method = m.id;
+        StageClock wclock(stages);
+        try {
+            WeightOptions wo;
+            wo.method = m.id;
+            const SkinningResult s = computeSkinning(mesh, artist.skeleton, solid, wo);
+            const SkinWeights w = restrictToDeformJoints(s.weights, artist.skeleton, deform);
+            r.comparison = compareWeightsAnimated(mesh, artist.skeleton, w, fileSkeleton->W,
+                                          std::span<const std::vector<Eigen::Affine3d>>(frames));
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const std::exception& e) {
+            r.error = e.what();
+        }
+        wclock.lap("weights_" + r.method);
+        methods.push_back(std::move(r));
+    }
+
+    // The table.
+    std::cout << file << ": " << mesh.vertexCount() << " vertices, height " << fixed(height, 4) << " (along +Y), "
+              << artist.skeleton.jointCount() << " artist joints, resolution " << resolution << '\n'
+              << "  orientation  " << oriented.summary() << '\n'
+              << "  joint map    " << artistMap.convention << " (" << canonicalJointCount - artistMap.unmapped().size()
+              << " of " << canonicalJointCount << " canonical joints)\n";
+    std::cout << "  " << pad("canonical", 12) << pad("artist joint", 28) << pad("fitted", 14) << pad("error %", 9)
+              << "offset % (left, up, front)\n";
+    for (int k = 0; k < canonicalJointCount; ++k) {
+        const auto cj = static_cast<CanonicalJoint>(k);
+        const int aj = artistMap[cj];
+        std::string artistName = aj < 0 ? "(unmapped)" : artist.skeleton.names[static_cast<size_t>(aj)];
+        if (aj >= 0 && artistMap.how[static_cast<size_t>(k)] != "name")
+            artistName += " *";
+        std::string fittedName = "-", err = "-", off;
+        if (scores) {
+            const CanonicalJointScore& s = scores->joints[static_cast<size_t>(k)];
+            if (s.fitted >= 0)
+                fittedName = fitted->skeleton.names[static_cast<size_t>(s.fitted)];
+            if (s.scored()) {
+                err = fixed(s.errorPercent, 2);
+                off = fixed(s.offsetPercent.x(), 2) + ", " + fixed(s.offsetPercent.y(), 2) + ", " +
+                      fixed(s.offsetPercent.z(), 2);
+            }
+        }
+        std::cout << "  " << pad(std::string(canonicalJointKey(cj)), 12) << pad(artistName, 28) << pad(fittedName, 14)
+                  << pad(err, 9) << off << '\n';
+    }
+    std::cout << "  (* found by hierarchy shape, not by name)\n";
+    if (!artistMap.unmapped().empty()) {
+        std::cout << "  unmapped     ";
+        for (CanonicalJoint u : artistMap.unmapped())
+            std::cout << canonicalJointKey(u) << ' ';
+        std::cout << "(not scored)\n";
+    }
+    int labelsRight = 0, labelsKnown = 0;
+    if (scores) {
+        std::cout << "  joints       mean " << fixed(scores->meanPercent, 2) << "% of height, max "
+                  << fixed(scores->maxPercent, 2) << "% (" << canonicalJointKey(scores->worst) << "), "
+                  << scores->scored << " joints scored\n  labels       ";
+        for (const EndLabelCheck& l : labelChecks) {
+            labelsKnown += l.known;
+            labelsRight += l.known && l.right;
+            std::cout << limbKey(l.limb) << ' '
+                      << (!l.known ? "?" : l.right ? "ok" : "WRONG (at " + std::string(canonicalJointKey(l.nearest)) + ")")
+                      << "  ";
+        }
+        std::cout << "(" << labelsRight << "/" << labelsKnown << " right)\n";
+        for (const std::string& note : fitted->notes)
+            std::cout << "  note         " << note << '\n';
+    } else {
+        std::cout << "  fit          FAILED: " << fitError << '\n';
+    }
+    if (!fileSkeleton)
+        std::cout << "  weights      not compared: the generated character has no artist's weights\n";
+    else
+        std::cout << "  deform       " << deformSpec << ": " << excluded.size() << " joints get no weight "
+                  << excluded.dump() << '\n'
+                  << "  weights over " << poseSource << '\n'
+              << "    " << pad("method", 10) << pad("L1", 8) << pad("prec %", 8) << pad("recall %", 10)
+              << pad("mean d %", 10) << "max d %\n";
+    for (const MethodResult& m : methods) {
+        if (!m.comparison) {
+            std::cout << "    " << pad(m.method, 10) << "failed: " << m.error << '\n';
+            continue;
+        }
+        const WeightComparison& w = *m.comparison;
+        std::cout << "    " << pad(m.method, 10) << pad(fixed(w.meanL1, 3), 8) << pad(fixed(100 * w.precision, 1), 8)
+                  << pad(fixed(100 * w.recall, 1), 10) << pad(fixed(w.meanDistancePercent, 3), 10)
+                  << fixed(w.maxDistancePercent, 3) << '\n';
+    }
+
+    // The report.
+    json jointsJson = json::array();
+    if (scores)
+        for (const CanonicalJointScore& s : scores->joints)
+            jointsJson.push_back(
+                {{"canonical", std::string(canonicalJointKey(s.joint))},
+                 {"artist", s.artist < 0 ? json(nullptr) : json(artist.skeleton.names[static_cast<size_t>(s.artist)])},
+                 {"fitted", s.fitted < 0 ? json(nullptr) : json(fitted->skeleton.names[static_cast<size_t>(s.fitted)])},
+                 {"error_percent", numberOrNull(s.errorPercent)},
+                 {"offset_percent", s.scored() ? json{s.offsetPercent.x(), s.offsetPercent.y(), s.offsetPercent.z()}
+                                               : json(nullptr)}});
+    json labelsJson = json::array();
+    for (const EndLabelCheck& l : labelChecks)
+        if (scores)
+            labelsJson.push_back({{"label", std::string(limbKey(l.limb))},
+                                  {"node", l.node},
+                                  {"right", l.known ? json(l.right) : json(nullptr)},
+                                  {"nearest", l.known ? json(std::string(canonicalJointKey(l.nearest))) : json(nullptr)}});
+    json weightsOut = json::array();
+    for (const MethodResult& m : methods) {
+        json w = {{"method", m.method}};
+        if (m.comparison) {
+            const WeightComparison& r = *m.comparison;
+            w.update({{"mean_l1", r.meanL1},
+                      {"precision", r.precision},
+                      {"recall", r.recall},
+                      {"mean_distance_percent", r.meanDistancePercent},
+                      {"max_distance_percent", r.maxDistancePercent},
+                      {"poses", r.poses},
+                      {"compared_vertices", r.comparedVertices}});
+        } else {
+            w["error"] = m.error;
+        }
+        weightsOut.push_back(w);
+    }
+    json results = {{"resolution", resolution},
+                    {"height", height},
+                    {"orientation", orientationJson(oriented)},
+                    {"artist_joints", artist.skeleton.jointCount()},
+                    {"joint_map", {{"convention", artistMap.convention},
+                                   {"mapping", mapJson(artist.skeleton, artistMap)},
+                                   {"unmapped", unmappedJson(artistMap)}}},
+                    {"fit", {{"succeeded", scores.has_value()},
+                             {"error", fitError.empty() ? json(nullptr) : json(fitError)},
+                             {"labels", project.rig() ? json(formatEndNodeLabels(project.labels())) : json(nullptr)},
+                             {"warnings", warnings},
+                             {"notes", fitted ? json(fitted->notes) : json::array()},
+                             {"legs_joined_by_cloth", fitted && fitted->legsJoinedByCloth}}},
+                    {"joints", jointsJson},
+                    {"mean_joint_error_percent", scores ? numberOrNull(scores->meanPercent) : json(nullptr)},
+                    {"max_joint_error_percent", scores ? numberOrNull(scores->maxPercent) : json(nullptr)},
+                    {"worst_joint", scores ? json(std::string(canonicalJointKey(scores->worst))) : json(nullptr)},
+                    {"end_labels", labelsJson},
+                    {"end_labels_right", scores ? json(labelsRight) : json(nullptr)},
+                    {"pose_source", poseSource},
+                    {"deform_joints", {{"spec", deformSpec}, {"excluded", excluded}}},
+                    {"weights", weightsOut}};
+    writeReport(a, "evaluate", file, stages, results);
+    return 0;
+}
+
+} // namespace rig::app

@@ -1,0 +1,271 @@
+#include "core/mesh/orientation.h"
+
+#include "core/common/error.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <unordered_set>
+#include <vector>
+
+namespace rig {
+namespace {
+
+/// Vertices and triangle centroids: a low-poly limb still fills its cells.
+std::vector<Vec3> samplePoints(const Mesh& mesh)
+{
+    std::vector<Vec3> p;
+    p.reserve(static_cast<size_t>(mesh.V.rows() + mesh.F.rows()));
+    for (Eigen::Index i = 0; i < mesh.V.rows(); ++i)
+        p.push_back(mesh.V.row(i).transpose());
+    for (Eigen::Index f = 0; f < mesh.F.rows(); ++f)
+        p.push_back((mesh.V.row(mesh.F(f, 0)) + mesh.V.row(mesh.F(f, 1)) + mesh.V.row(mesh.F(f, 2))).transpose() / 3.0);
+    return p;
+}
+
+Box3 boxOf(const std::vector<Vec3>& p)
+{
+    Box3 b;
+    for (const Vec3& x : p)
+        b.extend(x);
+    return b;
+}
+
+/// Fraction of occupied cells whose mirror across the box's middle plane
+/// normal to `axis` is occupied.
+double mirrorSymmetry(const std::vector<Vec3>& p, const Box3& box, int axis)
+{
+    const double cell = std::max(box.size().maxCoeff(), 1e-300) / 24.0;
+    const auto key = [&](const Vec3& x) {
+        const Eigen::Vector3i i = ((x - box.min) / cell).array().floor().cast<int>();
+        return (static_cast<long long>(i.x()) * 4096 + i.y()) * 4096 + i.z();
+    };
+    std::unordered_set<long long> occupied;
+    for (const Vec3& x : p)
+        occupied.insert(key(x));
+    std::unordered_set<long long> mirrored;
+    for (const Vec3& x : p) {
+        Vec3 m = x;
+        m(axis) = box.min(axis) + box.max(axis) - x(axis);
+        mirrored.insert(key(m));
+    }
+    int both = 0;
+    for (long long k : mirrored)
+        both += occupied.count(k) > 0;
+    return double(both) / double(std::max<size_t>(1, mirrored.size()));
+}
+
+/// The points whose height along `up` is within [lo, hi] of the extent (fractions from the bottom).
+std::vector<Vec3> slab(const std::vector<Vec3>& p, const Vec3& up, double bottom, double height, double lo, double hi)
+{
+    std::vector<Vec3> out;
+    for (const Vec3& x : p) {
+        const double t = (x.dot(up) - bottom) / height;
+        if (t >= lo && t <= hi)
+            out.push_back(x);
+    }
+    return out;
+}
+
+double extentAlong(const std::vector<Vec3>& p, const Vec3& axis)
+{
+    if (p.empty())
+        return 0.0;
+    double lo = 1e300, hi = -1e300;
+    for (const Vec3& x : p) {
+        lo = std::min(lo, x.dot(axis));
+        hi = std::max(hi, x.dot(axis));
+    }
+    return hi - lo;
+}
+
+double meanAlong(const std::vector<Vec3>& p, const Vec3& axis)
+{
+    double s = 0.0;
+    for (const Vec3& x : p)
+        s += x.dot(axis);
+    return p.empty() ? 0.0 : s / double(p.size());
+}
+
+/// Of the area of the triangles whose centroid lies in the end slab of
+/// `fraction` of the height at the end `outward` points to, the part facing
+/// outward within 25 degrees: large for soles standing on the ground, small
+/// for the round top of a head.
+double flatness(const Mesh& mesh, const Vec3& outward, double fraction)
+{
+    double lo = 1e300, hi = -1e300;
+    for (Eigen::Index i = 0; i < mesh.V.rows(); ++i) {
+        lo = std::min(lo, mesh.V.row(i).dot(outward));
+        hi = std::max(hi, mesh.V.row(i).dot(outward));
+    }
+    const double limit = hi - fraction * (hi - lo);
+    double all = 0.0, flat = 0.0;
+    for (Eigen::Index f = 0; f < mesh.F.rows(); ++f) {
+        const Vec3 a = mesh.V.row(mesh.F(f, 0)).transpose(), b = mesh.V.row(mesh.F(f, 1)).transpose(),
+                   c = mesh.V.row(mesh.F(f, 2)).transpose();
+        if ((a + b + c).dot(outward) / 3.0 < limit)
+            continue;
+        const Vec3 n = (b - a).cross(c - a);
+        const double area = 0.5 * n.norm();
+        all += area;
+        // Either winding: a sole seen from below faces outward, its other side (double-sided meshes) too.
+        if (area > 0.0 && std::abs(n.normalized().dot(outward)) > std::cos(25.0 * std::numbers::pi / 180.0))
+            flat += area;
+    }
+    return all > 0.0 ? flat / all : 0.0;
+}
+
+/// Separate blobs of `p` along `axis`: gaps wider than `gap` split them.
+int clustersAlong(std::vector<Vec3> p, const Vec3& axis, double gap)
+{
+    if (p.empty())
+        return 0;
+    std::vector<double> x;
+    for (const Vec3& q : p)
+        x.push_back(q.dot(axis));
+    std::sort(x.begin(), x.end());
+    int n = 1;
+    for (size_t k = 1; k < x.size(); ++k)
+        n += x[k] - x[k - 1] > gap;
+    return n;
+}
+
+bool isSignedAxis(const Vec3& a)
+{
+    return a.allFinite() && std::abs(a.norm() - 1.0) < 1e-9 && (a.array().abs() > 1.0 - 1e-9).count() == 1;
+}
+
+std::string fmt(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+} // namespace
+
+std::optional<Vec3> parseSignedAxis(std::string_view text)
+{
+    std::string t;
+    for (char c : text)
+        t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (t.size() == 1)
+        t = "+" + t;
+    if (t.size() != 2 || (t[0] != '+' && t[0] != '-') || t[1] < 'x' || t[1] > 'z')
+        return std::nullopt;
+    Vec3 a = Vec3::Zero();
+    a(t[1] - 'x') = t[0] == '+' ? 1.0 : -1.0;
+    return a;
+}
+
+std::string signedAxisName(const Vec3& axis)
+{
+    Eigen::Index k = 0;
+    axis.cwiseAbs().maxCoeff(&k);
+    return std::string(axis(k) < 0 ? "-" : "+") + static_cast<char>('x' + k);
+}
+
+UpGuess detectUp(const Mesh& mesh)
+{
+    if (mesh.V.rows() == 0)
+        throw InvalidInput("rig::detectUp(): the mesh has no vertices");
+    const std::vector<Vec3> p = samplePoints(mesh);
+    const Box3 box = boxOf(p);
+    const Vec3 size = box.size();
+    std::array<double, 3> sym{};
+    for (int a = 0; a < 3; ++a)
+        sym[static_cast<size_t>(a)] = mirrorSymmetry(p, box, a);
+    const int lr = static_cast<int>(std::max_element(sym.begin(), sym.end()) - sym.begin());
+    const int o1 = (lr + 1) % 3, o2 = (lr + 2) % 3;
+    const int upAxis = size(o1) >= size(o2) ? o1 : o2;
+    const int other = upAxis == o1 ? o2 : o1;
+    std::array<double, 3> sorted = sym;
+    std::sort(sorted.begin(), sorted.end());
+    const double symMargin = sorted[2] - sorted[1];
+    const double lengthMargin = std::abs(size(upAxis) - size(other)) / std::max(size(upAxis), 1e-300);
+
+    UpGuess g;
+    g.leftRight = Vec3::Unit(lr);
+    Vec3 up = Vec3::Unit(upAxis);
+    const double bottom = box.min(upAxis), h = std::max(size(upAxis), 1e-300);
+    // Which end stands on the ground: flat soles (area facing the end), two
+    // feet (two blobs across), a wider slab; a head is round, one blob, narrow.
+    const double lowWidth = extentAlong(slab(p, up, bottom, h, 0.0, 0.1), g.leftRight);
+    const double highWidth = extentAlong(slab(p, up, bottom, h, 0.9, 1.0), g.leftRight);
+    const double lowFlat = flatness(mesh, -up, 0.05), highFlat = flatness(mesh, up, 0.05);
+    const int lowBlobs = clustersAlong(slab(p, up, bottom, h, 0.0, 0.05), g.leftRight, 0.03 * h);
+    const int highBlobs = clustersAlong(slab(p, up, bottom, h, 0.95, 1.0), g.leftRight, 0.03 * h);
+    const double vote = (lowFlat - highFlat) + 0.25 * ((lowBlobs == 2) - (highBlobs == 2)) +
+                        0.1 * (lowWidth - highWidth) / std::max({lowWidth, highWidth, 1e-300});
+    if (vote < 0.0)
+        up = -up; // the feet were at the top
+    g.up = up;
+    g.confidence = std::clamp(std::min({4.0 * symMargin, 4.0 * lengthMargin, 4.0 * std::abs(vote)}), 0.0, 1.0);
+    g.reason = "mirror axis " + signedAxisName(g.leftRight).substr(1) + " (symmetry " + fmt(sym[0]) + "/" +
+               fmt(sym[1]) + "/" + fmt(sym[2]) + " for x/y/z), longest other axis " + signedAxisName(up).substr(1) +
+               ", feet end " + (up(upAxis) > 0 ? "-" : "+") + signedAxisName(up).substr(1) + " (flat area " +
+               fmt(vote >= 0 ? lowFlat : highFlat) + " vs " + fmt(vote >= 0 ? highFlat : lowFlat) + ", blobs " +
+               std::to_string(vote >= 0 ? lowBlobs : highBlobs) + " vs " +
+               std::to_string(vote >= 0 ? highBlobs : lowBlobs) + ", widths " +
+               fmt((vote >= 0 ? lowWidth : highWidth) / h) + " vs " + fmt((vote >= 0 ? highWidth : lowWidth) / h) +
+               " of the height)";
+    return g;
+}
+
+FrontGuess detectFront(const Mesh& mesh, const Vec3& up)
+{
+    if (mesh.V.rows() == 0)
+        throw InvalidInput("rig::detectFront(): the mesh has no vertices");
+    if (!isSignedAxis(up))
+        throw InvalidInput("rig::detectFront(): up must be one of the six coordinate axes");
+    const std::vector<Vec3> p = samplePoints(mesh);
+    double bottom = 1e300, top = -1e300;
+    for (const Vec3& x : p) {
+        bottom = std::min(bottom, x.dot(up));
+        top = std::max(top, x.dot(up));
+    }
+    const double h = std::max(top - bottom, 1e-300);
+    // The two horizontal axes; the front is along the less symmetric (the
+    // mirror axis is left-right).
+    const Box3 box = boxOf(p);
+    Eigen::Index upAxis = 0;
+    up.cwiseAbs().maxCoeff(&upAxis);
+    const int a1 = (static_cast<int>(upAxis) + 1) % 3, a2 = (static_cast<int>(upAxis) + 2) % 3;
+    const int frontAxis = mirrorSymmetry(p, box, a1) >= mirrorSymmetry(p, box, a2) ? a2 : a1;
+    const Vec3 axis = Vec3::Unit(frontAxis);
+
+    FrontGuess g;
+    const double feet = meanAlong(slab(p, up, bottom, h, 0.0, 0.06), axis);
+    const double shins = meanAlong(slab(p, up, bottom, h, 0.15, 0.30), axis);
+    const double toes = (feet - shins) / h; // toes ahead of the shins
+    const double head = meanAlong(slab(p, up, bottom, h, 0.88, 1.0), axis);
+    const double neck = meanAlong(slab(p, up, bottom, h, 0.80, 0.86), axis);
+    const double nose = (head - neck) / h;
+    double signal = toes;
+    std::string by = "toes";
+    if (std::abs(toes) < 0.01 && std::abs(nose) > std::abs(toes)) {
+        signal = nose;
+        by = "face";
+    }
+    g.front = signal >= 0.0 ? axis : Vec3(-axis);
+    g.confidence = std::clamp(std::abs(signal) / 0.03, 0.0, 1.0);
+    g.reason = by + " point to " + signedAxisName(g.front) + " (feet " + fmt(100.0 * toes) + "%, head " +
+               fmt(100.0 * nose) + "% of the height ahead along " + signedAxisName(axis) + ")";
+    return g;
+}
+
+Eigen::Matrix3d frameRotation(const Vec3& up, const Vec3& front)
+{
+    if (!isSignedAxis(up) || !isSignedAxis(front) || std::abs(up.dot(front)) > 1e-9)
+        throw InvalidInput("rig::frameRotation(): up and front must be orthogonal coordinate axes");
+    Eigen::Matrix3d R;
+    R.row(0) = up.cross(front).transpose();
+    R.row(1) = up.transpose();
+    R.row(2) = front.transpose();
+    return R;
+}
+
+} // namespace rig

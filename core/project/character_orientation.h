@@ -1,0 +1,54 @@
+#pragma once
+/// @file character_orientation.h
+/// Stands a loaded character up and turns it to face +Z (issue 14), by what
+/// the user says or by its shape (core/mesh/orientation.h), and says what was
+/// done and how sure it is.
+///
+/// `up`: "file" keeps import's frame (the file's metadata, or the import's
+/// guess); "auto" detects up from the shape; "+x", "-x", "+y", "-y", "+z",
+/// "-z" name the file's own axis that points up (in the file's coordinates,
+/// before import turned it). `facing`: "auto" detects the front from the shape
+/// once up is known and turns the character about up to face +Z; "+z", "-z",
+/// "+x", "-x" say which way it faces after the up fix (it is not turned: the
+/// labels and bone roll use it, as `RigProject::setFront()`).
+///
+/// Turning rotates the mesh (positions and normals), the file's skeleton
+/// (bind matrices) and its animation frames by the same rotation, so the file's
+/// weights and animations stay valid; the bundled character's ground-truth
+/// joints turn with it.
+
+#include "core/project/character_source.h"
+
+#include <string>
+
+namespace rig {
+
+struct OrientationOptions {
+    std::string up = "file";   ///< "file", "auto" or a signed axis of the file ("+z").
+    std::string facing = "+z"; ///< "auto" or "+z", "-z", "+x", "-x".
+};
+
+struct OrientationResult {
+    std::string fileUp;            ///< The file's axis now pointing up ("+z"), in the file's coordinates.
+    std::string upSource;          ///< "file metadata", "import guess", "detected", "given".
+    double upConfidence = 1.0;     ///< In [0, 1] (1 where given or from metadata).
+    std::string upReason;          ///< What the detection saw (empty when not detected).
+    Vec3 front = Vec3::UnitZ();    ///< The facing direction after orientation (+Z when turned).
+    std::string facingSource;      ///< "detected" or "given".
+    std::string detectedFront;     ///< The detected front before turning ("-x"), empty when given.
+    double frontConfidence = 1.0;  ///< In [0, 1].
+    std::string frontReason;       ///< What the detection saw.
+    bool turned = false;           ///< The character was rotated.
+    /// One line for the status bar and the CLI: "up +Z of the file (detected, 0.92), facing +z (detected from toes, 0.80)".
+    std::string summary() const;
+};
+
+/// Validates the two options.
+/// @throws rig::InvalidInput naming the option and the accepted values.
+void validateOrientationOptions(const OrientationOptions& options);
+
+/// Orients `character` in place (see the file comment).
+/// @throws rig::InvalidInput for invalid options (see `validateOrientationOptions()`).
+OrientationResult orientCharacter(LoadedCharacter& character, const OrientationOptions& options);
+
+} // namespace rig

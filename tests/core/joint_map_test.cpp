@@ -1,0 +1,229 @@
+#include "core/eval/joint_map.h"
+
+#include "core/common/error.h"
+#include "core/eval/joint_score.h"
+#include "core/rig/fit_template.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <tuple>
+
+namespace rig {
+namespace {
+
+using CJ = CanonicalJoint;
+
+/// A skeleton from (name, parent name, position) rows, parents first.
+Skeleton skeletonOf(const std::vector<std::tuple<std::string, std::string, Vec3>>& rows)
+{
+    Skeleton s;
+    std::map<std::string, int> index;
+    s.bindPositions.resize(static_cast<Eigen::Index>(rows.size()), 3);
+    for (const auto& [name, parent, p] : rows) {
+        const int j = s.jointCount();
+        index[name] = j;
+        s.names.push_back(name);
+        s.parents.push_back(parent.empty() ? -1 : index.at(parent));
+        s.bindPositions.row(j) = p.transpose();
+    }
+    s.bindOrientations.assign(rows.size(), Eigen::Quaterniond::Identity());
+    return s;
+}
+
+/// A humanoid with names made by `name(part, side)` (side "", "L" or "R");
+/// `clavicleUnderNeck` hangs the clavicles from the neck (3ds Max Biped).
+Skeleton humanoid(const std::function<std::string(const std::string&, const std::string&)>& name,
+                  bool clavicleUnderNeck = false)
+{
+    std::vector<std::tuple<std::string, std::string, Vec3>> r;
+    r.emplace_back(name("root", ""), "", Vec3(0, 0, 0));
+    r.emplace_back(name("hips", ""), name("root", ""), Vec3(0, 1.0, 0));
+    r.emplace_back(name("spine", ""), name("hips", ""), Vec3(0, 1.2, 0));
+    r.emplace_back(name("chest", ""), name("spine", ""), Vec3(0, 1.35, 0));
+    r.emplace_back(name("neck", ""), name("chest", ""), Vec3(0, 1.5, 0));
+    r.emplace_back(name("head", ""), name("neck", ""), Vec3(0, 1.6, 0));
+    for (const std::string side : {"L", "R"}) {
+        const double x = side == "L" ? 1.0 : -1.0;
+        const std::string clavParent = clavicleUnderNeck ? name("neck", "") : name("chest", "");
+        r.emplace_back(name("clavicle", side), clavParent, Vec3(0.05 * x, 1.45, 0));
+        r.emplace_back(name("upperarm", side), name("clavicle", side), Vec3(0.2 * x, 1.45, 0));
+        r.emplace_back(name("forearm", side), name("upperarm", side), Vec3(0.45 * x, 1.45, 0));
+        r.emplace_back(name("hand", side), name("forearm", side), Vec3(0.7 * x, 1.45, 0));
+        r.emplace_back(name("index", side), name("hand", side), Vec3(0.8 * x, 1.45, 0));
+        r.emplace_back(name("thumb", side), name("hand", side), Vec3(0.75 * x, 1.45, 0.05));
+        r.emplace_back(name("thigh", side), name("hips", ""), Vec3(0.1 * x, 0.95, 0));
+        r.emplace_back(name("calf", side), name("thigh", side), Vec3(0.1 * x, 0.5, 0));
+        r.emplace_back(name("foot", side), name("calf", side), Vec3(0.1 * x, 0.08, 0));
+        r.emplace_back(name("toe", side), name("foot", side), Vec3(0.1 * x, 0.0, 0.15));
+    }
+    return skeletonOf(r);
+}
+
+void expectFull(const Skeleton& s, const CanonicalJointMap& m, const std::map<CJ, std::string>& expected)
+{
+    EXPECT_TRUE(m.unmapped().empty()) << m.unmapped().size() << " unmapped, first "
+                                      << canonicalJointKey(m.unmapped().front());
+    for (const auto& [c, name] : expected)
+        EXPECT_EQ(m[c] < 0 ? std::string("(none)") : s.names[static_cast<size_t>(m[c])], name)
+            << canonicalJointKey(c);
+}
+
+TEST(JointMap, NameWords)
+{
+    EXPECT_EQ(jointNameWords("mixamorig:LeftUpLeg"), (std::vector<std::string>{"left", "up", "leg"}));
+    EXPECT_EQ(jointNameWords("upper_arm.L.01"), (std::vector<std::string>{"upper", "arm", "l", "01"}));
+    EXPECT_EQ(jointNameWords("Bip01 L Thigh"), (std::vector<std::string>{"bip", "01", "l", "thigh"}));
+    EXPECT_EQ(jointNameWords("LHipJoint"), (std::vector<std::string>{"l", "hip", "joint"}));
+    EXPECT_EQ(jointNameWords("DEF-forearm.R"), (std::vector<std::string>{"def", "forearm", "r"}));
+}
+
+TEST(JointMap, Mixamo)
+{
+    const std::map<std::string, std::string> part = {
+        {"root", "Armature"}, {"hips", "Hips"}, {"spine", "Spine"}, {"chest", "Spine2"}, {"neck", "Neck"},
+        {"head", "Head"}, {"clavicle", "Shoulder"}, {"upperarm", "Arm"}, {"forearm", "ForeArm"},
+        {"hand", "Hand"}, {"index", "HandIndex1"}, {"thumb", "HandThumb1"}, {"thigh", "UpLeg"},
+        {"calf", "Leg"}, {"foot", "Foot"}, {"toe", "ToeBase"}};
+    const Skeleton s = humanoid([&](const std::string& p, const std::string& side) {
+        return "mixamorig:" + std::string(side == "L" ? "Left" : side == "R" ? "Right" : "") + part.at(p);
+    });
+    const CanonicalJointMap m = mapCanonicalJoints(s);
+    EXPECT_EQ(m.convention, "mixamo");
+    expectFull(s, m, {{CJ::Hips, "mixamorig:Hips"}, {CJ::SpineTop, "mixamorig:Spine2"},
+                      {CJ::LeftShoulder, "mixamorig:LeftArm"}, {CJ::LeftKnee, "mixamorig:LeftLeg"},
+                      {CJ::RightHip, "mixamorig:RightUpLeg"}, {CJ::RightWrist, "mixamorig:RightHand"}});
+}
+
+TEST(JointMap, Bip01ClaviclesUnderTheNeck)
+{
+    const std::map<std::string, std::string> part = {
+        {"root", ""}, {"hips", "Pelvis"}, {"spine", "Spine"}, {"chest", "Spine1"}, {"neck", "Neck"},
+        {"head", "Head"}, {"clavicle", "Clavicle"}, {"upperarm", "UpperArm"}, {"forearm", "Forearm"},
+        {"hand", "Hand"}, {"index", "Finger0"}, {"thumb", "Finger1"}, {"thigh", "Thigh"}, {"calf", "Calf"},
+        {"foot", "Foot"}, {"toe", "Toe0"}};
+    const Skeleton s = humanoid(
+        [&](const std::string& p, const std::string& side) {
+            const std::string n = part.at(p);
+            return "Bip01" + (side.empty() ? "" : " " + side) + (n.empty() ? "" : " " + n);
+        },
+        true);
+    const CanonicalJointMap m = mapCanonicalJoints(s);
+    EXPECT_EQ(m.convention, "bip01");
+    expectFull(s, m, {{CJ::Hips, "Bip01 Pelvis"}, {CJ::SpineTop, "Bip01 Spine1"}, {CJ::Neck, "Bip01 Neck"},
+                      {CJ::LeftElbow, "Bip01 L Forearm"}, {CJ::RightKnee, "Bip01 R Calf"},
+                      {CJ::LeftAnkle, "Bip01 L Foot"}});
+}
+
+TEST(JointMap, RigifyAndUnreal)
+{
+    const std::map<std::string, std::string> rigify = {
+        {"root", "root"}, {"hips", "hips"}, {"spine", "spine"}, {"chest", "ribs"}, {"neck", "neck"},
+        {"head", "head"}, {"clavicle", "shoulder"}, {"upperarm", "upper_arm"}, {"forearm", "forearm"},
+        {"hand", "hand"}, {"index", "finger_index.01"}, {"thumb", "thumb.01"}, {"thigh", "thigh"},
+        {"calf", "shin"}, {"foot", "foot"}, {"toe", "toe"}};
+    const Skeleton b = humanoid([&](const std::string& p, const std::string& side) {
+        return rigify.at(p) + (side.empty() ? "" : "." + side + (p == "thigh" || p == "upperarm" ? ".01" : ""));
+    });
+    expectFull(b, mapCanonicalJoints(b), {{CJ::LeftShoulder, "upper_arm.L.01"}, {CJ::LeftHip, "thigh.L.01"},
+                                          {CJ::RightKnee, "shin.R"}, {CJ::SpineTop, "ribs"}});
+    const std::map<std::string, std::string> ue = {
+        {"root", "root"}, {"hips", "pelvis"}, {"spine", "spine_01"}, {"chest", "spine_03"}, {"neck", "neck_01"},
+        {"head", "head"}, {"clavicle", "clavicle"}, {"upperarm", "upperarm"}, {"forearm", "lowerarm"},
+        {"hand", "hand"}, {"index", "index_01"}, {"thumb", "thumb_01"}, {"thigh", "thigh"}, {"calf", "calf"},
+        {"foot", "foot"}, {"toe", "ball"}};
+    const Skeleton u = humanoid([&](const std::string& p, const std::string& side) {
+        std::string s = side;
+        for (char& c : s)
+            c = static_cast<char>(std::tolower(c));
+        return ue.at(p) + (side.empty() ? "" : "_" + s);
+    });
+    const CanonicalJointMap mu = mapCanonicalJoints(u);
+    EXPECT_EQ(mu.convention, "unreal");
+    expectFull(u, mu, {{CJ::Hips, "pelvis"}, {CJ::SpineTop, "spine_03"}, {CJ::LeftElbow, "lowerarm_l"},
+                       {CJ::RightAnkle, "foot_r"}});
+}
+
+/// Cesium Man's names say only "arm"/"leg" and a side: the hierarchy places
+/// the elbow, wrist, knee and ankle, the hips, spine top, neck and head.
+TEST(JointMap, HierarchyWhereNamesSayLittle)
+{
+    const std::map<std::string, std::string> part = {
+        {"root", "Skeleton_root"}, {"hips", "Skeleton_torso_joint_1"}, {"spine", "Skeleton_torso_joint_2"},
+        {"chest", "torso_joint_3"}, {"neck", "Skeleton_neck_joint_1"}, {"head", "Skeleton_neck_joint_2"},
+        {"clavicle", "Skeleton_clav_joint"}, {"upperarm", "Skeleton_arm_joint_4"}, {"forearm", "Skeleton_arm_joint_3"},
+        {"hand", "Skeleton_arm_joint_2"}, {"index", "Skeleton_arm_joint_1a"}, {"thumb", "Skeleton_arm_joint_1b"},
+        {"thigh", "leg_joint_1"}, {"calf", "leg_joint_2"}, {"foot", "leg_joint_3"}, {"toe", "leg_joint_5"}};
+    const Skeleton s = humanoid([&](const std::string& p, const std::string& side) {
+        std::string n = part.at(p);
+        if (!side.empty())
+            n.insert(n.rfind('_') + 1, side + "_");
+        return n;
+    });
+    const CanonicalJointMap m = mapCanonicalJoints(s);
+    expectFull(s, m, {{CJ::Hips, "Skeleton_torso_joint_1"}, {CJ::SpineTop, "torso_joint_3"},
+                      {CJ::Neck, "Skeleton_neck_joint_1"}, {CJ::Head, "Skeleton_neck_joint_2"},
+                      {CJ::LeftShoulder, "Skeleton_arm_joint_L_4"}, {CJ::LeftElbow, "Skeleton_arm_joint_L_3"},
+                      {CJ::LeftWrist, "Skeleton_arm_joint_L_2"}, {CJ::LeftHip, "leg_joint_L_1"},
+                      {CJ::LeftKnee, "leg_joint_L_2"}, {CJ::LeftAnkle, "leg_joint_L_3"}});
+    EXPECT_NE(m.how[static_cast<size_t>(CJ::Hips)].find("hierarchy"), std::string::npos);
+}
+
+TEST(JointMap, AQuadrupedLeavesJointsUnmapped)
+{
+    const Skeleton s = skeletonOf({{"pelvis_bone", "", Vec3(0, 1, -1)},
+                                   {"back", "pelvis_bone", Vec3(0, 1, 0)},
+                                   {"skull", "back", Vec3(0, 1.2, 1)},
+                                   {"front_paw_a", "back", Vec3(0.3, 0, 0.8)},
+                                   {"front_paw_b", "back", Vec3(-0.3, 0, 0.8)},
+                                   {"tail", "pelvis_bone", Vec3(0, 1, -2)}});
+    const CanonicalJointMap m = mapCanonicalJoints(s);
+    EXPECT_GE(m.unmapped().size(), 12u);
+    EXPECT_EQ(m.convention, "hierarchy");
+}
+
+TEST(JointScore, ErrorsOffsetsAndLabels)
+{
+    const Skeleton a = humanoid([](const std::string& p, const std::string& side) {
+        static const std::map<std::string, std::string> n = {
+            {"root", "Root"}, {"hips", "Hips"}, {"spine", "Spine"}, {"chest", "Spine1"}, {"neck", "Neck"},
+            {"head", "Head"}, {"clavicle", "Shoulder"}, {"upperarm", "Arm"}, {"forearm", "ForeArm"},
+            {"hand", "Hand"}, {"index", "HandIndex1"}, {"thumb", "HandThumb1"}, {"thigh", "UpLeg"},
+            {"calf", "Leg"}, {"foot", "Foot"}, {"toe", "ToeBase"}};
+        return std::string(side == "L" ? "Left" : side == "R" ? "Right" : "") + n.at(p);
+    });
+    Skeleton f = a;
+    const CanonicalJointMap m = mapCanonicalJoints(a);
+    const int knee = m[CJ::LeftKnee];
+    f.bindPositions(knee, 1) -= 0.05; // the fitted left knee 5 cm low
+    const JointScores s = scoreJoints(a, m, f, m, 2.0);
+    EXPECT_EQ(s.scored, 16);
+    EXPECT_NEAR(s.maxPercent, 2.5, 1e-9);
+    EXPECT_EQ(s.worst, CJ::LeftKnee);
+    EXPECT_NEAR(s.meanPercent, 2.5 / 16, 1e-9);
+    EXPECT_NEAR(s.joints[static_cast<size_t>(CJ::LeftKnee)].offsetPercent.y(), -2.5, 1e-9);
+    EXPECT_THROW(scoreJoints(a, m, f, m, 0.0), InvalidInput);
+
+    // Labels: end nodes at the hands and feet, the feet swapped.
+    CurveSkeleton c;
+    c.positions.resize(5, 3);
+    c.radii.assign(5, 0.01);
+    c.types.assign(5, NodeType::End);
+    const auto at = [&](CJ j) { return a.bindPositions.row(m[j]); };
+    c.positions.row(0) = at(CJ::Head);
+    c.positions.row(1) = at(CJ::LeftWrist);
+    c.positions.row(2) = at(CJ::RightWrist);
+    c.positions.row(3) = at(CJ::RightAnkle);
+    c.positions.row(4) = at(CJ::LeftAnkle);
+    EndNodeLabels labels;
+    labels.nodes = {0, 1, 2, 3, 4};
+    const auto checks = checkEndLabels(c, labels, a, m);
+    EXPECT_TRUE(checks[0].right && checks[1].right && checks[2].right);
+    EXPECT_FALSE(checks[3].right);
+    EXPECT_EQ(checks[3].nearest, CJ::RightAnkle);
+    EXPECT_FALSE(checks[4].right);
+}
+
+} // namespace
+} // namespace rig

@@ -1,0 +1,89 @@
+#include "core/mesh/orientation.h"
+
+#include "core/character/humanoid.h"
+#include "core/common/error.h"
+#include "core/project/character_orientation.h"
+
+#include <gtest/gtest.h>
+
+namespace rig {
+namespace {
+
+const Humanoid& aPose()
+{
+    static const Humanoid h = generateHumanoid({.pose = HumanoidPose::A, .height = 1.75, .cellSize = 0.03});
+    return h;
+}
+
+Mesh rotated(const Mesh& m, const Eigen::Matrix3d& R)
+{
+    Mesh out = m;
+    out.V = m.V * R.transpose();
+    return out;
+}
+
+TEST(Orientation, Axes)
+{
+    EXPECT_EQ(*parseSignedAxis("+Y"), Vec3::UnitY());
+    EXPECT_EQ(*parseSignedAxis("-z"), -Vec3::UnitZ());
+    EXPECT_EQ(*parseSignedAxis("x"), Vec3::UnitX());
+    EXPECT_FALSE(parseSignedAxis("up").has_value());
+    EXPECT_EQ(signedAxisName(-Vec3::UnitX()), "-x");
+    EXPECT_THROW(frameRotation(Vec3::UnitY(), Vec3::UnitY()), InvalidInput);
+    EXPECT_TRUE(frameRotation(Vec3::UnitZ(), -Vec3::UnitY()) * Vec3::UnitZ() == Vec3::UnitY());
+    EXPECT_THROW(detectUp(Mesh{}), InvalidInput);
+}
+
+/// The generated character (+Y up, facing +Z) turned so that each signed axis
+/// is up and each orthogonal one the front: detection finds both.
+TEST(Orientation, DetectsUpAndFrontInEveryAxisAlignedFrame)
+{
+    const Mesh& body = aPose().mesh;
+    int cases = 0;
+    for (int u = 0; u < 6; ++u)
+        for (int f = 0; f < 6; ++f) {
+            const Vec3 up = (u % 2 ? -1.0 : 1.0) * Vec3::Unit(u / 2);
+            const Vec3 front = (f % 2 ? -1.0 : 1.0) * Vec3::Unit(f / 2);
+            if (std::abs(up.dot(front)) > 0.5)
+                continue;
+            // R takes up to +Y and front to +Z, so its transpose stands the body along `up` facing `front`.
+            const Mesh m = rotated(body, frameRotation(up, front).transpose());
+            const UpGuess g = detectUp(m);
+            EXPECT_EQ(signedAxisName(g.up), signedAxisName(up)) << g.reason;
+            EXPECT_GT(g.confidence, 0.2) << g.reason;
+            const FrontGuess h = detectFront(m, up);
+            EXPECT_EQ(signedAxisName(h.front), signedAxisName(front)) << h.reason;
+            ++cases;
+        }
+    EXPECT_EQ(cases, 24);
+}
+
+/// orientCharacter() turns the mesh and the ground truth, and says what it did.
+TEST(Orientation, OrientCharacterTurnsMeshAndJoints)
+{
+    LoadedCharacter c;
+    c.source = "test";
+    c.groundTruth = aPose();
+    const Eigen::Matrix3d lying = frameRotation(Vec3::UnitZ(), -Vec3::UnitY()).transpose(); // on its back
+    c.imported.mesh = rotated(aPose().mesh, lying);
+    c.groundTruth->joints = aPose().joints * lying.transpose();
+    c.imported.info.upAxis = "+Y";
+    const OrientationResult r = orientCharacter(c, {.up = "auto", .facing = "auto"});
+    EXPECT_TRUE(r.turned);
+    EXPECT_EQ(r.fileUp, "+z");
+    EXPECT_EQ(r.front, Vec3::UnitZ());
+    EXPECT_TRUE(c.imported.mesh.V.isApprox(aPose().mesh.V, 1e-9));
+    EXPECT_TRUE(c.groundTruth->joints.isApprox(aPose().joints, 1e-9));
+    EXPECT_NE(r.summary().find("detected"), std::string::npos);
+    // Given axes: "+z" of the file is up.
+    LoadedCharacter d = c;
+    d.imported.mesh = rotated(aPose().mesh, lying);
+    const OrientationResult g = orientCharacter(d, {.up = "+z", .facing = "+z"});
+    EXPECT_EQ(g.upSource, "given");
+    EXPECT_NEAR(d.imported.mesh.V.col(1).minCoeff(), aPose().mesh.V.col(1).minCoeff(), 1e-9);
+    EXPECT_THROW(orientCharacter(d, {.up = "sideways"}), InvalidInput);
+    EXPECT_THROW(orientCharacter(d, {.facing = "+y"}), InvalidInput);
+}
+
+} // namespace
+} // namespace rig
