@@ -128,31 +128,12 @@ public:
                         }
                     });
         if (m_normals)
-            faceNormals(out);
+            recomputeNormals(m_faces, out);
     }
     int vertexCount() const override { return static_cast<int>(m_vertices.size()); }
     bool hasNormals() const override { return m_normals; }
 
 private:
-    /// Area-weighted vertex normals of the deformed mesh.
-    void faceNormals(SkinnedMesh& out) const
-    {
-        for (Eigen::Index f = 0; f < m_faces.rows(); ++f) {
-            const int a = m_faces(f, 0), b = m_faces(f, 1), c = m_faces(f, 2);
-            const Vec3 pa = out.position(a), pb = out.position(b), pc = out.position(c);
-            const Vec3 n = (pb - pa).cross(pc - pa); // length: twice the area
-            for (const int v : {a, b, c})
-                for (int k = 0; k < 3; ++k)
-                    out.vertices[static_cast<size_t>(v)].n[k] += static_cast<float>(n[k]);
-        }
-        for (PackedVertex& v : out.vertices) {
-            const float len = std::sqrt(v.n[0] * v.n[0] + v.n[1] * v.n[1] + v.n[2] * v.n[2]);
-            if (len > 0.0f)
-                for (int k = 0; k < 3; ++k)
-                    v.n[k] /= len;
-        }
-    }
-
     Skeleton m_skeleton;
     MatrixX3d m_rest;
     MatrixX3i m_faces;

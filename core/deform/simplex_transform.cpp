@@ -207,7 +207,7 @@ public:
         for (int i = 0; i < m_vertices; ++i)
             out.vertices[static_cast<size_t>(i)] = {{float(X(i, 0)), float(X(i, 1)), float(X(i, 2)), 1.0f}, {0, 0, 0, 0}};
         if (m_normals)
-            faceNormals(out);
+            recomputeNormals(m_faces, out);
     }
     int vertexCount() const override { return m_vertices; }
     bool hasNormals() const override { return m_normals; }
@@ -217,23 +217,6 @@ private:
         double area = 0.0;
         Eigen::Matrix3d Uinv = Eigen::Matrix3d::Zero();
     };
-
-    void faceNormals(SkinnedMesh& out) const
-    {
-        for (Eigen::Index f = 0; f < m_faces.rows(); ++f) {
-            const int a = m_faces(f, 0), b = m_faces(f, 1), c = m_faces(f, 2);
-            const Vec3 n = (out.position(b) - out.position(a)).cross(out.position(c) - out.position(a));
-            for (const int v : {a, b, c})
-                for (int q = 0; q < 3; ++q)
-                    out.vertices[static_cast<size_t>(v)].n[q] += static_cast<float>(n[q]);
-        }
-        for (PackedVertex& v : out.vertices) {
-            const float len = std::sqrt(v.n[0] * v.n[0] + v.n[1] * v.n[1] + v.n[2] * v.n[2]);
-            if (len > 0.0f)
-                for (int q = 0; q < 3; ++q)
-                    v.n[q] /= len;
-        }
-    }
 
     Skeleton m_skeleton;
     MatrixX3i m_faces;

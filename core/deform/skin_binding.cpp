@@ -1,5 +1,7 @@
 #include "core/deform/skin_binding.h"
 
+#include <cmath>
+
 #include "core/common/error.h"
 #include "core/deform/lbs.h"
 
@@ -127,6 +129,25 @@ void bindTwist(SkinBinding& b, const Segmentation& seg, const MatrixX3d& axisPoi
                 b.twistKeys.push_back({c, pivot, joint});
             b.twistOffset[at] = 8 * it->second;
         }
+    }
+}
+
+void recomputeNormals(const MatrixX3i& F, SkinnedMesh& out)
+{
+    for (PackedVertex& v : out.vertices)
+        v.n[0] = v.n[1] = v.n[2] = v.n[3] = 0.0f;
+    for (Eigen::Index f = 0; f < F.rows(); ++f) {
+        const int a = F(f, 0), b = F(f, 1), c = F(f, 2);
+        const Vec3 n = (out.position(b) - out.position(a)).cross(out.position(c) - out.position(a)); // twice the area
+        for (const int v : {a, b, c})
+            for (int k = 0; k < 3; ++k)
+                out.vertices[static_cast<size_t>(v)].n[k] += static_cast<float>(n[k]);
+    }
+    for (PackedVertex& v : out.vertices) {
+        const float len = std::sqrt(v.n[0] * v.n[0] + v.n[1] * v.n[1] + v.n[2] * v.n[2]);
+        if (len > 0.0f)
+            for (int k = 0; k < 3; ++k)
+                v.n[k] /= len;
     }
 }
 

@@ -97,4 +97,9 @@ struct SkinnedMesh {
     }
 };
 
+/// Recomputes the normals of a deformed mesh from its triangles `F`
+/// (area-weighted face normals, unit length): for deformers that move
+/// vertices without rotating their normals (simplex, rigid-blended).
+void recomputeNormals(const MatrixX3i& F, SkinnedMesh& mesh);
+
 } // namespace rig

@@ -2,6 +2,8 @@
 
 #include "core/common/error.h"
 
+#include "tests/support/expect_error.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,16 +19,7 @@ std::string tempPath(const std::string& name)
 
 void writeBytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
-template <typename E, typename F>
-void expectError(F f, const std::string& fragment)
-{
-    try {
-        f();
-        FAIL() << "expected an error containing '" << fragment << "'";
-    } catch (const E& e) {
-        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    }
-}
+using test::expectError;
 
 Skeleton twoJoints()
 {
