@@ -6,6 +6,8 @@
 #include "tests/support/meshes.h"
 #include "tests/support/skeletons.h"
 
+#include "tests/support/weight_checks.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,22 +18,7 @@ namespace {
 
 using test::chainSkeleton;
 
-/// Row sums 1, weights finite and non-negative, at most 4 slots used.
-void expectValid(const SkinWeights& w, int vertices, int joints)
-{
-    ASSERT_EQ(w.vertexCount(), vertices);
-    EXPECT_LE(w.maxInfluences, 4);
-    EXPECT_NO_THROW(validateSkinWeights(w, vertices, joints));
-    for (int i = 0; i < vertices; ++i) {
-        double sum = 0.0;
-        for (int s = 0; s < w.maxInfluences; ++s) {
-            ASSERT_TRUE(std::isfinite(w.weights(i, s)));
-            ASSERT_GE(w.weights(i, s), 0.0f);
-            sum += w.weights(i, s);
-        }
-        ASSERT_NEAR(sum, 1.0, 1e-6) << "vertex " << i;
-    }
-}
+void expectValid(const SkinWeights& w, int vertices, int joints) { test::expectValidWeights(w, vertices, joints); }
 
 double weightOf(const SkinWeights& w, int vertex, int joint)
 {

@@ -12,6 +12,8 @@
 #include <Eigen/SparseCholesky>
 #include "tests/support/skeletons.h"
 
+#include "tests/support/weight_checks.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,22 +44,7 @@ double weightOf(const SkinWeights& w, int vertex, int joint)
     return 0.0;
 }
 
-/// Row sums 1, weights finite and non-negative, at most k slots.
-void expectValid(const SkinWeights& w, int vertices, int joints)
-{
-    ASSERT_EQ(w.vertexCount(), vertices);
-    EXPECT_LE(w.maxInfluences, 4);
-    EXPECT_NO_THROW(validateSkinWeights(w, vertices, joints));
-    for (int i = 0; i < vertices; ++i) {
-        double sum = 0.0;
-        for (int s = 0; s < w.maxInfluences; ++s) {
-            ASSERT_TRUE(std::isfinite(w.weights(i, s)));
-            ASSERT_GE(w.weights(i, s), 0.0f);
-            sum += w.weights(i, s);
-        }
-        ASSERT_NEAR(sum, 1.0, 1e-6) << "vertex " << i;
-    }
-}
+void expectValid(const SkinWeights& w, int vertices, int joints) { test::expectValidWeights(w, vertices, joints); }
 
 TEST(HeatWeights, InvalidInputsAreRejectedFirst)
 {
