@@ -1,6 +1,7 @@
 #include "core/deform/simplex_transform.h"
 
 #include "core/common/error.h"
+#include "core/common/segment.h"
 #include "core/common/parallel.h"
 #include "core/mesh/mesh_queries.h"
 #include "core/voxel/fill.h"
@@ -95,13 +96,6 @@ int exits(const VoxelGrid& g, const Vec3& from, const Vec3& to)
         was = now;
     }
     return count;
-}
-
-Vec3 closestOnSegment(const Vec3& p, const Vec3& a, const Vec3& b)
-{
-    const Vec3 ab = b - a;
-    const double t = std::clamp((p - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
-    return a + t * ab;
 }
 
 /// The joint a triangle's vertices follow in the segmentation (the majority).
@@ -252,7 +246,7 @@ std::vector<int> simplexControlBones(const Mesh& mesh, const Skeleton& skeleton,
             double best = std::numeric_limits<double>::infinity(), nearest = best;
             int bestFollow = -1, nearestFollow = 0;
             for (const RangeBone& b : bones) {
-                const Vec3 i = closestOnSegment(c, b.a, b.b);
+                const Vec3 i = closestPointOnSegment(c, b.a, b.b);
                 const double deff = (c - i).norm();
                 if (deff < nearest) {
                     nearest = deff;

@@ -1,6 +1,7 @@
 #include "core/skin/weights_geodesic_voxel.h"
 
 #include "core/common/error.h"
+#include "core/common/segment.h"
 #include "core/common/parallel.h"
 #include "core/voxel/fill.h"
 #include "core/voxel/voxelize.h"
@@ -24,15 +25,7 @@ namespace {
 constexpr const char* fn = "rig::geodesicVoxelWeights()";
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-Vec3 closestOnSegment(const Vec3& p, const VoxelSegment& s)
-{
-    const Vec3 ab = s.b - s.a;
-    const double len2 = ab.squaredNorm();
-    if (!(len2 > 0.0))
-        return s.a;
-    const double t = std::clamp((p - s.a).dot(ab) / len2, 0.0, 1.0);
-    return s.a + t * ab;
-}
+Vec3 closestOnSegment(const Vec3& p, const VoxelSegment& s) { return closestPointOnSegment(p, s.a, s.b); }
 
 /// The solid voxels numbered 0..S-1, and the grid-to-solid map (-1: empty).
 struct SolidIndex {

@@ -1,6 +1,7 @@
 #include "core/skin/weights_heat.h"
 
 #include "core/common/error.h"
+#include "core/common/segment.h"
 #include "core/common/parallel.h"
 #include "core/mesh/laplacian.h"
 #include "core/skin/limbs.h"
@@ -27,16 +28,6 @@ struct Bone {
     int joint = 0;
 };
 
-/// Closest point of segment [a, b] to p.
-Vec3 closestOnSegment(const Vec3& p, const Vec3& a, const Vec3& b)
-{
-    const Vec3 ab = b - a;
-    const double len2 = ab.squaredNorm();
-    if (!(len2 > 0.0))
-        return a;
-    const double t = std::clamp((p - a).dot(ab) / len2, 0.0, 1.0);
-    return a + t * ab;
-}
 
 bool insideSolid(const VoxelGrid& g, const Vec3& p)
 {
@@ -235,7 +226,7 @@ std::vector<VertexHeat> nearestVisibleBones(const MatrixX3d& V, const std::vecto
         for (std::ptrdiff_t i = begin; i < end; ++i) {
             const Vec3 p = V.row(i).transpose();
             for (size_t b = 0; b < bones.size(); ++b)
-                order[b] = {(closestOnSegment(p, bones[b].a, bones[b].b) - p).squaredNorm(), static_cast<int>(b)};
+                order[b] = {(closestPointOnSegment(p, bones[b].a, bones[b].b) - p).squaredNorm(), static_cast<int>(b)};
             std::sort(order.begin(), order.end());
             VertexHeat& h = heat[static_cast<size_t>(i)];
             h.nearestJoint = bones[order[0].second].joint;
@@ -243,7 +234,7 @@ std::vector<VertexHeat> nearestVisibleBones(const MatrixX3d& V, const std::vecto
             for (const auto& [d2, b] : order) {
                 if (best >= 0.0 && d2 > best * 1.0002) // (1.0001)^2
                     break;
-                const Vec3 q = closestOnSegment(p, bones[b].a, bones[b].b);
+                const Vec3 q = closestPointOnSegment(p, bones[b].a, bones[b].b);
                 if (solid && !visible(*solid, p, q, skip))
                     continue;
                 if (best < 0.0) {
@@ -385,7 +376,7 @@ RigidPart rigidPart(HeatContext& ctx, int c, const std::vector<int>& vs, const s
         const Vec3 centroid = partBox.center();
         double best = std::numeric_limits<double>::infinity();
         for (const Bone& b : ctx.bones)
-            if (const double d = (closestOnSegment(centroid, b.a, b.b) - centroid).squaredNorm(); d < best) {
+            if (const double d = (closestPointOnSegment(centroid, b.a, b.b) - centroid).squaredNorm(); d < best) {
                 best = d;
                 part.bone = b.joint;
             }

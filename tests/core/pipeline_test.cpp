@@ -23,8 +23,9 @@ TEST(Pipeline, StagesHaveOneOrderAndOneNameEach)
     for (size_t i = 0; i < order.size(); ++i) {
         EXPECT_EQ(findStage(stageId(order[i])), order[i]);
         EXPECT_FALSE(stageTitle(order[i]).empty());
-        if (i > 0)
+        if (i > 0) {
             EXPECT_LT(order[i - 1], order[i]);
+        }
     }
     EXPECT_EQ(stageId(Stage::Weights), "weights");
     EXPECT_FALSE(findStage("voxelize"));

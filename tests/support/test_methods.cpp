@@ -1,5 +1,7 @@
 #include "tests/support/test_methods.h"
 
+#include "core/common/segment.h"
+
 #include "core/deform/deformers.h"
 #include "core/skin/weight_methods.h"
 
@@ -15,12 +17,7 @@ struct TestRigidOptions {
 };
 
 /// Distance from p to the segment a–b.
-double segmentDistance(const Vec3& p, const Vec3& a, const Vec3& b)
-{
-    const Vec3 ab = b - a;
-    const double t = ab.squaredNorm() > 0 ? std::clamp((p - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0) : 0.0;
-    return (p - (a + t * ab)).norm();
-}
+double segmentDistance(const Vec3& p, const Vec3& a, const Vec3& b) { return (p - closestPointOnSegment(p, a, b)).norm(); }
 
 WeightMethodResult nearestBone(const WeightMethodInput& in, const TestRigidOptions&)
 {
