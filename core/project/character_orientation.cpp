@@ -46,6 +46,15 @@ void rotateCharacter(LoadedCharacter& c, const Eigen::Matrix3d& R)
                 for (Eigen::Matrix4d& g : frame)
                     g = R4 * g;
     }
+    // The file's own meshes turn with the welded one: the export writes them
+    // with the rig, whose joints are in the turned frame.
+    for (SourceMesh& s : c.imported.source.meshes) {
+        s.V = s.V * R.transpose();
+        if (s.N.rows() > 0)
+            s.N = s.N * R.transpose();
+        if (s.tangents.rows() > 0)
+            s.tangents.leftCols<3>() = s.tangents.leftCols<3>() * R.transpose();
+    }
     if (c.groundTruth) {
         c.groundTruth->mesh.V = c.groundTruth->mesh.V * R.transpose();
         c.groundTruth->joints = c.groundTruth->joints * R.transpose();

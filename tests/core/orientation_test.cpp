@@ -3,6 +3,7 @@
 #include "core/character/humanoid.h"
 #include "core/common/error.h"
 #include "core/project/character_orientation.h"
+#include "core/project/character_source.h"
 
 #include <gtest/gtest.h>
 
@@ -83,6 +84,36 @@ TEST(Orientation, OrientCharacterTurnsMeshAndJoints)
     EXPECT_NEAR(d.imported.mesh.V.col(1).minCoeff(), aPose().mesh.V.col(1).minCoeff(), 1e-9);
     EXPECT_THROW(orientCharacter(d, {.up = "sideways"}), InvalidInput);
     EXPECT_THROW(orientCharacter(d, {.facing = "+y"}), InvalidInput);
+}
+
+/// The file's own meshes (what the export writes) turn with the welded mesh:
+/// every source vertex stays on its welded twin (mrfixit.iqm, +Z up, was
+/// exported lying down under an upright rig).
+TEST(Orientation, TheFilesOwnMeshesTurnWithTheWeldedOne)
+{
+    const std::string path = std::string(RIGSMITH_ASSIMP_MODELS) + "/IQM/mrfixit.iqm";
+    LoadedCharacter c;
+    try {
+        c = loadCharacter(path);
+    } catch (const IoError&) {
+        GTEST_SKIP() << path << " not installed (scripts/deps.sh installs assimp-testmodels)";
+    }
+    ASSERT_FALSE(c.imported.source.empty());
+    const OrientationResult r = orientCharacter(c, {.up = "+z", .facing = "+z"});
+    EXPECT_EQ(r.fileUp, "+z");
+    const double tolerance = 1e-6 * (c.imported.mesh.V.colwise().maxCoeff() - c.imported.mesh.V.colwise().minCoeff()).norm();
+    for (const SourceMesh& s : c.imported.source.meshes) {
+        ASSERT_GT(s.N.rows(), 0);
+        for (int i = 0; i < s.vertexCount(); ++i) {
+            const int w = s.welded[static_cast<size_t>(i)];
+            ASSERT_LT((s.V.row(i) - c.imported.mesh.V.row(w)).norm(), tolerance) << s.name << " vertex " << i;
+        }
+        // Normals turned too: a source normal agrees with its welded vertex's direction.
+        double agree = 0;
+        for (int i = 0; i < s.vertexCount(); ++i)
+            agree += s.N.row(i).dot(c.imported.mesh.N.row(s.welded[static_cast<size_t>(i)])) > 0 ? 1 : 0;
+        EXPECT_GT(agree / s.vertexCount(), 0.9) << s.name;
+    }
 }
 
 } // namespace
