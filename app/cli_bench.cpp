@@ -1,4 +1,5 @@
-// The bench commands: bench bar and bench skinning (issue 6).
+// The bench commands: bench bar and bench skinning (issue 6), bench
+// deform-quality (issue 16).
 #include "app/cli_common.h"
 
 #include "app/cli.h"
@@ -6,6 +7,8 @@
 #include "core/common/error.h"
 #include "core/common/timing.h"
 #include "core/eval/bar_experiment.h"
+#include "core/eval/deform_quality.h"
+#include "core/project/pipeline.h"
 #include "core/deform/deformers.h"
 #include "core/eval/skinning_timing.h"
 #include "core/project/character_source.h"
@@ -163,6 +166,114 @@ int cmdBenchSkinning(const std::vector<std::string>& raw)
     return 0;
 }
 
+namespace {
+
+/// Prints the deformation table (one line per deformer and pose) and returns the report rows.
+json printDeformQuality(const std::vector<DeformQuality>& rows)
+{
+    std::printf("  %-8s %-26s %9s %8s %8s %8s %10s\n", "deformer", "pose", "stretched", "flipped", "stretch",
+                "volume", "intersect");
+    json out = json::array();
+    for (const DeformQuality& q : rows) {
+        std::printf("  %-8s %-26s %9d %8d %7.2fx %7.1f%% %10d\n", q.deformer.c_str(), q.pose.c_str(), q.stretched,
+                    q.flipped, q.maxStretch, 100.0 * q.maxVolumeChange, q.intersections);
+        out.push_back({{"deformer", q.deformer},
+                       {"pose", q.pose},
+                       {"stretched", q.stretched},
+                       {"flipped", q.flipped},
+                       {"max_stretch", q.maxStretch},
+                       {"max_volume_change", q.maxVolumeChange},
+                       {"intersections", q.intersections}});
+    }
+    return out;
+}
+
+/// Per deformer: the sums over the poses (stretched, flipped, intersections)
+/// and the worst stretch and volume change.
+json summarizeDeformQuality(const std::vector<DeformQuality>& rows)
+{
+    std::map<std::string, DeformQuality> total;
+    for (const DeformQuality& q : rows) {
+        DeformQuality& t = total[q.deformer];
+        t.deformer = q.deformer;
+        t.stretched += q.stretched;
+        t.flipped += q.flipped;
+        t.intersections += q.intersections;
+        t.maxStretch = std::max(t.maxStretch, q.maxStretch);
+        t.maxVolumeChange = std::max(t.maxVolumeChange, q.maxVolumeChange);
+    }
+    std::printf("  totals over %zu poses:\n", rows.size() / std::max<size_t>(total.size(), 1));
+    json out = json::object();
+    for (const auto& [id, t] : total) {
+        std::printf("  %-8s stretched %6d  flipped %6d  worst stretch %6.2fx  worst volume change %6.1f%%  "
+                    "intersecting pairs %6d\n",
+                    id.c_str(), t.stretched, t.flipped, t.maxStretch, 100.0 * t.maxVolumeChange, t.intersections);
+        out[id] = {{"stretched", t.stretched}, {"flipped", t.flipped}, {"max_stretch", t.maxStretch},
+                   {"max_volume_change", t.maxVolumeChange}, {"intersections", t.intersections}};
+    }
+    return out;
+}
+
+/// Per row with a stretched triangle: its first vertex's segment, δ and weights
+/// (what the deformer was told about it).
+void explainWorstTriangles(const std::vector<DeformQuality>& rows, const DeformerInput& in)
+{
+    for (const DeformQuality& q : rows) {
+        if (q.stretched == 0 || q.worstTriangle < 0)
+            continue;
+        std::printf("  %-8s %-26s worst triangle %d:\n", q.deformer.c_str(), q.pose.c_str(), q.worstTriangle);
+        for (int c = 0; c < 3; ++c) {
+            const int v = in.mesh.F(q.worstTriangle, c);
+            const int bone = in.segmentation->bone[static_cast<size_t>(v)];
+            std::printf("      vertex %d: segment %s, delta %.2f, weights", v,
+                        bone >= 0 ? in.skeleton.names[static_cast<size_t>(bone)].c_str() : "(none)",
+                        in.segmentation->delta[static_cast<size_t>(v)]);
+            for (int k = 0; k < in.weights.maxInfluences && in.weights.weights(v, k) > 0; ++k)
+                std::printf(" %s %.2f", in.skeleton.names[static_cast<size_t>(in.weights.joints(v, k))].c_str(),
+                            in.weights.weights(v, k));
+            std::printf("\n");
+        }
+    }
+}
+
+} // namespace
+
+/// `rigsmith bench deform-quality FILE`: the auto rig's skin under every
+/// deformer in the test poses of core/eval/deform_quality.h.
+int cmdBenchDeformQuality(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--facing", "--up", "--weights",
+                               "--weight-params", "--deformers"},
+                         {"--force", "--use-file-skeleton", "--explain"}, "bench deform-quality");
+    if (a.positional.size() != 2)
+        throw Error("rigsmith bench deform-quality: expected one character file (or 'default')");
+    const std::string file = a.positional[1];
+    RigProject project = projectFromArgs(a, "bench deform-quality", file);
+    WeightOptions weights;
+    weights.method = findWeightMethod(a.value("--weights").value_or(weights.method)).id;
+    applyWeightParams(a, "bench deform-quality", weights);
+    project.setWeightOptions(weights);
+    StageTimings stages = runPipeline(project, Stage::Weights);
+    StageClock clock(stages);
+    std::vector<std::string> ids;
+    std::stringstream list(a.value("--deformers").value_or(""));
+    for (std::string id; std::getline(list, id, ',');)
+        ids.push_back(findDeformer(id).id);
+    const SkinningResult& s = *project.skinning();
+    const DeformerInput input{project.character()->imported.mesh, s.weights, &s.segmentation, project.rig()->skeleton};
+    const std::vector<DeformQuality> rows = measureDeformers(input, project.rig()->front, ids);
+    clock.lap("measure");
+    if (a.flag("--explain"))
+        explainWorstTriangles(rows, input);
+    std::printf("%s: %d vertices, %d triangles, %s weights\n", file.c_str(), input.mesh.vertexCount(),
+                static_cast<int>(input.mesh.F.rows()), weights.method.c_str());
+    const json table = printDeformQuality(rows);
+    const json totals = summarizeDeformQuality(rows);
+    writeReport(a, "bench", "deform-quality", stages, {{"file", file}, {"weights", weights.method},
+                                                       {"rows", table}, {"totals", totals}});
+    return 0;
+}
+
 int cmdBench(const std::vector<std::string>& raw)
 {
     const std::string what = raw.empty() ? "" : raw[0];
@@ -170,7 +281,9 @@ int cmdBench(const std::vector<std::string>& raw)
         return cmdBenchBar(raw);
     if (what == "skinning")
         return cmdBenchSkinning(raw);
-    throw Error("rigsmith bench: expected 'bar' or 'skinning' (see rigsmith --help)");
+    if (what == "deform-quality")
+        return cmdBenchDeformQuality(raw);
+    throw Error("rigsmith bench: expected 'bar', 'skinning' or 'deform-quality' (see rigsmith --help)");
 }
 
 } // namespace rig::app
