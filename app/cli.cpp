@@ -102,11 +102,14 @@ Usage:
                                   quadruped, a machine, a BVH clip's bone boxes - is refused with the
                                   reason unless --force is given)
   rigsmith weights FILE --out OUT.json [--method {METHODS}|file] [--segmentation 3.2.1|3.2.2|3.2.4]
-                 [--weight-params METHOD.KEY=VALUE,...]
+                 [--weight-params METHOD.KEY=VALUE,...] [--bind-part PART=JOINT,...]
                  [--use-file-skeleton] [--ends auto|...] [--template T] [--facing F] [--resolution N]
                                   segment the mesh and compute skinning weights with a method of the table below
                                   for the fitted rig, or with --use-file-skeleton for the file's own skeleton;
-                                  --method file writes the file's own weights; prints the diagnostics
+                                  --method file writes the file's own weights; prints the diagnostics;
+                                  --bind-part binds a part (name or number, as 'info' lists them) rigidly
+                                  to a joint with any method; the report's "parts" table gives each part's
+                                  binding, dominant joint and share, mean influences and rigidity
   rigsmith compare-weights FILE OUT.json
                                   compare weights from 'rigsmith weights --use-file-skeleton' with FILE's own:
                                   mean L1 per vertex, precision and recall (weight >= 0.05), mean and max
@@ -128,6 +131,13 @@ Usage:
   rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]
                                   median ns/vertex of every deformer ({DEFORMERS}; 4 influences,
                                   positions + normals; default 100000 vertices, 1 thread)
+  rigsmith bench deform-quality FILE [--weights {METHODS}] [--deformers ID,...] [--report R.json] [--explain]
+                   [--up U] [--facing F] [--ends ...] [--resolution N] [--force]
+                                  auto-rig FILE and pose it in the test poses (elbows, knees 120 deg,
+                                  shoulders, hips raised 90 deg, forearms and wrists twisted +-90/180 deg):
+                                  per deformer and pose the triangles stretched beyond 2x or flipped, the
+                                  largest stretch, the largest limb-segment volume change and the new
+                                  self-intersecting triangle pairs near the posed joint
   rigsmith retarget RIG.json CLIP.bvh --out OUT.bvh|OUT.json [--rest frame0|zero] [--step N]
                   [--no-names] [--no-ground]
                                   retarget a BVH clip onto the rig (thesis Ch. 5): prints the joint mapping,
@@ -136,7 +146,7 @@ Usage:
   rigsmith rig FILE --out character.glb|character.gltf|clip.bvh [--ends auto|head=ID,...] [--weights {METHODS}]
                [--segmentation 3.2.1|3.2.2|3.2.4] [--weight-params METHOD.KEY=VALUE,...] [--clip CLIP.bvh] [--frame-step K] [--resolution N]
                [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
-               [--force]
+               [--force] [--bind-part PART=JOINT,...]
                                   the whole pipeline headless: skeleton, labels, fit, weights, the clip
                                   retargeted onto the rig, exported as glTF 2.0 binary (mesh, skin,
                                   animation) or as BVH; --project also saves the session

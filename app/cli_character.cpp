@@ -57,6 +57,12 @@ int cmdInfo(const std::vector<std::string>& raw)
     clock.lap("load");
     json j = infoJson(c);
     j["orientation"] = orientationJson(oriented);
+    const std::vector<CharacterPart> parts = characterParts(c.imported);
+    json partList = json::array();
+    for (const CharacterPart& p : parts)
+        partList.push_back({{"name", p.name}, {"vertices", p.vertices}, {"triangles", p.triangles},
+                            {"components", p.components}, {"material", p.material}});
+    j["part_list"] = partList;
     if (a.flag("--json")) {
         std::cout << j.dump(2) << '\n';
     } else {
@@ -75,6 +81,10 @@ int cmdInfo(const std::vector<std::string>& raw)
                   << "  skeleton    "
                   << (c.imported.skeleton ? std::to_string(c.imported.skeleton->names.size()) + " joints" : "none")
                   << '\n';
+        for (size_t k = 0; k < parts.size(); ++k) // the names --bind-part takes
+            std::cout << "  part " << std::setw(3) << std::left << k + 1 << "    " << parts[k].name << " ("
+                      << parts[k].vertices << " vertices" << (parts[k].material.empty() ? "" : ", " + parts[k].material)
+                      << ")\n";
     }
     writeReport(a, "info", file, stages, j);
     return 0;

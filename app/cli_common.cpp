@@ -17,7 +17,9 @@
 #include "core/project/project_io.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
+#include "core/project/pipeline.h"
 #include "core/project/rig_project.h"
+#include "core/skin/part_binding.h"
 #include "core/rig/fit_checks.h"
 #include "core/skin/skinning.h"
 #include "core/eval/weight_compare.h"
@@ -29,7 +31,9 @@
 
 #include <QGuiApplication>
 
+#include <algorithm>
 #include <charconv>
+#include <sstream>
 #include <iomanip>
 #include <cstdio>
 #include <cstring>
@@ -283,6 +287,55 @@ RigProject projectFromArgs(const Args& a, const std::string& command, const std:
     else if (const std::string ends = a.value("--ends").value_or("auto"); ends != "auto")
         project.setLabels(parseEndNodeLabels(ends));
     return project;
+}
+
+void applyPartBindingArgs(const Args& a, const std::string& command, RigProject& project)
+{
+    const auto list = a.value("--bind-part");
+    if (!list)
+        return;
+    runStages(project, Stage::Load, Stage::Load);
+    const std::vector<CharacterPart> parts = characterParts(project.character()->imported);
+    std::vector<PartBinding> bindings;
+    std::stringstream items(*list);
+    for (std::string item; std::getline(items, item, ',');) {
+        const size_t eq = item.rfind('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+            throw Error("rigsmith " + command + ": --bind-part item '" + item + "' must be PART=JOINT (e.g. Helmet=Head)");
+        const std::string name = item.substr(0, eq);
+        auto at = std::find_if(parts.begin(), parts.end(), [&](const CharacterPart& p) { return p.name == name; });
+        if (at == parts.end() && std::all_of(name.begin(), name.end(), ::isdigit) && name.size() < 9 &&
+            std::stoi(name) >= 1 && std::stoi(name) <= static_cast<int>(parts.size()))
+            at = parts.begin() + (std::stoi(name) - 1);
+        if (at == parts.end()) {
+            std::string names;
+            for (const CharacterPart& p : parts)
+                names += (names.empty() ? "'" : ", '") + p.name + "'";
+            throw Error("rigsmith " + command + ": --bind-part: the character has no part '" + name +
+                        "'; its parts are " + names + " (or their numbers 1-" + std::to_string(parts.size()) + ")");
+        }
+        bindings.push_back({static_cast<int>(at - parts.begin()), at->name, item.substr(eq + 1)});
+    }
+    project.setPartBindings(bindings);
+}
+
+json partsJson(const RigProject& project)
+{
+    const ImportedCharacter& c = project.character()->imported;
+    std::vector<std::string> names;
+    for (const CharacterPart& p : characterParts(c))
+        names.push_back(p.name);
+    json rows = json::array();
+    for (const PartWeights& r : partWeights(project.skinning()->weights, project.rig()->skeleton, partVertices(c),
+                                            names, project.partBindings()))
+        rows.push_back({{"name", r.name},
+                        {"vertices", r.vertices},
+                        {"binding", r.boundTo.empty() ? std::string("automatic") : r.boundTo},
+                        {"dominant_joint", r.dominantJoint},
+                        {"dominant_share", r.dominantShare},
+                        {"mean_influences", r.meanInfluences},
+                        {"rigid", r.rigid}});
+    return rows;
 }
 
 /// `--method` of `rigsmith weights`: a weight method, or "file" (the file's own weights).

@@ -103,6 +103,16 @@ void applyWeightParams(const Args& a, const std::string& command, WeightOptions&
 /// @throws rig::Error for malformed values.
 RigProject projectFromArgs(const Args& a, const std::string& command, const std::string& file);
 
+/// Applies `--bind-part PART=JOINT[,PART=JOINT…]`: PART a part's name as
+/// `rigsmith info` lists it, or its number (1-based); JOINT a joint of the rig
+/// template. Loads the character first (the parts are the file's).
+/// @throws rig::Error naming an unknown part (with the parts there are).
+void applyPartBindingArgs(const Args& a, const std::string& command, RigProject& project);
+
+/// The report's parts table (core/skin/part_binding.h): per part its
+/// vertices, binding, dominant joint and its share, mean influences, rigid.
+json partsJson(const RigProject& project);
+
 /// The weights file of `rigsmith weights` (format rigsmith-weights, version 1). `vertices` are the
 /// welded vertices; with `file` (a character read from a file), "source_meshes" lists the file's
 /// meshes in file order, each with "welded": per vertex of the file's mesh, in the file's order,

@@ -129,7 +129,7 @@ int cmdRig(const std::vector<std::string>& raw)
 {
     std::vector<std::string> values = {"--report", "--resolution", "--ends", "--template", "--out", "--facing",
                                        "--up", "--weights", "--deform-joints", "--segmentation", "--weight-params",
-                                       "--clip", "--frame-step", "--project"};
+                                       "--clip", "--frame-step", "--project", "--bind-part"};
     std::vector<std::string> flags = {"--save-weights", "--use-file-skeleton", "--force"};
     values.insert(values.end(), exportValueOptions.begin(), exportValueOptions.end());
     flags.insert(flags.end(), exportFlagOptions.begin(), exportFlagOptions.end());
@@ -152,6 +152,7 @@ int cmdRig(const std::vector<std::string>& raw)
     applyWeightParams(a, "rig", weightOptions);
     RigProject project = projectFromArgs(a, "rig", file);
     project.setWeightOptions(weightOptions);
+    applyPartBindingArgs(a, "rig", project);
     RetargetOptions retarget;
     retarget.frameStep = parseFrameStepOption(a, "rig");
     project.setRetargetOptions(retarget);
@@ -202,6 +203,7 @@ int cmdRig(const std::vector<std::string>& raw)
                     {"frame_time", clip ? clip->frameTime : 0.0}};
     if (const auto projectPath = a.value("--project"))
         results["project"] = *projectPath;
+    results["parts"] = partsJson(project);
     writeReport(a, "rig", file, stages, results);
     return 0;
 }

@@ -51,7 +51,7 @@ int cmdWeights(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw,
                          {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up", "--method",
-                          "--segmentation", "--weight-params", "--deform-joints"},
+                          "--segmentation", "--weight-params", "--deform-joints", "--bind-part"},
                          {"--use-file-skeleton", "--force"}, "weights");
     const std::string file = needFile(a, "weights");
     const auto out = a.value("--out");
@@ -71,6 +71,7 @@ int cmdWeights(const std::vector<std::string>& raw)
     StageTimings stages;
     if (method) {
         project.setWeightOptions(options);
+        applyPartBindingArgs(a, "weights", project);
         stages = runPipeline(project, Stage::Weights);
     } else { // the file's own weights: nothing to voxelize or fit
         stages = runStages(project, Stage::Load, Stage::Load);
@@ -117,6 +118,7 @@ int cmdWeights(const std::vector<std::string>& raw)
         results["method_title"] = row.title;
         results["method_parameters"] = parameters;
         results["diagnostics"] = diagnosticsJson(d, skeleton);
+        results["parts"] = partsJson(project);
     }
     for (const auto& st : stages)
         std::cout << "  " << st.name << std::string(20 - std::min<size_t>(19, st.name.size()), ' ') << st.seconds

@@ -701,6 +701,7 @@ void Document::openProject(const QString& path, const QString& mesh)
             emit characterChanged();
             emit curveSkeletonChanged();
             emit weightOptionsChanged();
+            emit partBindingsChanged();
             emit rigChanged();
             emit projectOpened(path, r.camera);
             for (const std::string& note : r.notes)

@@ -146,6 +146,10 @@ public:
     /// Sets the weight method and parameters and recomputes the weights
     /// (stage "weights"); the last good weights stay until the new ones arrive.
     void setWeightOptions(const WeightOptions& options);
+    /// Binds part `part` (`characterParts()` order) rigidly to rig joint
+    /// `joint`, or back to the weight method with an empty `joint`: one undo
+    /// step; the weights are recomputed (core/skin/part_binding.h).
+    void setPartBinding(int part, const QString& joint);
     /// The pose of the loaded clip at `seconds` (interpolated) becomes the
     /// current pose, without an undo step (playback and scrubbing). No-op
     /// without a clip.
@@ -214,6 +218,8 @@ signals:
     void skinningChanged();
     /// The weight options changed (setWeightOptions, project load).
     void weightOptionsChanged();
+    /// The parts bound to a bone changed (setPartBinding, undo, redo, project load).
+    void partBindingsChanged();
     /// A clip was loaded, retargeted again after a rig edit, or cleared.
     void clipChanged();
     /// A project was opened; `camera` is the saved one when the file had it.
@@ -260,6 +266,8 @@ private:
     bool editsBlocked() const;
     void loadClip(const QString& path, bool userEdit);
 
+    friend class PartBindingCommand;
+    void applyPartBindings(const std::vector<PartBinding>& bindings);
     friend class ClipMappingCommand;
     void applyClip(std::shared_ptr<const LoadedClip> clip);
     friend class PoseEditCommand;

@@ -156,6 +156,18 @@ std::vector<BodyPrimitive> bodyPrimitives(HumanoidGarment garment)
     return body;
 }
 
+/// The accessories of `HumanoidOptions::props`, by part name: eyeballs that
+/// bulge 4 mm out of the head's front, and a rod through the right palm.
+std::vector<std::pair<std::string, BodyPrimitive>> propPrimitives()
+{
+    using P = BodyPart;
+    return {
+        {"eye.L", ellipsoid(J::Head, P::Head, {0.03, 1.665, 0.085}, {0.014, 0.014, 0.014})},
+        {"eye.R", ellipsoid(J::Head, P::Head, {-0.03, 1.665, 0.085}, {0.014, 0.014, 0.014})},
+        {"prop", cone(J::RightHand, P::RightHand, {-0.80, 1.41, -0.06}, 0.012, {-0.80, 1.41, 0.06}, 0.012)},
+    };
+}
+
 Quat rotation(double degrees, const Vec3& axis)
 {
     return Quat(Eigen::AngleAxisd(degrees * std::numbers::pi / 180.0, axis.normalized()));
@@ -224,6 +236,43 @@ std::vector<Quat> poseRotations(HumanoidPose pose)
         break;
     }
     return L;
+}
+
+/// `b` scaled by `s` and posed by its joint: world = G (x - rest) + joint.
+ImplicitPrimitive posedPrimitive(const BodyPrimitive& b, const Humanoid& h, const std::vector<Quat>& global, double s)
+{
+    const auto j = static_cast<int>(b.joint);
+    ImplicitPrimitive p;
+    p.shape = b.shape;
+    p.a = s * b.a;
+    p.b = s * b.b;
+    p.radiusA = s * b.ra;
+    p.radiusB = s * b.rb;
+    p.radii = s * b.radii;
+    p.rotation = global[static_cast<size_t>(j)].toRotationMatrix();
+    p.translation = h.joints.row(j).transpose() - p.rotation * h.restJoints.row(j).transpose();
+    return p;
+}
+
+/// Appends each of `propPrimitives()` as its own closed surface and mesh part
+/// (polygonized at a quarter of the body's cell: an eyeball is 2.8 cm across).
+void appendProps(Humanoid& h, const std::vector<Quat>& global, double s, double cell)
+{
+    for (const auto& [name, b] : propPrimitives()) {
+        SmoothUnionOptions o;
+        o.cellSize = cell / 4.0;
+        const IsoSurface surface = marchingTetrahedra(sampleSmoothUnion({posedPrimitive(b, h, global, s)}, o));
+        const Eigen::Index first = h.mesh.V.rows();
+        const int part = h.mesh.partCount();
+        h.mesh.partNames.push_back(name);
+        h.mesh.V.conservativeResize(first + surface.V.rows(), 3);
+        h.mesh.V.bottomRows(surface.V.rows()) = surface.V;
+        h.mesh.F.conservativeResize(h.mesh.F.rows() + surface.F.rows(), 3);
+        h.mesh.F.bottomRows(surface.F.rows()) = surface.F.array() + static_cast<int>(first);
+        h.mesh.part.resize(static_cast<size_t>(h.mesh.V.rows()), part);
+        h.vertexPart.resize(static_cast<size_t>(h.mesh.V.rows()), static_cast<int>(b.part));
+    }
+    h.mesh.N = vertexNormals(h.mesh.V, h.mesh.F);
 }
 
 void validate(const HumanoidOptions& o)
@@ -323,19 +372,8 @@ Humanoid generateHumanoid(const HumanoidOptions& options)
     std::vector<ImplicitPrimitive> primitives;
     auto place = [&] {
         primitives.clear();
-        for (const BodyPrimitive& b : body) {
-            const auto j = static_cast<int>(b.joint);
-            ImplicitPrimitive p;
-            p.shape = b.shape;
-            p.a = s * b.a;
-            p.b = s * b.b;
-            p.radiusA = s * b.ra;
-            p.radiusB = s * b.rb;
-            p.radii = s * b.radii;
-            p.rotation = global[static_cast<size_t>(j)].toRotationMatrix();
-            p.translation = h.joints.row(j).transpose() - p.rotation * h.restJoints.row(j).transpose();
-            primitives.push_back(p);
-        }
+        for (const BodyPrimitive& b : body)
+            primitives.push_back(posedPrimitive(b, h, global, s));
     };
 
     // Pose with the hips at rest, then move the whole body so that its lowest
@@ -392,6 +430,9 @@ Humanoid generateHumanoid(const HumanoidOptions& options)
             }
         h.vertexPart[static_cast<size_t>(v)] = static_cast<int>(body[static_cast<size_t>(best)].part);
     }
+
+    if (options.props)
+        appendProps(h, global, s, cell);
 
     // End effectors ride on their joints.
     const auto& ends = endEffectorSpecs();

@@ -100,6 +100,10 @@ std::optional<HumanoidGarment> parseHumanoidGarment(std::string_view name);
 struct HumanoidOptions {
     HumanoidPose pose = HumanoidPose::A; ///< The pose to generate.
     HumanoidGarment garment = HumanoidGarment::None; ///< Cloth over the legs (vertices of it are part Pelvis).
+    /// Adds separate parts, each its own closed surface intersecting the body:
+    /// two eyeballs in the head ("eye.L", "eye.R") and a rod held in the
+    /// right hand ("prop") — what an artist binds rigidly to one bone.
+    bool props = false;
     double height = 1.75;                ///< Standing height (T-pose, floor to top of head), metres, > 0.
     /// Polygonizer cell size in metres; 0 = the default, height / 100 (17.5 mm
     /// at 1.75 m), which gives 20k-60k triangles in every pose. Triangle count
@@ -121,8 +125,10 @@ struct Humanoid {
     HumanoidPose pose = HumanoidPose::A; ///< The pose it was generated in.
     double height = 1.75;                ///< Standing height it was generated for.
 
-    /// The surface: one part named "body" (part all 0), N filled (area-weighted
-    /// vertex normals), closed, manifold, counter-clockwise seen from outside.
+    /// The surface: one part named "body" (part 0), N filled (area-weighted
+    /// vertex normals), closed, manifold, counter-clockwise seen from outside;
+    /// with `HumanoidOptions::props` also parts "eye.L", "eye.R" and "prop"
+    /// (1, 2, 3), each closed and manifold, intersecting the body.
     Mesh mesh;
 
     std::vector<std::string> jointNames; ///< #J = 21 BVH names, see `HumanoidJoint`.

@@ -92,6 +92,11 @@ struct ImportedCharacter {
 /// data, one per part of the welded mesh.
 std::vector<CharacterPart> characterParts(const ImportedCharacter& character);
 
+/// The welded vertices of each part of `characterParts()`, ascending: a source
+/// mesh's vertices carried through its weld map (a welded vertex two meshes
+/// share is in both), or the welded mesh's part labels without source data.
+std::vector<std::vector<int>> partVertices(const ImportedCharacter& character);
+
 struct ImportOptions {
     /// Files with more triangles than this are refused (absurd sizes).
     int maxTriangles = 5'000'000;

@@ -27,7 +27,11 @@ namespace fs = std::filesystem;
 constexpr std::uint64_t kProjectVersion = 1; ///< The version this build reads and writes.
 constexpr int kMaxStoredInfluences = 64;     ///< "computed_weights": "influences" above this is corrupt.
 
-bool isBundled(const std::string& spec) { return spec == "default" || spec.rfind("default:", 0) == 0; }
+/// The bundled character: "default", "default:POSE", "default+skirt", "default:t+props" (no file to hash).
+bool isBundled(const std::string& spec)
+{
+    return spec == "default" || spec.rfind("default:", 0) == 0 || spec.rfind("default+", 0) == 0;
+}
 
 std::string hashText(std::uint64_t h)
 {
@@ -294,6 +298,12 @@ void writeProjectFile(const ProjectFile& p, const std::string& path)
     for (const auto& [k, v] : p.weights.numbers)
         weights[k] = v;
     doc["weights"] = weights;
+    if (!p.partBindings.empty()) {
+        Json parts = Json::array();
+        for (const PartBinding& b : p.partBindings)
+            parts.push_back({{"index", b.part}, {"name", b.partName}, {"joint", b.joint}});
+        doc["parts"] = parts;
+    }
     if (!p.clipPath.empty())
         doc["clip"] = pathJson(p.clipPath, path);
     if (p.camera) {
@@ -397,6 +407,17 @@ ProjectFile parseProjectFile(std::string_view bytes, const std::string& path)
                 p.weights.numbers[it.key()] = it->get<double>();
             else
                 throw r.fail("\"weights\": \"" + it.key() + "\" must be a string or a number");
+        }
+    }
+    if (doc.contains("parts") && !doc["parts"].is_null()) {
+        const Json& parts = doc["parts"];
+        if (!parts.is_array())
+            throw r.fail("\"parts\" must be an array like [{\"index\": 2, \"name\": \"Helmet\", \"joint\": \"Head\"}]");
+        for (const Json& b : parts) {
+            if (!b.is_object())
+                throw r.fail("\"parts\": each entry must be an object like {\"index\": 2, \"name\": \"Helmet\", \"joint\": \"Head\"}");
+            p.partBindings.push_back({r.integer(b, "index", "\"parts\"", 0), r.text(b, "name", "\"parts\""),
+                                      r.text(b, "joint", "\"parts\"")});
         }
     }
     if (doc.contains("clip") && !doc["clip"].is_null()) {

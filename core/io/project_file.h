@@ -12,6 +12,7 @@
 ///   "labels": {"head": 108, "lhand": 280, "rhand": 279, "lfoot": 390, "rfoot": 387},
 ///   "rig": [ {"name": "Hips", "parent": -1, "position": [x, y, z], "orientation": [w, x, y, z]}, ... ],
 ///   "weights": {"method": "gaussian", "segmentation.method": "3.2.4", "gaussian.a": 1.3, ...},
+///   "parts": [ {"index": 2, "name": "Helmet", "joint": "Head"}, ... ],
 ///   "clip": {"path": "walk.bvh", "absolute_path": "/home/a/walk.bvh"},
 ///   "camera": {"target": [x, y, z], "yaw": 0.5, "pitch": 0.2, "distance": 3.0},
 ///   "computed_weights": {"influences": 4, "joints": [j00, j01, ...], "weights": [w00, w01, ...]},
@@ -28,7 +29,9 @@
 /// space, as in the rig file, core/io/rig_file.h). "weights" holds the weight
 /// method and its parameters as flat "group.name" keys with string or number
 /// values (core/project/project_io.h converts them to and from
-/// `WeightOptions`); keys this build does not know are kept. "computed_weights"
+/// `WeightOptions`); keys this build does not know are kept. "parts" binds parts
+/// of the character (`characterParts()` order, the name as a check) rigidly to
+/// a rig joint (core/skin/part_binding.h). "computed_weights"
 /// are optional: #V rows of `influences` joint indices and weights, row-major.
 /// Numbers are written so that they read back exactly. "autosave_of" marks an
 /// autosave (see `ProjectFile::autosaveOf`).
@@ -43,6 +46,7 @@
 
 #include "core/rig/skeleton.h"
 #include "core/skeleton/end_nodes.h"
+#include "core/skin/part_binding.h"
 #include "core/skin/skin_weights.h"
 
 #include <cstdint>
@@ -81,6 +85,7 @@ struct ProjectFile {
     std::optional<EndNodeLabels> labels;     ///< End-node labels, when labelled.
     std::optional<Skeleton> rig;             ///< The rig after joint edits, when fitted.
     ProjectWeightSettings weights;           ///< Weight method and parameters.
+    std::vector<PartBinding> partBindings;   ///< Parts bound rigidly to a joint.
     std::string clipPath;                    ///< The loaded BVH clip; empty when none.
     std::optional<ProjectCamera> camera;     ///< The viewport camera, when saved from the UI.
     std::optional<SkinWeights> computedWeights; ///< The computed weights, when saved with them.

@@ -1,5 +1,6 @@
 #include "core/io/mesh_import.h"
 
+#include <algorithm>
 #include <numeric>
 #include <unordered_map>
 
@@ -71,6 +72,28 @@ std::vector<CharacterPart> characterParts(const ImportedCharacter& c)
             F.row(static_cast<Eigen::Index>(f)) = tris[f].transpose();
         p.components = components(F);
         parts.push_back(std::move(p));
+    }
+    return parts;
+}
+
+std::vector<std::vector<int>> partVertices(const ImportedCharacter& c)
+{
+    std::vector<std::vector<int>> parts;
+    for (const SourceMesh& sm : c.source.meshes) {
+        std::vector<int> v = sm.welded;
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+        parts.push_back(std::move(v));
+    }
+    if (!parts.empty())
+        return parts;
+    const Mesh& mesh = c.mesh;
+    parts.resize(static_cast<size_t>(std::max(mesh.partCount(), 1)));
+    for (int v = 0; v < mesh.vertexCount(); ++v) {
+        const size_t k = mesh.part.empty() ? 0 : static_cast<size_t>(std::max(mesh.part[static_cast<size_t>(v)], 0));
+        if (k >= parts.size())
+            parts.resize(k + 1);
+        parts[k].push_back(v);
     }
     return parts;
 }

@@ -31,13 +31,21 @@ LoadedCharacter loadCharacter(const std::string& spec, const GuardedImportOption
     }
     HumanoidOptions options;
     std::string poseSpec = spec;
-    if (const auto plus = spec.find('+'); plus != std::string::npos) { // "default:a+skirt", "default+robe"
-        const std::string g = spec.substr(plus + 1);
-        const auto garment = parseHumanoidGarment(g);
-        if (!garment)
-            throw InvalidInput("unknown garment '" + g + "' in '" + spec + "'; valid garments: skirt, robe");
-        options.garment = *garment;
+    if (const auto plus = spec.find('+'); plus != std::string::npos) { // "default:a+skirt", "default+robe+props"
         poseSpec = spec.substr(0, plus);
+        for (size_t at = plus; at != std::string::npos;) {
+            const size_t next = spec.find('+', at + 1);
+            const std::string g = spec.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+            at = next;
+            if (g == "props") {
+                options.props = true;
+                continue;
+            }
+            const auto garment = parseHumanoidGarment(g);
+            if (!garment)
+                throw InvalidInput("unknown option '" + g + "' in '" + spec + "'; valid: skirt, robe, props");
+            options.garment = *garment;
+        }
     }
     if (poseSpec != "default") {
         const std::string name = poseSpec.substr(8);
@@ -66,7 +74,7 @@ LoadedCharacter loadCharacter(const std::string& spec, const GuardedImportOption
                       (options.garment == HumanoidGarment::LongSkirt ? ", long skirt"
                        : options.garment == HumanoidGarment::Robe    ? ", robe"
                                                                      : "") +
-                      ")";
+                      (options.props ? ", props" : "") + ")";
     out.groundTruth = std::move(h);
     out.stats = meshStats(out.imported.mesh);
     return out;

@@ -1,6 +1,7 @@
 #include "core/project/pipeline.h"
 
 #include "core/common/error.h"
+#include "core/io/mesh_import.h"
 #include "core/rig/humanoid_check.h"
 #include "core/skin/deform_joints.h"
 
@@ -83,14 +84,21 @@ void loadOriented(RigProject& p, const Progress& progress)
 }
 
 /// The weights stage; on a file's own skeleton, the joints that deform only
-/// (tags, IK goals and attachments get no weight: core/skin/deform_joints.h).
+/// (tags, IK goals and attachments get no weight: core/skin/deform_joints.h);
+/// then the parts the artist bound to a bone (core/skin/part_binding.h).
 SkinningResult skinWithDeformJoints(const RigProject& p, const Progress& progress)
 {
     SkinningResult r = computeSkinning(p, progress);
     const auto& imported = p.character()->imported.skeleton;
-    if (p.rigSource() == RigSource::FileSkeleton && imported) {
-        const Skeleton& s = p.rig()->skeleton;
+    const Skeleton& s = p.rig()->skeleton;
+    if (p.rigSource() == RigSource::FileSkeleton && imported)
         r.weights = restrictToDeformJoints(r.weights, s, deformJoints(p.deformJoints(), s, &imported->W));
+    if (!p.partBindings().empty()) {
+        const auto parts = partVertices(p.character()->imported);
+        r.weights = bindPartsRigidly(std::move(r.weights), s, parts, p.partBindings());
+        r.segmentation = segmentPartsRigidly(std::move(r.segmentation), s, parts, p.partBindings());
+        for (const PartBinding& b : p.partBindings())
+            r.diagnostics.messages.push_back("Part '" + b.partName + "' is bound to " + b.joint + " (set by you).");
     }
     return r;
 }

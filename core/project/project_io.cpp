@@ -73,6 +73,23 @@ std::optional<SkinWeights> savedWeights(const ProjectFile& file, int vertices, i
     return file.computedWeights;
 }
 
+/// The saved part bindings whose part is still there under the same name;
+/// each other one is dropped with a note naming it.
+std::vector<PartBinding> matchingPartBindings(const std::vector<PartBinding>& saved,
+                                              const std::vector<CharacterPart>& parts, std::vector<std::string>& notes)
+{
+    std::vector<PartBinding> kept;
+    for (const PartBinding& b : saved) {
+        if (b.part >= 0 && static_cast<size_t>(b.part) < parts.size() &&
+            parts[static_cast<size_t>(b.part)].name == b.partName)
+            kept.push_back(b);
+        else
+            notes.push_back("the part '" + b.partName + "' bound to " + b.joint +
+                            " is not in the character any more; its binding is dropped");
+    }
+    return kept;
+}
+
 } // namespace
 
 std::string facingName(const Vec3& front)
@@ -130,6 +147,7 @@ ProjectFile projectFileFrom(const RigProject& project, const ProjectSaveState& s
         f.rig = project.rig()->skeleton;
     }
     f.weights = weightSettings(project.weightOptions());
+    f.partBindings = project.partBindings();
     f.clipPath = !state.clipPath.empty() ? state.clipPath : project.clip() ? project.clip()->path : std::string();
     f.camera = state.camera;
     if (state.includeWeights && project.skinning())
@@ -159,6 +177,7 @@ RestoredProject restoreProject(const ProjectFile& file, const Progress& progress
                           "); the saved joints are kept, humanoid21 is used for re-fitting");
     }
     p.setWeightOptions(weightOptionsFrom(file.weights));
+    p.setPartBindings(matchingPartBindings(file.partBindings, characterParts(p.character()->imported), r.notes));
 
     if (file.rig) {
         // The saved joints win over a re-fit: they carry the artist's edits.

@@ -16,6 +16,7 @@ void RigProject::setCharacterSpec(const std::string& spec)
         return;
     m_characterSpec = spec;
     m_requestedLabels = {};
+    m_partBindings.clear();
     setCharacter(nullptr);
 }
 
@@ -44,6 +45,12 @@ void RigProject::setLabels(const EndNodeLabels& labels)
 void RigProject::setWeightOptions(const WeightOptions& options)
 {
     m_weightOptions = options;
+    ++m_weightOptionsRevision;
+}
+
+void RigProject::setPartBindings(const std::vector<PartBinding>& bindings)
+{
+    m_partBindings = bindings;
     ++m_weightOptionsRevision;
 }
 

@@ -18,6 +18,7 @@
 #include "core/project/character_source.h"
 #include "core/rig/fit_template.h"
 #include "core/rig/template.h"
+#include "core/skin/part_binding.h"
 #include "core/skin/skinning.h"
 #include "core/skeleton/end_nodes.h"
 #include "core/skeleton/extract.h"
@@ -126,7 +127,13 @@ public:
     /// Sets the weight options; the weights computed with the old ones stay
     /// (shown until new ones arrive) but are no longer current.
     void setWeightOptions(const WeightOptions& options);
-    /// Counts `setWeightOptions()` calls: a result computed with another count is stale.
+    /// Parts of the character bound rigidly to a joint (core/skin/part_binding.h),
+    /// honoured by every weight method. Setting them makes the weights stale
+    /// like `setWeightOptions()`; another character spec clears them (a reload
+    /// of the same spec keeps them, as it keeps the labels).
+    const std::vector<PartBinding>& partBindings() const { return m_partBindings; }
+    void setPartBindings(const std::vector<PartBinding>& bindings);
+    /// Counts `setWeightOptions()` and `setPartBindings()` calls: a result computed with another count is stale.
     std::uint64_t weightOptionsRevision() const { return m_weightOptionsRevision; }
     /// Segmentation, weights and diagnostics of the current rig, or null. Cleared
     /// whenever the rig, the curve skeleton or the character changes.
@@ -159,6 +166,7 @@ private:
     std::shared_ptr<const FitResult> m_clipRig;
     RetargetOptions m_retargetOptions;
     WeightOptions m_weightOptions;
+    std::vector<PartBinding> m_partBindings;
     std::uint64_t m_weightOptionsRevision = 0;
     std::uint64_t m_skinningRevision = 0;
     std::shared_ptr<const SkinningResult> m_skinning;

@@ -72,6 +72,7 @@ ProjectFile fullProject(const fs::path& dir, int weightRows = 5)
     p.weights.names = {{"segmentation.method", "3.2.2"}, {"gaussian.function", "smoothstep"}};
     p.weights.numbers = {{"gaussian.a", 1.3}, {"gaussian.b", 0.1 / 3.0}, {"heat.heatConstant", 0.22},
                          {"gaussian.maxInfluences", 4}};
+    p.partBindings = {{2, "Helmet", "Head"}, {0, "sword \"long\"", "LeftArm"}};
     p.clipPath = (dir / "walk.bvh").string();
     p.autosaveOf = (dir / "hero.rsproj").string();
     p.camera = ProjectCamera{Vec3(0.1, 0.9, -1.0 / 3.0), 0.7, -0.25, 3.5};
@@ -109,6 +110,7 @@ void expectSame(const ProjectFile& a, const ProjectFile& b)
     EXPECT_EQ(a.weights.method, b.weights.method);
     EXPECT_EQ(a.weights.names, b.weights.names);
     EXPECT_EQ(a.weights.numbers, b.weights.numbers);
+    EXPECT_EQ(a.partBindings, b.partBindings);
     EXPECT_EQ(fs::path(a.clipPath).lexically_normal(), fs::path(b.clipPath).lexically_normal());
     ASSERT_EQ(a.camera.has_value(), b.camera.has_value());
     if (a.camera) {
@@ -197,6 +199,13 @@ TEST(ProjectFile, RoundTripRestoresEveryField)
     const ProjectFile back = readProjectFile(path);
     expectSame(minimal, back);
     EXPECT_EQ(checkProjectMesh(back).status, MeshStatus::Bundled);
+    // With options too: a saved "default+skirt" project used to reopen as "mesh missing".
+    for (const char* spec : {"default+skirt", "default:t+robe+props"}) {
+        minimal.meshPath = spec;
+        writeProjectFile(minimal, path);
+        EXPECT_EQ(readProjectFile(path).meshPath, spec);
+        EXPECT_EQ(checkProjectMesh(readProjectFile(path)).status, MeshStatus::Bundled) << spec;
+    }
 }
 
 TEST(ProjectFile, PathsAreRelativeToTheProjectAndSurviveMoves)
