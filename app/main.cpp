@@ -12,6 +12,7 @@
 #include <QPainter>
 #include <QTimer>
 
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
@@ -25,6 +26,15 @@ int main(int argc, char** argv)
     QString screenshot;
     if (args.size() >= 2 && args[0] == "--screenshot") {
         screenshot = QString::fromStdString(args[1]);
+        args.erase(args.begin(), args.begin() + 2);
+    }
+    // --size WxH: the window's size (default: the last session's, or 1280x800).
+    int width = 0, height = 0;
+    if (args.size() >= 2 && args[0] == "--size") {
+        if (std::sscanf(args[1].c_str(), "%dx%d", &width, &height) != 2 || width < 200 || height < 200) {
+            std::cerr << "rigsmith: --size wants WxH, e.g. 1600x1000\n";
+            return 1;
+        }
         args.erase(args.begin(), args.begin() + 2);
     }
 
@@ -42,6 +52,8 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(RIGSMITH_VERSION);
 
     rig::ui::MainWindow window;
+    if (width > 0)
+        window.resize(width, height);
     window.show();
     // A session that did not close normally left an autosave: offer it first
     // (not when taking a scripted screenshot).

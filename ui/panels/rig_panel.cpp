@@ -15,6 +15,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 namespace rig::ui {
@@ -69,6 +70,11 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     layout->addLayout(facingRow);
     connect(facing, &QComboBox::currentTextChanged, this,
             [this](const QString& t) { m_document->setFront(parseFacing(t.toStdString())); });
+    // Undo, redo and a project's own facing show in the box.
+    connect(m_document, &Document::frontChanged, facing, [this, facing] {
+        const QSignalBlocker block(facing);
+        facing->setCurrentText(QString::fromStdString(facingName(m_document->project().front())).toUpper());
+    });
 
     auto* labels = new QGroupBox(tr("End nodes"), this);
     auto* grid = new QGridLayout(labels);
@@ -104,6 +110,7 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     m_hint->setObjectName("labelHint");
     m_hint->setStyleSheet("color: #e0b040; font-weight: bold;");
     grid->addWidget(m_hint, limbCount + 1, 0, 1, 4);
+    m_hint->hide();
     layout->addWidget(labels);
     m_fitNotes = new QLabel(this);
     m_fitNotes->setObjectName("fitNotes");
@@ -176,6 +183,7 @@ void RigPanel::arm(std::optional<Limb> limb)
     for (Limb l : allLimbs)
         m_pickButtons[static_cast<int>(l)]->setChecked(limb && *limb == l);
     m_hint->setText(limb ? tr("Click the %1 in the viewport (Esc to stop)").arg(limbTitle(*limb).toLower()) : QString());
+    m_hint->setVisible(limb.has_value()); // no empty row under the buttons
 }
 
 bool RigPanel::takeNodeClick(int node)
