@@ -15,9 +15,11 @@
 
 #include <QAction>
 #include <QFile>
+#include <QPainter>
 #include <QTest>
 
 #include <cmath>
+#include <cstdlib>
 
 namespace rig::ui {
 namespace {
@@ -60,6 +62,9 @@ TEST(FirstUserGl, HumanBlendIsShadedAlikeOnBothSides)
     v->setGridVisible(false);
     v->setMeshOpacity(1.0f);
     v->setLabels({});
+    // The welded mesh the pipeline works on (Textures off), where each file mesh was tinted apart.
+    v->setTexturesVisible(false);
+    ASSERT_FALSE(v->drawsSourceMeshes());
     v->setViewPreset(ViewPreset::Front);
     QCoreApplication::processEvents();
     const QImage img = v->grabFramebuffer();
@@ -120,6 +125,17 @@ protected:
         QCoreApplication::processEvents();
         return viewport->grabFramebuffer();
     }
+    /// With RIGSMITH_SHOTS=DIR set, saves the window (not used for any assertion).
+    void saveShot(const char* name)
+    {
+        if (const char* dir = std::getenv("RIGSMITH_SHOTS")) {
+            QImage shot = window->grab().toImage();
+            QPainter painter(&shot);
+            painter.drawImage(viewport->mapTo(window, QPoint(0, 0)), frame());
+            painter.end();
+            shot.save(QString("%1/%2.png").arg(dir, name));
+        }
+    }
     static MainWindow* window;
     Viewport* viewport = nullptr;
 };
@@ -144,6 +160,7 @@ TEST_F(FirstUserView, SplitViewHasADividerAndEachHalfNamesItsDeformer)
     EXPECT_EQ(titles[0].toStdString(), deformers()[2].title);
     EXPECT_EQ(titles[1].toStdString(), deformers()[1].title);
     const QImage img = frame();
+    saveShot("split_view");
     // The divider: the middle column is light from top to bottom.
     const int x = int(viewport->width() * img.devicePixelRatio()) / 2;
     int light = 0;
@@ -162,6 +179,10 @@ TEST_F(FirstUserView, HeatMapShowsAColourLegend)
     window->weightPanel()->setColoring(MeshColoring::Weights);
     EXPECT_TRUE(viewport->heatLegend());
     const QImage img = frame();
+    saveShot("heat_legend");
+    window->weightPanel()->setColoring(MeshColoring::Segments);
+    saveShot("segments");
+    window->weightPanel()->setColoring(MeshColoring::Weights);
     const QRect bar = viewport->heatLegendBar();
     const double dpr = img.devicePixelRatio();
     const QPoint bottom(int((bar.center().x()) * dpr), int((bar.bottom() - 2) * dpr));
