@@ -269,6 +269,9 @@ bool Document::setRigTemplate(const QString& spec)
     }
     try {
         auto t = std::make_shared<const RigTemplate>(resolveTemplate(spec.toStdString()));
+        const std::string current = m_project.rigTemplate() ? m_project.rigTemplate()->name : "humanoid21";
+        if (t->name == current && m_project.rig())
+            return true; // the template in use: no refit, no undo step
         RigProject candidate = m_project;
         candidate.setRigTemplate(t);
         std::shared_ptr<const FitResult> fitted;
@@ -607,9 +610,23 @@ void Document::refreshDerivedStages()
     computeWeights();
 }
 
+namespace {
+
+bool sameOptions(const WeightOptions& a, const WeightOptions& b)
+{
+    const SegmentationOptions &s = a.segmentation, &t = b.segmentation;
+    return a.method == b.method && a.parameters == b.parameters && s.method == t.method &&
+           s.hierarchyLevel == t.hierarchyLevel && s.maxNormalAngleDegrees == t.maxNormalAngleDegrees &&
+           s.mergeRegions == t.mergeRegions && s.rigidPartSize == t.rigidPartSize && s.threads == t.threads;
+}
+
+} // namespace
+
 void Document::setWeightOptions(const WeightOptions& options)
 {
     const WeightOptions& old = m_project.weightOptions();
+    if (sameOptions(options, old) && m_project.skinningCurrent())
+        return; // a field left without a change: no recomputation, no undo step
     QString text = tr("Weight parameters");
     if (options.method != old.method)
         text = tr("Weight method %1").arg(QString::fromStdString(findWeightMethod(options.method).title));
