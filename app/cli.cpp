@@ -84,7 +84,7 @@ std::string usage()
     std::string text = R"(Rigsmith: rig a character mesh.
 
 Usage:
-  rigsmith [FILE]                 open the app (on FILE, or on the default character)
+  rigsmith [FILE]                 open the app (on FILE, or empty with a hint: Open, drop, default character)
   rigsmith --screenshot SHOT.png [--size WxH] [FILE]
                                   open the app, wait for the stages, save the window as PNG, quit
   rigsmith info FILE [--json]     mesh statistics: vertices, triangles, parts, watertight, size

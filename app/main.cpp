@@ -57,8 +57,15 @@ int main(int argc, char** argv)
     window.show();
     // A session that did not close normally left an autosave: offer it first
     // (not when taking a scripted screenshot).
-    if (!(screenshot.isEmpty() && args.empty() && window.offerRecovery()))
-        window.openFile(args.empty() ? QStringLiteral("default") : QString::fromStdString(args[0]));
+    // Without a file the window starts empty, with its hint (Open, drop a file,
+    // or the default character: issue 19 item 10); a scripted screenshot shows
+    // the default character.
+    if (!args.empty())
+        window.openFile(QString::fromStdString(args[0]));
+    else if (!screenshot.isEmpty())
+        window.openFile(QStringLiteral("default"));
+    else
+        window.offerRecovery();
 
     if (!screenshot.isEmpty()) {
         // Grab once the pipeline has gone idle (load, then the stages it starts).
@@ -75,6 +82,10 @@ int main(int argc, char** argv)
                     QPainter painter(&shot);
                     const QPoint at = vp->mapTo(&window, QPoint(0, 0)) * shot.devicePixelRatio();
                     painter.drawImage(at, vp->grabFramebuffer());
+                    // Widgets over the 3D view (the empty-state hint) on top of its image.
+                    for (QWidget* child : vp->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+                        if (child->isVisible())
+                            painter.drawPixmap(at + child->pos() * shot.devicePixelRatio(), child->grab());
                 }
                 const bool ok = shot.save(screenshot);
                 std::cout << (ok ? "wrote " : "could not write ") << screenshot.toStdString() << '\n';
