@@ -37,16 +37,19 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     setObjectName("rigPanel");
     auto* layout = new QVBoxLayout(this);
     auto* templ = new QGroupBox(tr("Template"), this);
-    auto* templRow = new QHBoxLayout(templ);
+    // The name above its buttons: the dock stays narrow and the viewport wide (issue 19 item 7).
+    auto* templBox = new QVBoxLayout(templ);
+    auto* templRow = new QHBoxLayout;
     m_templateName = new QLabel(tr("humanoid21 (21 joints, BVH names)"), templ);
     m_templateName->setObjectName("templateName");
     auto* templButton = new QPushButton(tr("Fit Skeleton From…"), templ);
     templButton->setToolTip(tr("Use a BVH file's hierarchy (or a template .json) as the skeleton to fit"));
     auto* templReset = new QPushButton(tr("Default"), templ);
     templReset->setToolTip(tr("Back to the 21-joint humanoid template"));
-    templRow->addWidget(m_templateName, 1);
-    templRow->addWidget(templButton);
+    templBox->addWidget(m_templateName);
+    templRow->addWidget(templButton, 1);
     templRow->addWidget(templReset);
+    templBox->addLayout(templRow);
     layout->addWidget(templ);
     connect(templButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Fit This Skeleton"), QString(),
