@@ -84,7 +84,9 @@ std::string usage()
     std::string text = R"(Rigsmith: rig a character mesh.
 
 Usage:
-  rigsmith [FILE]                 open the app (on FILE, or on the default character)
+  rigsmith [FILE]                 open the app (on FILE, or empty with a hint: Open, drop, default character)
+  rigsmith --screenshot SHOT.png [--size WxH] [FILE]
+                                  open the app, wait for the stages, save the window as PNG, quit
   rigsmith info FILE [--json]     mesh statistics: vertices, triangles, parts, watertight, size
   rigsmith render FILE --out shot.png [--size WxH] [--view front|side|top|three-quarter] [--wireframe]
                   [--skeleton] [--voxels] [--xray] [--clip T] [--resolution N]
@@ -186,7 +188,7 @@ bool isCliInvocation(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& first = args[0];
-    if (first == "--screenshot")
+    if (first == "--screenshot" || first == "--size")
         return false;
     if (first.rfind("-", 0) == 0 || std::find(commands.begin(), commands.end(), first) != commands.end())
         return true;

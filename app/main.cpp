@@ -12,6 +12,7 @@
 #include <QPainter>
 #include <QTimer>
 
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
@@ -25,6 +26,15 @@ int main(int argc, char** argv)
     QString screenshot;
     if (args.size() >= 2 && args[0] == "--screenshot") {
         screenshot = QString::fromStdString(args[1]);
+        args.erase(args.begin(), args.begin() + 2);
+    }
+    // --size WxH: the window's size (default: the last session's, or 1280x800).
+    int width = 0, height = 0;
+    if (args.size() >= 2 && args[0] == "--size") {
+        if (std::sscanf(args[1].c_str(), "%dx%d", &width, &height) != 2 || width < 200 || height < 200) {
+            std::cerr << "rigsmith: --size wants WxH, e.g. 1600x1000\n";
+            return 1;
+        }
         args.erase(args.begin(), args.begin() + 2);
     }
 
@@ -42,11 +52,20 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(RIGSMITH_VERSION);
 
     rig::ui::MainWindow window;
+    if (width > 0)
+        window.resize(width, height);
     window.show();
     // A session that did not close normally left an autosave: offer it first
     // (not when taking a scripted screenshot).
-    if (!(screenshot.isEmpty() && args.empty() && window.offerRecovery()))
-        window.openFile(args.empty() ? QStringLiteral("default") : QString::fromStdString(args[0]));
+    // Without a file the window starts empty, with its hint (Open, drop a file,
+    // or the default character: issue 19 item 10); a scripted screenshot shows
+    // the default character.
+    if (!args.empty())
+        window.openFile(QString::fromStdString(args[0]));
+    else if (!screenshot.isEmpty())
+        window.openFile(QStringLiteral("default"));
+    else
+        window.offerRecovery();
 
     if (!screenshot.isEmpty()) {
         // Grab once the pipeline has gone idle (load, then the stages it starts).
@@ -63,6 +82,10 @@ int main(int argc, char** argv)
                     QPainter painter(&shot);
                     const QPoint at = vp->mapTo(&window, QPoint(0, 0)) * shot.devicePixelRatio();
                     painter.drawImage(at, vp->grabFramebuffer());
+                    // Widgets over the 3D view (the empty-state hint) on top of its image.
+                    for (QWidget* child : vp->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+                        if (child->isVisible())
+                            painter.drawPixmap(at + child->pos() * shot.devicePixelRatio(), child->grab());
                 }
                 const bool ok = shot.save(screenshot);
                 std::cout << (ok ? "wrote " : "could not write ") << screenshot.toStdString() << '\n';

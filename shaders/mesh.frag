@@ -1,6 +1,6 @@
 #version 330 core
-// Two-sided studio lighting in view space: a key light from the upper left of
-// the camera, a cool fill from the right and a rim from behind. Back faces (seen
+// Two-sided studio lighting in view space: a key light from above, slightly
+// left of the camera, a cool fill from the right and a rim from behind. Back faces (seen
 // through holes) are lit with the flipped normal and darkened so holes read.
 in vec3 vNormal;
 in vec3 vColor;
@@ -26,9 +26,12 @@ void main()
     if (back)
         n = -n;
     vec3 v = normalize(-vViewPos);
-    vec3 key = normalize(vec3(-0.45, 0.6, 0.65));
+    // The key comes mostly from the front (a strongly lateral key drew the two
+    // sides of a symmetric body about 11% apart in brightness); the fill from
+    // the right balances what is left of its slant.
+    vec3 key = normalize(vec3(-0.3, 0.6, 0.75));
     vec3 fill = normalize(vec3(0.7, 0.1, 0.5));
-    float diffuse = max(dot(n, key), 0.0) * 0.75 + max(dot(n, fill), 0.0) * 0.25;
+    float diffuse = max(dot(n, key), 0.0) * 0.7 + max(dot(n, fill), 0.0) * 0.3;
     vec3 h = normalize(key + v);
     float spec = pow(max(dot(n, h), 0.0), 40.0) * 0.18;
     float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.25;

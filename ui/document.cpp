@@ -1,4 +1,5 @@
 #include "ui/document.h"
+#include "ui/messages.h"
 
 #include "core/rig/humanoid_check.h"
 
@@ -55,6 +56,40 @@ private:
     Document* m_doc;
     Pose m_before, m_after;
     std::vector<double> m_beforeTwist, m_afterTwist;
+};
+
+/// One undoable setting change (weight method, segmentation, parameters,
+/// resolution, facing, template): the settings and their results before, and
+/// after as they were when it was undone. The change itself is made by the
+/// caller before it is pushed, so the first redo does nothing.
+class SettingCommand : public QUndoCommand {
+public:
+    SettingCommand(Document* doc, const QString& text, Document::SettingsState before)
+        : QUndoCommand(text), m_doc(doc), m_before(std::move(before))
+    {
+    }
+    void undo() override
+    {
+        m_doc->cancel(); // a stage computing the new setting's result: its result is not wanted now
+        m_doc->waitForIdle();
+        m_after = m_doc->settingsState();
+        m_doc->restoreSettings(m_before);
+    }
+    void redo() override
+    {
+        if (m_first) {
+            m_first = false;
+            return;
+        }
+        m_doc->cancel();
+        m_doc->waitForIdle();
+        m_doc->restoreSettings(m_after);
+    }
+
+private:
+    Document* m_doc;
+    Document::SettingsState m_before, m_after;
+    bool m_first = true;
 };
 
 Document::Document(QObject* parent) : QObject(parent)
@@ -129,7 +164,9 @@ void Document::openCharacter(const QString& spec)
         });
 }
 
-void Document::buildCurveSkeleton(int resolution)
+void Document::buildCurveSkeleton(int resolution) { buildCurveSkeleton(resolution, true); }
+
+void Document::buildCurveSkeleton(int resolution, bool undoable)
 {
     if (!m_project.hasCharacter()) {
         emit stageFailed(stageName(Stage::Skeleton), tr("Open a character first."));
@@ -137,16 +174,24 @@ void Document::buildCurveSkeleton(int resolution)
     }
     CurveSkeletonOptions options = m_project.curveSkeletonOptions();
     options.voxelize.resolution = resolution;
+    // A rebuild replaces a skeleton the artist has: one undo step back to it
+    // (and to the edits made on it, which stay below it on the stack).
+    std::optional<SettingsState> before;
+    if (undoable && m_project.curveSkeleton() && !m_busy)
+        before = settingsState();
     runPipelineStages(
         Stage::Skeleton, Stage::Skeleton,
         [options](RigProject& p) {
             p.setCurveSkeletonOptions(options);
             p.setCurveSkeleton(nullptr); // recomputed with the new options
         },
-        [this] {
-            m_undo.clear(); // edits referred to the previous skeleton's nodes
+        [this, before, resolution] {
+            if (!before)
+                m_undo.clear(); // a new character's first skeleton: nothing earlier to go back to
             emit curveSkeletonChanged();
             autoRig();
+            if (before)
+                pushSetting(tr("Skeleton resolution %1").arg(resolution), *before);
         });
 }
 
@@ -169,9 +214,9 @@ void Document::autoRig()
         applyRig({}, nullptr);
         // The rig stage's message names the cause of too few ends (flat, a line, in pieces).
         emit rigNotice((check.looksHumanoid() ? QString() : m_humanoidWarning + " ") +
-                       tr("No rig yet: %1 Label the end nodes by clicking the spheres, or rebuild the skeleton "
-                          "at another resolution.")
-                           .arg(QString::fromUtf8(e.what())));
+                       joinSentences(tr("No rig yet: %1").arg(QString::fromUtf8(e.what())),
+                                     tr("Label the end nodes by clicking the spheres, or rebuild the skeleton "
+                                        "at another resolution.")));
         return;
     }
     if (!check.looksHumanoid())
@@ -224,16 +269,21 @@ bool Document::setRigTemplate(const QString& spec)
     }
     try {
         auto t = std::make_shared<const RigTemplate>(resolveTemplate(spec.toStdString()));
+        const std::string current = m_project.rigTemplate() ? m_project.rigTemplate()->name : "humanoid21";
+        if (t->name == current && m_project.rig())
+            return true; // the template in use: no refit, no undo step
         RigProject candidate = m_project;
         candidate.setRigTemplate(t);
         std::shared_ptr<const FitResult> fitted;
         if (candidate.curveSkeleton() && candidate.rig())
             fitted = std::make_shared<const FitResult>(fitRig(candidate, candidate.labels()));
+        SettingsState before = settingsState();
         m_project.setRigTemplate(t);
-        m_undo.clear(); // joint edits referred to the previous template's joints
+        // Joint edits of the previous template stay below this step: undo returns to that template first.
         if (fitted)
             applyRig(m_project.labels(), fitted);
         emit rigTemplateChanged(QString::fromStdString(t->name));
+        pushSetting(tr("Template %1").arg(QString::fromStdString(t->name)), std::move(before));
         return true;
     } catch (const std::exception& e) {
         emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
@@ -245,10 +295,82 @@ void Document::setFront(const Vec3& front)
 {
     if (front.isApprox(m_project.front()))
         return;
+    SettingsState before = settingsState();
     m_project.setFront(front);
-    if (m_project.curveSkeleton())
-        autoLabel();
+    emit frontChanged();
+    if (m_project.curveSkeleton() && !editsBlocked()) {
+        // Left and right follow the facing: labels suggested again and the rig refitted, in the same step.
+        try {
+            const EndNodeLabels labels = suggestLabels(m_project);
+            applyRig(labels, std::make_shared<const FitResult>(fitRig(m_project, labels)));
+        } catch (const std::exception& e) {
+            emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
+        }
+    }
     emit rigChanged();
+    pushSetting(tr("Facing %1").arg(QString::fromStdString(facingName(front)).toUpper()), std::move(before));
+}
+
+Document::SettingsState Document::settingsState() const
+{
+    SettingsState s;
+    s.skeletonOptions = m_project.curveSkeletonOptions();
+    s.skeleton = m_project.curveSkeleton();
+    s.labels = m_project.labels();
+    s.rig = m_project.rig();
+    s.rigTemplate = m_project.rigTemplate();
+    s.front = m_project.front();
+    s.weightOptions = m_project.weightOptions();
+    s.skinning = m_project.skinningCurrent() ? m_project.skinning() : nullptr;
+    s.humanoidWarning = m_humanoidWarning;
+    return s;
+}
+
+void Document::pushSetting(const QString& text, SettingsState before)
+{
+    m_undo.push(new SettingCommand(this, text, std::move(before)));
+}
+
+void Document::restoreSettings(const SettingsState& state)
+{
+    const bool newSkeleton = m_project.curveSkeleton() != state.skeleton;
+    const bool newTemplate = m_project.rigTemplate() != state.rigTemplate;
+    const bool newFront = !m_project.front().isApprox(state.front);
+    m_project.setCurveSkeletonOptions(state.skeletonOptions);
+    if (newSkeleton)
+        m_project.setCurveSkeleton(state.skeleton);
+    m_project.setRigTemplate(state.rigTemplate);
+    m_project.setFront(state.front);
+    m_project.setRig(state.labels, state.rig);
+    m_project.setWeightOptions(state.weightOptions);
+    if (state.skinning)
+        m_project.setSkinning(state.skinning); // the weights made with these options, shown at once
+    if (m_humanoidWarning != state.humanoidWarning) {
+        m_humanoidWarning = state.humanoidWarning;
+        emit humanoidWarningChanged(m_humanoidWarning);
+    }
+    if (newSkeleton)
+        emit curveSkeletonChanged();
+    if (newTemplate)
+        emit rigTemplateChanged(QString::fromStdString(state.rigTemplate ? state.rigTemplate->name : "humanoid21"));
+    if (newFront)
+        emit frontChanged();
+    emit rigChanged();
+    emit weightOptionsChanged();
+    emit skinningChanged();
+    // What the state lacks (a skeleton, weights, the clip on this rig) is computed again.
+    if (!m_project.hasCharacter())
+        return;
+    if (!m_project.curveSkeleton()) {
+        buildCurveSkeleton(state.skeletonOptions.voxelize.resolution, false);
+        return;
+    }
+    if (m_project.rig() && rig::nextStage(m_project, Stage::Clip))
+        runPipelineStages(Stage::Weights, Stage::Clip, nullptr, [this, clip = m_project.clip()] {
+            emit skinningChanged();
+            if (m_project.clip() != clip)
+                emit clipChanged();
+        });
 }
 
 bool Document::autoLabel()
@@ -332,7 +454,7 @@ void Document::runStage(const QString& stage, Work work, std::function<void()> o
             onApplied();
             emit stageFinished(stage, outcome->seconds);
             if (stage == stageName(Stage::Load) && m_autoSkeleton)
-                buildCurveSkeleton(m_project.curveSkeletonOptions().voxelize.resolution);
+                buildCurveSkeleton(m_project.curveSkeletonOptions().voxelize.resolution, false);
         }
         if (m_derivedPending && !m_busy)
             refreshDerivedStages();
@@ -488,12 +610,34 @@ void Document::refreshDerivedStages()
     computeWeights();
 }
 
+namespace {
+
+bool sameOptions(const WeightOptions& a, const WeightOptions& b)
+{
+    const SegmentationOptions &s = a.segmentation, &t = b.segmentation;
+    return a.method == b.method && a.parameters == b.parameters && s.method == t.method &&
+           s.hierarchyLevel == t.hierarchyLevel && s.maxNormalAngleDegrees == t.maxNormalAngleDegrees &&
+           s.mergeRegions == t.mergeRegions && s.rigidPartSize == t.rigidPartSize && s.threads == t.threads;
+}
+
+} // namespace
+
 void Document::setWeightOptions(const WeightOptions& options)
 {
+    const WeightOptions& old = m_project.weightOptions();
+    if (sameOptions(options, old) && m_project.skinningCurrent())
+        return; // a field left without a change: no recomputation, no undo step
+    QString text = tr("Weight parameters");
+    if (options.method != old.method)
+        text = tr("Weight method %1").arg(QString::fromStdString(findWeightMethod(options.method).title));
+    else if (options.segmentation.method != old.segmentation.method)
+        text = tr("Segmentation method");
+    SettingsState before = settingsState();
     m_project.setWeightOptions(options);
     setModified(true);
     emit weightOptionsChanged();
     computeWeights();
+    pushSetting(text, std::move(before));
 }
 
 void Document::computeWeights()
@@ -508,7 +652,9 @@ void Document::computeWeights()
     const auto clip = m_project.clip();
     runPipelineStages(Stage::Weights, Stage::Clip, [](RigProject& p) { p.setSkinning(nullptr); }, [this, clip] {
         emit skinningChanged();
-        if (clip && m_project.clip() != clip)
+        // A clip retargeted by the stage, also the first one of a reopened project: the
+        // timeline and the pose follow it (they kept the previous clip's frame before).
+        if (m_project.clip() != clip)
             emit clipChanged();
     });
 }
@@ -545,8 +691,9 @@ void Document::loadClip(const QString& path, bool userEdit)
         [this, userEdit] {
             if (userEdit)
                 setModified(true);
-            emit clipChanged();
+            // Frame 0 first: a timeline that keeps its frame (the same clip reopened) then poses it.
             setClipTime(0.0);
+            emit clipChanged();
         });
 }
 

@@ -145,6 +145,8 @@ public:
     // Weights (issue 5) and clips (issue 7): stages on the worker thread.
     /// Sets the weight method and parameters and recomputes the weights
     /// (stage "weights"); the last good weights stay until the new ones arrive.
+    /// One undo step ("Weight method …", "Segmentation …", "Weight parameters"):
+    /// undo restores the previous options and the weights computed with them.
     void setWeightOptions(const WeightOptions& options);
     /// Binds part `part` (`characterParts()` order) rigidly to rig joint
     /// `joint`, or back to the weight method with an empty `joint`: one undo
@@ -187,6 +189,8 @@ public slots:
     /// on failure the current character stays and `stageFailed` carries the message.
     void openCharacter(const QString& spec);
     /// Recomputes the curve skeleton at resolution n (voxels on the longest axis).
+    /// Rebuilding an existing skeleton is one undo step ("Resolution n"): undo
+    /// restores the previous skeleton, labels, rig and weights.
     void buildCurveSkeleton(int resolution);
     /// Asks the running stage to stop; it then ends with `stageCancelled` and nothing changes.
     void cancel();
@@ -207,6 +211,8 @@ signals:
     /// Labels or the fitted rig changed (fit, edit, undo, redo).
     void rigChanged();
     void rigTemplateChanged(const QString& name);
+    /// The facing direction changed (setFront, undo, redo).
+    void frontChanged();
     /// The automatic labelling after a skeleton could not make a rig (not an
     /// error of the artist's: shown as a notice, e.g. for a non-humanoid mesh).
     void rigNotice(const QString& message);
@@ -268,6 +274,29 @@ private:
 
     friend class PartBindingCommand;
     void applyPartBindings(const std::vector<PartBinding>& bindings);
+    /// The settings and the results they made (issue 19 item 4): what a
+    /// setting's undo step restores. Results are shared immutable values, so a
+    /// snapshot is cheap and undo shows the previous result without recomputing.
+    struct SettingsState {
+        CurveSkeletonOptions skeletonOptions;
+        std::shared_ptr<const CurveSkeletonResult> skeleton;
+        EndNodeLabels labels;
+        std::shared_ptr<const FitResult> rig;
+        std::shared_ptr<const RigTemplate> rigTemplate;
+        Vec3 front = Vec3::UnitZ();
+        WeightOptions weightOptions;
+        std::shared_ptr<const SkinningResult> skinning; ///< Null unless computed with `weightOptions`.
+        QString humanoidWarning;
+    };
+    friend class SettingCommand;
+    SettingsState settingsState() const;
+    /// Makes `state` current (undo, redo of a setting) and computes what it lacks.
+    void restoreSettings(const SettingsState& state);
+    /// Pushes the undo step of a setting changed from `before` to the current state.
+    void pushSetting(const QString& text, SettingsState before);
+    /// The skeleton stage; `undoable`: a setting change of the artist's (not the load's own build).
+    void buildCurveSkeleton(int resolution, bool undoable);
+
     friend class ClipMappingCommand;
     void applyClip(std::shared_ptr<const LoadedClip> clip);
     friend class PoseEditCommand;

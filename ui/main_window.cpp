@@ -33,6 +33,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -106,9 +107,6 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     partsDock->setObjectName("partsDock");
     partsDock->setWidget(new PartsPanel(m_document, partsDock));
     addDockWidget(Qt::RightDockWidgetArea, partsDock);
-    tabifyDockWidget(rigDock, partsDock);
-    rigDock->raise();
-    resizeDocks({dock}, {300}, Qt::Horizontal);
 
     m_statsLabel = new QLabel(tr("No character loaded — File ▸ Open or drop a file here"), this);
     m_statsLabel->setObjectName("meshStats");
@@ -124,10 +122,13 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     createWeightControls();
     createClipControls(menuBar()->findChild<QMenu*>("fileMenu"));
     createProjectControls(menuBar()->findChild<QMenu*>("fileMenu"));
+    createHelpControls();
+    installFocusHandling();
+    arrangeDocks();
     connect(m_document, &Document::characterChanged, this, &MainWindow::onCharacterChanged);
     connect(m_document, &Document::curveSkeletonChanged, this, &MainWindow::onCurveSkeletonChanged);
     connect(m_document, &Document::rigChanged, this, &MainWindow::onRigChanged);
-    connect(m_document, &Document::rigNotice, this, [this](const QString& m) { statusBar()->showMessage(m, 20000); });
+    connect(m_document, &Document::rigNotice, this, [this](const QString& m) { showNotice(m, 20000); });
     if (m_viewport) {
         connect(m_viewport, &Viewport::nodeClicked, this, &MainWindow::onNodeClicked);
         connect(m_viewport, &Viewport::jointSelected, m_rigPanel, &RigPanel::setSelectedJoint);
@@ -160,6 +161,53 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::arrangeDocks()
+{
+    // Right: one tab group (Pipeline, Rig, Weights, Pose, Parts), so each tab
+    // has the whole height of the column and its main controls fit a 1280×800
+    // window without scrolling (issue 19 item 7). A running stage shows its
+    // progress in the status bar whichever tab is in front.
+    auto* pipeline = findChild<QDockWidget*>("pipelineDock");
+    for (const char* name : {"rigDock", "weightDock", "poseDock", "partsDock"})
+        if (auto* d = findChild<QDockWidget*>(name))
+            tabifyDockWidget(pipeline, d);
+    findChild<QDockWidget*>("rigDock")->raise();
+    resizeDocks({pipeline}, {330}, Qt::Horizontal);
+    auto* progress = new QProgressBar(this);
+    progress->setObjectName("statusProgress");
+    progress->setRange(0, 1000);
+    progress->setMaximumWidth(160);
+    progress->setMaximumHeight(14);
+    progress->setTextVisible(false);
+    progress->hide();
+    auto* step = new QLabel(this);
+    step->setObjectName("statusStep");
+    step->hide();
+    statusBar()->insertPermanentWidget(0, progress);
+    statusBar()->insertPermanentWidget(0, step);
+    connect(m_document, &Document::stageStarted, this, [progress, step](const QString& stage) {
+        progress->setValue(0);
+        progress->show();
+        const std::optional<Stage> s = findStage(stage.toStdString());
+        step->setText(s ? QString::fromUtf8(stageTitle(*s).data(), qsizetype(stageTitle(*s).size())) + "…" : stage + "…");
+        step->show();
+    });
+    connect(m_document, &Document::progressChanged, this,
+            [progress](const QString&, const QString&, double fraction) { progress->setValue(int(fraction * 1000)); });
+    connect(m_document, &Document::busyChanged, this, [progress, step](bool busy) {
+        progress->setVisible(busy);
+        step->setVisible(busy);
+    });
+    // The mode's own tab comes forward: Pose mode shows the joint tree and angles, Rig mode the labels.
+    connect(m_poseModeAction, &QAction::toggled, this, [this](bool on) {
+        if (auto* d = findChild<QDockWidget*>(on ? "poseDock" : "rigDock"))
+            d->raise();
+        // A field that went behind the other tab does not keep the keys: the viewport takes them.
+        if (QWidget* f = QApplication::focusWidget(); !f || !f->isVisible())
+            viewWidget()->setFocus(Qt::OtherFocusReason);
+    });
+}
 
 QWidget* MainWindow::scrollable(QWidget* panel)
 {
@@ -275,11 +323,12 @@ void MainWindow::createDisplayToolBar()
     m_xrayAction->setShortcut(QKeySequence(tr("Alt+Z")));
     m_xrayAction->setToolTip(tr("See-through mesh so the skeleton shows (Alt+Z)"));
     m_skeletonAction = bar->addAction(tr("Skeleton"));
+    m_skeletonAction->setObjectName("actionSkeleton");
     m_skeletonAction->setCheckable(true);
     m_skeletonAction->setChecked(true);
     m_skeletonAction->setShortcut(QKeySequence(tr("K")));
-    m_skeletonAction->setToolTip(tr("Geometric skeleton: spheres = end nodes, small cubes = flow nodes, "
-                                    "large cubes = connection nodes (K)"));
+    m_skeletonAction->setToolTip(tr("The skeletons, their labels and the rotate gizmo. Geometric skeleton: spheres = "
+                                    "end nodes, small cubes = flow nodes, large cubes = connection nodes (K)"));
     m_voxelsAction = bar->addAction(tr("Voxels"));
     m_voxelsAction->setCheckable(true);
     m_voxelsAction->setShortcut(QKeySequence(tr("V")));
@@ -306,7 +355,9 @@ void MainWindow::createDisplayToolBar()
     connect(m_clipAction, &QAction::toggled, clipSlider, &QWidget::setEnabled);
     if (m_viewport) {
         connect(m_xrayAction, &QAction::toggled, this, [this](bool on) { m_viewport->setMeshOpacity(on ? 0.3f : 1.0f); });
+        // The skeletons, their labels and the gizmo show and hide together (issue 19 item 5).
         connect(m_skeletonAction, &QAction::toggled, m_viewport, &Viewport::setSkeletonVisible);
+        connect(m_skeletonAction, &QAction::toggled, m_viewport, &Viewport::setRigVisible);
         connect(m_voxelsAction, &QAction::toggled, m_viewport, &Viewport::setVoxelsVisible);
         connect(m_clipAction, &QAction::toggled, m_viewport, &Viewport::setClipEnabled);
         connect(texturesAction, &QAction::toggled, m_viewport, &Viewport::setTexturesVisible);
@@ -338,7 +389,7 @@ void MainWindow::updateViewportLabels()
                 const glm::vec3 c = limbColor(int(limb));
                 labels.push_back({glm::vec3(sk->refined.positions(node, 0), sk->refined.positions(node, 1),
                                             sk->refined.positions(node, 2)),
-                                  limbTitle(limb), QColor::fromRgbF(c.r, c.g, c.b)});
+                                  limbTitle(limb), QColor::fromRgbF(c.r, c.g, c.b), true});
             }
     m_viewport->setLabels(std::move(labels));
 }
@@ -498,16 +549,6 @@ void MainWindow::onCharacterChanged()
         static_cast<QLabel*>(m_placeholder)->setText(QString::fromStdString(character->displayName));
     updateViewportLabels();
     addRecentFile(QString::fromStdString(character->source));
-}
-
-void MainWindow::onStageFailed(const QString& stage, const QString& message)
-{
-    statusBar()->clearMessage();
-    if (stage == autosaveTask) { // not the artist's doing: a note, not a dialog
-        statusBar()->showMessage(tr("Autosave failed: %1").arg(message), 10000);
-        return;
-    }
-    showError(stage == stageName(Stage::Load) ? tr("Could not open the character") : tr("Stage '%1' failed").arg(stage), message);
 }
 
 void MainWindow::showError(const QString& title, const QString& message)

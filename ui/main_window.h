@@ -47,6 +47,8 @@ public:
     /// Pose mode (Tab): joint clicks select and the gizmo rotates; Rig mode
     /// (the default): joint drags move the bind positions.
     bool poseMode() const;
+    /// View ▸ Follow Character: the camera moves with the playing character (on by default).
+    bool followCharacter() const;
     void setPoseMode(bool on);
     /// Recent files, most recent first (from QSettings).
     QStringList recentFiles() const;
@@ -86,7 +88,18 @@ public slots:
     void openDefaultCharacter();
     void showOpenDialog();
 
+    /// The widget that takes the keyboard focus back after a numeric field is
+    /// done (Enter / Escape): the viewport, or the placeholder in widget tests.
+    QWidget* viewWidget() const;
+    /// The joint whose weights the heat map shows (Weights ▸ Heat map).
+    int heatMapJoint() const { return m_colorJoint; }
+    /// The last message shown for the artist (status bar sentence, dialog or
+    /// Details text); empty when none (issue 19 item 9).
+    QString lastMessageShort() const { return m_lastShort; }
+    QString lastMessageFull() const { return m_lastFull; }
+
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
@@ -95,6 +108,8 @@ private:
     /// `panel` inside a frameless vertical scroll area (for the docks).
     static QWidget* scrollable(QWidget* panel);
     void createMenus();
+    /// The docks' default places: the Pipeline above the Rig / Weights / Pose / Parts tabs.
+    void arrangeDocks();
     void updateRecentMenu();
     void addRecentFile(const QString& path);
     void onCharacterChanged();
@@ -107,6 +122,9 @@ private:
     /// Shows or hides the split view with the right half's deformer (View ▸ Split With).
     void updateSplitView();
     void onPoseChanged();
+    /// Tells the viewport where the posed character stands (Frame All, camera follow).
+    void updateCharacterOffset();
+    QAction* m_followAction = nullptr;
     /// The Weights dock (method, parameters, mesh colouring, diagnostics).
     void createWeightControls();
     /// The Timeline dock, File ▸ Load Clip…, Space / Left / Right.
@@ -126,6 +144,8 @@ private:
     /// Colours the mesh as the Weights dock says (shaded, segments, heat map).
     void updateMeshColors();
     int m_colorJoint = -1; ///< The joint whose weights the heat map shows.
+    /// The heat map shows `joint`'s weights (a pick in the viewport or the Pose tree).
+    void showWeightsOf(int joint);
     /// The clip's own skeleton beside the character at the timeline's time.
     void updateClipSkeleton();
     bool m_showClipSkeleton = true;
@@ -141,6 +161,19 @@ private:
     /// Texts over the viewport: the character's left/right sides.
     void updateViewportLabels();
     void onStageFailed(const QString& stage, const QString& message);
+    /// Keyboard focus (issue 19 item 2): Enter / Escape in a numeric field give
+    /// the focus back to the viewport; single-key shortcuts work over any widget
+    /// that is not a text field.
+    void installFocusHandling();
+    /// A notice for the artist: its first sentence in the status bar, the whole
+    /// text behind the status bar's Details button; the original text in the log.
+    void showNotice(const QString& message, int timeoutMs);
+    QString m_lastShort, m_lastFull;
+    QAction* m_detailsAction = nullptr;
+    /// Help ▸ Shortcuts and the empty-state hint over the viewport (issue 19 item 10).
+    void createHelpControls();
+    void updateEmptyHint();
+    QWidget* m_emptyHint = nullptr;
     void showError(const QString& title, const QString& message);
 
     Document* m_document;

@@ -104,6 +104,29 @@ void MainWindow::createClipControls(QMenu* file)
     unload->setObjectName("actionUnloadClip");
 
     connect(m_timeline, &TimelinePanel::timeChanged, m_document, &Document::setClipTime);
+    // The clip poses the character only in Pose mode: playing or scrubbing turns it on, and says so,
+    // instead of a frozen character beside a running timeline.
+    auto showClipPose = [this] {
+        if (poseMode() || !m_document->project().clip() || !m_document->project().rig())
+            return;
+        setPoseMode(true);
+        statusBar()->showMessage(tr("Pose mode on to show the clip (the character moves only in Pose mode; "
+                                    "Tab returns to Rig mode)."),
+                                 8000);
+    };
+    connect(m_timeline, &TimelinePanel::playingChanged, this, [showClipPose](bool on) {
+        if (on)
+            showClipPose();
+    });
+    connect(m_timeline, &TimelinePanel::timeChanged, this, showClipPose);
+    m_followAction = playback->addAction(tr("&Follow Character"));
+    m_followAction->setObjectName("actionFollowCharacter");
+    m_followAction->setCheckable(true);
+    m_followAction->setChecked(true);
+    m_followAction->setToolTip(tr("The camera moves with the character while a clip plays; Frame All (F) frames it "
+                                  "where it stands"));
+    if (m_viewport)
+        connect(m_followAction, &QAction::toggled, m_viewport, &Viewport::setFollow);
     connect(m_document, &Document::clipChanged, this, &MainWindow::onClipChanged);
     connect(m_timeline, &TimelinePanel::playingChanged, this, [this](bool on) {
         if (m_viewport)

@@ -53,6 +53,8 @@ bool MainWindow::poseMode() const { return m_poseModeAction && m_poseModeAction-
 
 void MainWindow::setPoseMode(bool on) { m_poseModeAction->setChecked(on); }
 
+bool MainWindow::followCharacter() const { return m_followAction && m_followAction->isChecked(); }
+
 void MainWindow::updateSplitView()
 {
     if (!m_viewport)
@@ -143,11 +145,9 @@ void MainWindow::createPoseControls(QMenu* view)
                                     s ? std::shared_ptr<const Segmentation>(s, &s->segmentation) : nullptr);
         });
     }
-    if (m_viewport) {
-        // Tab toggles the mode over the viewport only: elsewhere it keeps moving the focus.
-        m_poseModeAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        m_viewport->addAction(m_poseModeAction);
-    }
+    // Tab toggles the mode over the viewport and the docks; in a text field it
+    // keeps moving between the fields (MainWindow::eventFilter, issue 19 item 2).
+    addAction(m_poseModeAction);
 
     connect(m_splitAction, &QAction::toggled, this, &MainWindow::updateSplitView);
     connect(m_document, &Document::deformerChanged, this, [this, deformerActions](const QString& id) {
@@ -164,10 +164,13 @@ void MainWindow::createPoseControls(QMenu* view)
         if (m_viewport)
             m_viewport->setSelectedJoint(joint);
         m_rigPanel->setSelectedJoint(joint);
+        // The heat map follows the pick, as a click on the joint in the viewport does.
+        showWeightsOf(joint);
     });
     connect(m_poseModeAction, &QAction::toggled, this, [this](bool on) {
         if (m_viewport)
             m_viewport->setMode(on ? InteractionMode::Pose : InteractionMode::Rig);
+        updateCharacterOffset();
         if (on && m_viewport && !m_viewport->hasSkinning())
             statusBar()->showMessage(tr("Pose mode: no skin weights yet, posing moves only the skeleton. "
                                         "Compute the weights stage to see the mesh deform."),
@@ -186,8 +189,18 @@ void MainWindow::createPoseControls(QMenu* view)
     }
 }
 
+void MainWindow::updateCharacterOffset()
+{
+    if (!m_viewport)
+        return;
+    // In Pose mode the character stands where the pose's root moved it (a clip's root motion).
+    const Vec3 t = poseMode() && m_document->project().rig() ? m_document->pose().rootTranslation : Vec3::Zero();
+    m_viewport->setCharacterOffset(glm::vec3(float(t.x()), float(t.y()), float(t.z())));
+}
+
 void MainWindow::onPoseChanged()
 {
+    updateCharacterOffset();
     if (m_viewport) {
         m_viewport->setPose(m_document->pose(), m_document->poseTwist());
         if (poseMode() && !m_viewport->hasSkinning() && m_document->project().rig())
@@ -202,8 +215,6 @@ void MainWindow::createWeightControls()
     m_weightPanel = new WeightPanel(m_document, dock);
     dock->setWidget(scrollable(m_weightPanel));
     addDockWidget(Qt::RightDockWidgetArea, dock);
-    if (QDockWidget* rig = findChild<QDockWidget*>("rigDock"))
-        tabifyDockWidget(rig, dock);
     auto* cycle = new QAction(tr("Cycle Mesh Colouring"), this);
     cycle->setShortcut(QKeySequence(tr("S")));
     connect(cycle, &QAction::triggered, this, [this] {
@@ -234,11 +245,7 @@ void MainWindow::createWeightControls()
             QToolTip::showText(at, lines.join("\n"), m_viewport);
         });
     if (m_viewport)
-        connect(m_viewport, &Viewport::jointSelected, this, [this](int joint) {
-            m_colorJoint = joint;
-            if (m_weightPanel->coloring() == MeshColoring::Weights)
-                updateMeshColors();
-        });
+        connect(m_viewport, &Viewport::jointSelected, this, &MainWindow::showWeightsOf);
     connect(m_document, &Document::stageStarted, this, [this](const QString& stage) {
         if (stage == stageName(Stage::Weights))
             statusBar()->showMessage(tr("Computing weights…"));
@@ -248,10 +255,20 @@ void MainWindow::createWeightControls()
         if (!s)
             return;
         const auto& d = s->diagnostics;
-        statusBar()->showMessage(d.messages.empty() ? tr("Weights ready.")
-                                                    : tr("Weights ready: %1").arg(QString::fromStdString(d.messages.front())),
-                                 8000);
+        if (d.messages.empty())
+            statusBar()->showMessage(tr("Weights ready."), 8000);
+        else // the first finding as a sentence; all of them in the Weights tab's report
+            showNotice(tr("Weights ready: %1").arg(QString::fromStdString(d.messages.front())), 8000);
     });
+}
+
+void MainWindow::showWeightsOf(int joint)
+{
+    if (joint < 0)
+        return;
+    m_colorJoint = joint;
+    if (m_weightPanel->coloring() == MeshColoring::Weights)
+        updateMeshColors();
 }
 
 void MainWindow::updateMeshColors()
@@ -261,12 +278,16 @@ void MainWindow::updateMeshColors()
     const auto& s = m_document->project().skinning();
     const MeshColoring mode = m_weightPanel->coloring();
     m_viewport->setVertexHover(s && mode != MeshColoring::Shaded);
+    m_viewport->setHeatLegend(s && mode == MeshColoring::Weights); // the scale beside the heat map
     if (!s || mode == MeshColoring::Shaded) {
         m_viewport->setVertexColors({});
         return;
     }
     if (mode == MeshColoring::Segments) {
-        m_viewport->setVertexColors(segmentColors(s->segmentation));
+        // Neighbouring segments on the surface get different colours of the categorical palette.
+        const auto& character = m_document->project().character();
+        m_viewport->setVertexColors(character ? segmentColors(s->segmentation, character->imported.mesh.F)
+                                              : segmentColors(s->segmentation));
         return;
     }
     const int joint = m_colorJoint >= 0 ? m_colorJoint : 0;

@@ -43,5 +43,23 @@ TEST(DrawData, InteractiveStandInIsSmallAndCoversTheSameShape)
     EXPECT_EQ(simplifyForInteraction(coarse, 1000000).indices, coarse.indices);
 }
 
+// Issue 19 item 6: HUMAN.blend's two file meshes are the halves of one
+// surface; tinting them apart drew the body in two tones down its middle.
+// Parts joined by a triangle share a tint; a separate piece keeps its own.
+TEST(DrawData, PartsOfOneSurfaceShareATintAndSeparatePiecesDiffer)
+{
+    Mesh m;
+    m.V.resize(7, 3);
+    m.V << 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 5, 0, 0, 6, 0, 0, 5, 1, 0;
+    m.F.resize(3, 3);
+    m.F << 0, 1, 2, 1, 3, 2, 4, 5, 6; // vertices 0-1 (part 0) and 2-3 (part 1) share triangles; 4-6 apart
+    m.part = {0, 0, 1, 1, 2, 2, 2};
+    m.partNames = {"left half", "right half", "eye"};
+    EXPECT_EQ(partGroups(m), (std::vector<int>{0, 0, 1}));
+    const MeshDrawData d = makeMeshDrawData(m);
+    EXPECT_EQ(d.vertices[0].color, d.vertices[3].color); // one surface, one tone
+    EXPECT_NE(d.vertices[0].color, d.vertices[4].color); // the separate piece reads apart
+}
+
 } // namespace
 } // namespace rig::ui

@@ -4,7 +4,9 @@
 
 #include <QCheckBox>
 #include <QSignalSpy>
+#include <QMouseEvent>
 #include <QSlider>
+#include <QStyle>
 #include <QTest>
 #include <QToolButton>
 
@@ -77,6 +79,52 @@ TEST(TimelinePanel, WithoutLoopPlaybackStopsAtTheEnd)
     panel.play();
     EXPECT_LT(panel.time(), panel.duration());
     panel.pause();
+}
+
+/// The x of frame `f` on the slider's track (the handle's centre there).
+int trackX(QSlider* slider, int f)
+{
+    const int margin = slider->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, slider) / 2;
+    const int span = slider->width() - 2 * margin;
+    return margin + QStyle::sliderPositionFromValue(slider->minimum(), slider->maximum(), f, span);
+}
+
+// Issue 19 item 8: a click on the track jumps to the clicked frame (a plain
+// QSlider steps 10 frames toward it), and a press-and-drag scrubs.
+TEST(TimelinePanel, ClickOnTheTrackJumpsToTheClickedFrameAndDragScrubs)
+{
+    TimelinePanel panel;
+    panel.resize(900, 80);
+    panel.setClip("walk", 200, 1.0 / 30.0);
+    panel.show();
+    QCoreApplication::processEvents();
+    auto* slider = panel.findChild<QSlider*>("timeSlider");
+    ASSERT_NE(slider, nullptr);
+    ASSERT_GT(slider->width(), 300);
+    const int y = slider->height() / 2;
+    QTest::mouseClick(slider, Qt::LeftButton, {}, QPoint(trackX(slider, 150), y));
+    EXPECT_NEAR(panel.frame(), 150.0, 3.0); // one pixel is less than a frame and a half here
+    QTest::mouseClick(slider, Qt::LeftButton, {}, QPoint(trackX(slider, 40), y));
+    EXPECT_NEAR(panel.frame(), 40.0, 3.0);
+
+    // Press on the track, drag, release: the time follows the pointer.
+    QSignalSpy changed(&panel, &TimelinePanel::timeChanged);
+    QTest::mousePress(slider, Qt::LeftButton, {}, QPoint(trackX(slider, 100), y));
+    EXPECT_NEAR(panel.frame(), 100.0, 3.0);
+    QMouseEvent move(QEvent::MouseMove, QPointF(trackX(slider, 170), y), slider->mapToGlobal(QPointF(trackX(slider, 170), y)),
+                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(slider, &move);
+    EXPECT_NEAR(panel.frame(), 170.0, 3.0);
+    QTest::mouseRelease(slider, Qt::LeftButton, {}, QPoint(trackX(slider, 170), y));
+    EXPECT_GE(changed.count(), 2);
+    EXPECT_NEAR(panel.frame(), 170.0, 3.0);
+
+    // A click while playing jumps there and stops playback.
+    panel.play();
+    ASSERT_TRUE(panel.isPlaying());
+    QTest::mouseClick(slider, Qt::LeftButton, {}, QPoint(trackX(slider, 60), y));
+    EXPECT_FALSE(panel.isPlaying());
+    EXPECT_NEAR(panel.frame(), 60.0, 3.0);
 }
 
 } // namespace

@@ -53,5 +53,48 @@ TEST(WeightColors, TheHumanoidsBonesGetDistinctColours)
             EXPECT_GT(glm::distance(segmentColor(a), segmentColor(b)), 0.1f) << a << " vs " << b;
 }
 
+// Issue 19 item 6: the segment view's palette is assigned by graph colouring,
+// so segments that touch on the surface never share a colour.
+TEST(WeightColors, TouchingSegmentsGetDifferentPaletteColours)
+{
+    // A fan of 12 triangles around vertex 0 (bone 0), rim vertices bones 1..12
+    // in turn: bone k touches 0, k-1 and k+1 (a wheel graph, 4-colourable).
+    Segmentation seg;
+    seg.bone.push_back(0);
+    seg.delta.push_back(1.0);
+    for (int k = 1; k <= 12; ++k) {
+        seg.bone.push_back(k);
+        seg.delta.push_back(1.0);
+    }
+    MatrixX3i F(12, 3);
+    for (int k = 0; k < 12; ++k)
+        F.row(k) << 0, 1 + k, 1 + (k + 1) % 12;
+    const auto adjacency = segmentAdjacency(seg, F);
+    ASSERT_EQ(adjacency.size(), 13u);
+    EXPECT_EQ(adjacency[0].size(), 12u);
+    EXPECT_EQ(adjacency[5], (std::vector<int>{0, 4, 6}));
+    const std::vector<int> colour = colourSegments(adjacency);
+    for (int a = 0; a < 13; ++a) {
+        ASSERT_GE(colour[size_t(a)], 0);
+        ASSERT_LT(colour[size_t(a)], segmentPaletteSize);
+        for (int b : adjacency[size_t(a)])
+            EXPECT_NE(colour[size_t(a)], colour[size_t(b)]) << a << " touches " << b;
+    }
+    // The vertex colours follow: every edge between two segments joins two colours.
+    const std::vector<glm::vec3> c = segmentColors(seg, F);
+    for (int k = 0; k < 12; ++k)
+        EXPECT_GT(glm::distance(c[size_t(1 + k)], c[size_t(1 + (k + 1) % 12)]), 0.1f);
+    EXPECT_GT(glm::distance(c[0], c[1]), 0.1f);
+}
+
+TEST(WeightColors, ThePaletteColoursAreFarApartAndFarFromMagenta)
+{
+    for (int a = 0; a < segmentPaletteSize; ++a) {
+        EXPECT_GT(glm::distance(paletteColor(a), glm::vec3(1, 0, 1)), 0.45f) << a;
+        for (int b = a + 1; b < segmentPaletteSize; ++b)
+            EXPECT_GT(glm::distance(paletteColor(a), paletteColor(b)), 0.35f) << a << " vs " << b;
+    }
+}
+
 } // namespace
 } // namespace rig::ui

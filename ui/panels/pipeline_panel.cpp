@@ -1,6 +1,7 @@
 #include "ui/panels/pipeline_panel.h"
 
 #include "ui/document.h"
+#include "ui/messages.h"
 
 #include <QFormLayout>
 #include <QGroupBox>
@@ -132,6 +133,7 @@ void PipelinePanel::onCurveSkeletonChanged()
 void PipelinePanel::onStarted(const QString& stage)
 {
     row(stage)->setText(1, tr("running…"));
+    row(stage)->setData(1, Qt::UserRole, false);
     m_progress->setValue(0);
     m_cancel->setEnabled(true);
     m_step->setText(titleOf(stage) + "…");
@@ -150,6 +152,20 @@ void PipelinePanel::onFinished(const QString& stage, double seconds)
     QTreeWidgetItem* item = row(stage);
     item->setText(1, tr("done"));
     item->setText(2, QString::number(seconds, 'f', 2) + " s");
+    item->setToolTip(1, QString());
+    item->setData(1, Qt::UserRole, false);
+    if (stage == stageName(Stage::Load) || stage == projectTask) {
+        // A new character: what failed or was cancelled on the previous one no longer applies.
+        for (int i = 0; i < m_stages->topLevelItemCount(); ++i) {
+            QTreeWidgetItem* other = m_stages->topLevelItem(i);
+            if (other != item && other->data(1, Qt::UserRole).toBool()) {
+                other->setText(1, tr("waiting"));
+                other->setText(2, QString());
+                other->setToolTip(1, QString());
+                other->setData(1, Qt::UserRole, false);
+            }
+        }
+    }
     m_progress->setValue(1000);
     m_cancel->setEnabled(false);
     m_step->clear();
@@ -159,7 +175,8 @@ void PipelinePanel::onFailed(const QString& stage, const QString& message)
 {
     QTreeWidgetItem* item = row(stage);
     item->setText(1, tr("failed"));
-    item->setToolTip(1, message);
+    item->setToolTip(1, forPeople(message));
+    item->setData(1, Qt::UserRole, true); // failed or cancelled: cleared by the next successful load
     m_progress->setValue(0);
     m_cancel->setEnabled(false);
     m_step->clear();
@@ -168,6 +185,7 @@ void PipelinePanel::onFailed(const QString& stage, const QString& message)
 void PipelinePanel::onCancelled(const QString& stage)
 {
     row(stage)->setText(1, tr("cancelled"));
+    row(stage)->setData(1, Qt::UserRole, true);
     m_progress->setValue(0);
     m_cancel->setEnabled(false);
     m_step->clear();

@@ -15,6 +15,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 namespace rig::ui {
@@ -36,16 +37,19 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     setObjectName("rigPanel");
     auto* layout = new QVBoxLayout(this);
     auto* templ = new QGroupBox(tr("Template"), this);
-    auto* templRow = new QHBoxLayout(templ);
+    // The name above its buttons: the dock stays narrow and the viewport wide (issue 19 item 7).
+    auto* templBox = new QVBoxLayout(templ);
+    auto* templRow = new QHBoxLayout;
     m_templateName = new QLabel(tr("humanoid21 (21 joints, BVH names)"), templ);
     m_templateName->setObjectName("templateName");
     auto* templButton = new QPushButton(tr("Fit Skeleton From…"), templ);
     templButton->setToolTip(tr("Use a BVH file's hierarchy (or a template .json) as the skeleton to fit"));
     auto* templReset = new QPushButton(tr("Default"), templ);
     templReset->setToolTip(tr("Back to the 21-joint humanoid template"));
-    templRow->addWidget(m_templateName, 1);
-    templRow->addWidget(templButton);
+    templBox->addWidget(m_templateName);
+    templRow->addWidget(templButton, 1);
     templRow->addWidget(templReset);
+    templBox->addLayout(templRow);
     layout->addWidget(templ);
     connect(templButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Fit This Skeleton"), QString(),
@@ -69,6 +73,11 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     layout->addLayout(facingRow);
     connect(facing, &QComboBox::currentTextChanged, this,
             [this](const QString& t) { m_document->setFront(parseFacing(t.toStdString())); });
+    // Undo, redo and a project's own facing show in the box.
+    connect(m_document, &Document::frontChanged, facing, [this, facing] {
+        const QSignalBlocker block(facing);
+        facing->setCurrentText(QString::fromStdString(facingName(m_document->project().front())).toUpper());
+    });
 
     auto* labels = new QGroupBox(tr("End nodes"), this);
     auto* grid = new QGridLayout(labels);
@@ -104,6 +113,7 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     m_hint->setObjectName("labelHint");
     m_hint->setStyleSheet("color: #e0b040; font-weight: bold;");
     grid->addWidget(m_hint, limbCount + 1, 0, 1, 4);
+    m_hint->hide();
     layout->addWidget(labels);
     m_fitNotes = new QLabel(this);
     m_fitNotes->setObjectName("fitNotes");
@@ -176,6 +186,7 @@ void RigPanel::arm(std::optional<Limb> limb)
     for (Limb l : allLimbs)
         m_pickButtons[static_cast<int>(l)]->setChecked(limb && *limb == l);
     m_hint->setText(limb ? tr("Click the %1 in the viewport (Esc to stop)").arg(limbTitle(*limb).toLower()) : QString());
+    m_hint->setVisible(limb.has_value()); // no empty row under the buttons
 }
 
 bool RigPanel::takeNodeClick(int node)

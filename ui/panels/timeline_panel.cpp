@@ -4,7 +4,9 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QSignalBlocker>
+#include <QStyleOptionSlider>
 #include <QSlider>
 #include <QStyle>
 #include <QTimer>
@@ -15,6 +17,37 @@
 #include <cmath>
 
 namespace rig::ui {
+namespace {
+
+/// The timeline's track: a click on the groove jumps to the frame under the
+/// pointer (a plain QSlider steps a page, 10 frames, toward it) and keeps the
+/// handle under the pointer, so pressing and dragging scrubs from there.
+class TimelineSlider : public QSlider {
+public:
+    using QSlider::QSlider;
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override
+    {
+        if (event->button() == Qt::LeftButton && isEnabled()) {
+            QStyleOptionSlider opt;
+            initStyleOption(&opt);
+            const QRect handle = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, this);
+            if (!handle.contains(event->position().toPoint())) {
+                setSliderDown(true); // a press on the track: the panel stops playing first
+                const QRect groove = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, this);
+                const int span = std::max(1, groove.width() - handle.width());
+                const int x = int(event->position().x()) - groove.x() - handle.width() / 2;
+                setValue(QStyle::sliderValueFromPosition(minimum(), maximum(), std::clamp(x, 0, span), span,
+                                                         opt.upsideDown));
+            }
+        }
+        // The handle is now under the pointer: the default press grabs it and a drag scrubs.
+        QSlider::mousePressEvent(event);
+    }
+};
+
+} // namespace
 
 TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent), m_timer(new QTimer(this))
 {
@@ -39,9 +72,9 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent), m_timer(new QTi
     row->addWidget(m_play);
     row->addWidget(m_forward);
 
-    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider = new TimelineSlider(Qt::Horizontal, this);
     m_slider->setObjectName("timeSlider");
-    m_slider->setToolTip(tr("Drag to scrub"));
+    m_slider->setToolTip(tr("Click to jump to a frame, drag to scrub"));
     row->addWidget(m_slider, 1);
 
     m_loop = new QCheckBox(tr("Loop"), this);
@@ -69,6 +102,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent), m_timer(new QTi
     connect(m_play, &QToolButton::clicked, this, &TimelinePanel::togglePlay);
     connect(m_back, &QToolButton::clicked, this, &TimelinePanel::stepBackward);
     connect(m_forward, &QToolButton::clicked, this, &TimelinePanel::stepForward);
+    connect(m_slider, &QSlider::sliderPressed, this, &TimelinePanel::pause); // scrubbing stops playback
     connect(m_slider, &QSlider::valueChanged, this, [this](int f) {
         if (!m_playing || m_slider->isSliderDown())
             setFrame(f);

@@ -8,6 +8,39 @@
 
 namespace rig::ui {
 
+std::vector<int> partGroups(const Mesh& mesh)
+{
+    // Union-find over the parts, joined by every triangle whose corners lie in two of them.
+    int parts = 0;
+    for (int p : mesh.part)
+        parts = std::max(parts, p + 1);
+    std::vector<int> root(static_cast<size_t>(parts));
+    for (int p = 0; p < parts; ++p)
+        root[static_cast<size_t>(p)] = p;
+    auto find = [&root](int p) {
+        while (root[static_cast<size_t>(p)] != p)
+            p = root[static_cast<size_t>(p)] = root[static_cast<size_t>(root[static_cast<size_t>(p)])];
+        return p;
+    };
+    const auto partOf = [&mesh](int v) { return v >= 0 && v < static_cast<int>(mesh.part.size()) ? mesh.part[static_cast<size_t>(v)] : -1; };
+    for (int f = 0; f < mesh.triangleCount(); ++f)
+        for (int k = 0; k < 3; ++k) {
+            const int a = partOf(mesh.F(f, k)), b = partOf(mesh.F(f, (k + 1) % 3));
+            if (a >= 0 && b >= 0 && a != b)
+                root[static_cast<size_t>(find(a))] = find(b);
+        }
+    // Groups numbered in the order of their first part.
+    std::vector<int> group(static_cast<size_t>(parts), -1), number(static_cast<size_t>(parts), -1);
+    int next = 0;
+    for (int p = 0; p < parts; ++p) {
+        const int r = find(p);
+        if (number[static_cast<size_t>(r)] < 0)
+            number[static_cast<size_t>(r)] = next++;
+        group[static_cast<size_t>(p)] = number[static_cast<size_t>(r)];
+    }
+    return group;
+}
+
 MeshDrawData makeMeshDrawData(const Mesh& mesh)
 {
     MeshDrawData d;
@@ -17,12 +50,17 @@ MeshDrawData makeMeshDrawData(const Mesh& mesh)
                                {0.06f, 0.06f, -0.12f}, {-0.12f, -0.02f, 0.04f}};
     d.vertices.resize(static_cast<size_t>(mesh.vertexCount()));
     const bool hasNormals = mesh.N.rows() == mesh.V.rows();
+    const std::vector<int> group = partGroups(mesh);
+    int groups = 0;
+    for (int g : group)
+        groups = std::max(groups, g + 1);
     for (int i = 0; i < mesh.vertexCount(); ++i) {
         MeshVertex& v = d.vertices[i];
         v.position = glm::vec3(mesh.V(i, 0), mesh.V(i, 1), mesh.V(i, 2));
         v.normal = hasNormals ? glm::vec3(mesh.N(i, 0), mesh.N(i, 1), mesh.N(i, 2)) : glm::vec3(0, 1, 0);
         const int part = i < static_cast<int>(mesh.part.size()) ? mesh.part[i] : 0;
-        v.color = mesh.partCount() > 1 ? glm::clamp(skin + tints[part % 6], 0.0f, 1.0f) : skin;
+        const int g = part >= 0 && part < static_cast<int>(group.size()) ? group[static_cast<size_t>(part)] : 0;
+        v.color = groups > 1 ? glm::clamp(skin + tints[g % 6], 0.0f, 1.0f) : skin;
     }
     d.indices.resize(static_cast<size_t>(mesh.triangleCount()) * 3);
     for (int f = 0; f < mesh.triangleCount(); ++f)

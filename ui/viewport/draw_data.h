@@ -42,7 +42,13 @@ struct MeshDrawData {
     bool closedOutward = false;
 };
 
-/// The base skin colour, with a slight tint per part so separate parts read apart.
+/// The tint group of each part (`Mesh::part` ids): parts joined by a triangle
+/// (one surface the file split into meshes, e.g. the two mirrored halves of
+/// HUMAN.blend) share a group; separate pieces (eyes, clothes) get their own.
+std::vector<int> partGroups(const Mesh& mesh);
+
+/// The base skin colour, with a slight tint per part group (`partGroups()`) so
+/// separate pieces read apart while one surface is shaded in one tone.
 /// Triangles keep the mesh's order: for the polygonized and imported meshes it
 /// is spatially coherent, which Mesa's llvmpipe shades fastest (measured: a
 /// vertex-cache-optimized order (Forsyth 2006) was 2.2 times slower there).

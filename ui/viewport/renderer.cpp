@@ -454,7 +454,15 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
         m_rigBones.vao.release();
         m_meshProgram->bind();
         m_meshProgram->setUniformValue("uClipPlane", QVector4D(0, 0, 0, 1));
-        drawMesh(m_rigJoints, view, proj, 1.0f, true);
+        // In x-ray the joint spheres are see-through: the curve skeleton's
+        // connection nodes they sit on stay visible (issue 19 item 6).
+        const bool seeThrough = translucent && o.skeleton && m_glyphs.count > 0;
+        if (seeThrough) {
+            glEnable(GL_BLEND);
+            glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+        }
+        drawMesh(m_rigJoints, view, proj, seeThrough ? 0.35f : 1.0f, true);
+        glDisable(GL_BLEND);
     }
     if (m_clipBones.count > 0) {
         m_lineProgram->bind();

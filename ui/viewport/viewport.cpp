@@ -5,6 +5,7 @@
 #include "core/rig/fit_template.h"
 #include "core/skeleton/extract.h"
 #include "ui/viewport/picking.h"
+#include "ui/viewport/weight_colors.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -59,6 +60,7 @@ void Viewport::setMesh(std::shared_ptr<const Mesh> mesh)
         m_boundsMin = glm::vec3(lo(0), lo(1), lo(2));
         m_boundsMax = glm::vec3(hi(0), hi(1), hi(2));
     }
+    m_characterOffset = glm::vec3(0.0f); // a new character stands at rest
     updateClipPlane();
     frameAll();
 }
@@ -184,16 +186,23 @@ void Viewport::setLabels(std::vector<ViewportLabel> labels)
     update();
 }
 
+std::vector<ViewportLabel> Viewport::shownLabels() const
+{
+    std::vector<ViewportLabel> shown;
+    for (const ViewportLabel& label : m_labels)
+        if (!label.skeleton || m_options.skeleton)
+            shown.push_back(label);
+    return shown;
+}
+
 void Viewport::paintLabels()
 {
-    if (m_labels.empty())
-        return;
     QPainter painter(this);
     painter.setRenderHint(QPainter::TextAntialiasing);
     QFont font = painter.font();
     font.setBold(true);
     painter.setFont(font);
-    for (const ViewportLabel& label : m_labels) {
+    for (const ViewportLabel& label : shownLabels()) {
         const glm::vec4 clip = m_camera.projection(aspect()) * m_camera.view() * glm::vec4(label.world, 1.0f);
         if (clip.w <= 0.0f)
             continue; // behind the camera
@@ -206,9 +215,90 @@ void Viewport::paintLabels()
     painter.end();
 }
 
+QStringList Viewport::splitTitles() const
+{
+    if (!m_options.split || !posing() || !m_weights)
+        return {};
+    return {QString::fromStdString(findDeformer(m_options.deformer).title),
+            QString::fromStdString(findDeformer(m_options.splitDeformer).title)};
+}
+
+void Viewport::setHeatLegend(bool on)
+{
+    m_heatLegend = on;
+    update();
+}
+
+QRect Viewport::heatLegendBar() const
+{
+    const int h = std::clamp(height() / 3, 80, 260);
+    return QRect(width() - 46, (height() - h) / 2, 16, h);
+}
+
+void Viewport::paintOverlay()
+{
+    paintLabels();
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    QFont font = painter.font();
+    font.setBold(true);
+    painter.setFont(font);
+    auto shadowed = [&painter](const QRect& box, int flags, const QString& text, const QColor& color) {
+        painter.setPen(QColor(0, 0, 0, 200));
+        painter.drawText(box.translated(1, 1), flags, text);
+        painter.setPen(color);
+        painter.drawText(box, flags, text);
+    };
+    const QStringList titles = splitTitles();
+    if (titles.size() == 2) {
+        // The divider the two deformers meet at, and each half's deformer at its top.
+        const int x = width() / 2;
+        painter.fillRect(QRect(x - 1, 0, 3, height()), QColor(20, 20, 24, 220));
+        painter.fillRect(QRect(x, 0, 1, height()), QColor(235, 235, 240));
+        const QFontMetrics fm(font);
+        const int line = fm.height() + 8;
+        for (int half = 0; half < 2; ++half) {
+            const QRect box(half == 0 ? 0 : x, 8, x, line);
+            const QString text = titles[half];
+            const int tw = fm.horizontalAdvance(text) + 16;
+            const QRect pill(box.center().x() - tw / 2, box.top(), tw, line);
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(QColor(20, 22, 26, 190));
+            painter.drawRoundedRect(pill, 6, 6);
+            shadowed(pill, Qt::AlignCenter, text, QColor(240, 240, 245));
+        }
+    }
+    if (m_heatLegend) {
+        // The heat map's scale: 0 at the bottom to 1 at the top, as `heatColor()` paints it.
+        const QRect bar = heatLegendBar();
+        for (int y = 0; y < bar.height(); ++y) {
+            const glm::vec3 c = heatColor(1.0f - float(y) / float(std::max(1, bar.height() - 1)));
+            painter.fillRect(QRect(bar.left(), bar.top() + y, bar.width(), 1), QColor::fromRgbF(c.r, c.g, c.b));
+        }
+        painter.setPen(QColor(230, 230, 235));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(bar.adjusted(0, 0, -1, -1));
+        const QFontMetrics fm(font);
+        shadowed(QRect(bar.left() - 30, bar.top() - fm.height() - 4, bar.width() + 60, fm.height()), Qt::AlignCenter,
+                 "1", QColor(240, 240, 245));
+        shadowed(QRect(bar.left() - 30, bar.bottom() + 4, bar.width() + 60, fm.height()), Qt::AlignCenter, "0",
+                 QColor(240, 240, 245));
+        shadowed(QRect(bar.left() - 60, bar.top() - 2 * fm.height() - 8, bar.width() + 90, fm.height()),
+                 Qt::AlignCenter, tr("weight"), QColor(200, 200, 210));
+    }
+    painter.end();
+}
+
 void Viewport::setSkeletonVisible(bool on)
 {
     m_options.skeleton = on;
+    update();
+}
+
+void Viewport::setRigVisible(bool on)
+{
+    m_options.rig = on;
+    m_gizmoDirty = true;
     update();
 }
 
@@ -300,9 +390,22 @@ void Viewport::setGridVisible(bool on)
 
 void Viewport::frameAll()
 {
-    m_camera.frame(m_boundsMin, m_boundsMax, aspect());
+    // Where the character is now, not where it was at rest.
+    m_camera.frame(m_boundsMin + m_characterOffset, m_boundsMax + m_characterOffset, aspect());
     update();
 }
+
+void Viewport::setCharacterOffset(const glm::vec3& offset)
+{
+    if (offset == m_characterOffset)
+        return;
+    if (m_follow)
+        m_camera.target += offset - m_characterOffset; // the same view of the character, wherever it goes
+    m_characterOffset = offset;
+    update();
+}
+
+void Viewport::setFollow(bool on) { m_follow = on; }
 
 void Viewport::setViewPreset(ViewPreset preset)
 {
@@ -421,7 +524,7 @@ void Viewport::paintGL()
     }
     const qreal dpr = devicePixelRatioF();
     m_renderer.render(m_camera, int(width() * dpr), int(height() * dpr), m_options);
-    paintLabels();
+    paintOverlay();
 
     ++m_framesSinceTick;
     if (!m_fpsTimer.isValid())
@@ -712,8 +815,9 @@ void Viewport::updateCpuDeformed()
 
 std::optional<RotateGizmo> Viewport::gizmo() const
 {
-    if (!posing() || m_selectedJoint < 0 || m_selectedJoint >= static_cast<int>(m_posed.skinning.size()))
-        return std::nullopt;
+    if (!posing() || !m_options.rig || m_selectedJoint < 0 ||
+        m_selectedJoint >= static_cast<int>(m_posed.skinning.size()))
+        return std::nullopt; // no gizmo without its joint in view
     return makeRotateGizmo(m_posed, m_selectedJoint, 0.06f * glm::length(m_boundsMax - m_boundsMin));
 }
 

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QColor>
+#include <QStringList>
 #include <QOpenGLWidget>
 
 #include <optional>
@@ -34,6 +35,8 @@ struct ViewportLabel {
     glm::vec3 world;
     QString text;
     QColor color;
+    /// A label of the skeleton (an end node's limb): hidden with the skeleton.
+    bool skeleton = false;
 };
 
 class Viewport : public QOpenGLWidget {
@@ -77,6 +80,15 @@ public:
     /// Texts drawn over the 3D view, beside their world positions.
     void setLabels(std::vector<ViewportLabel> labels);
     const std::vector<ViewportLabel>& labels() const { return m_labels; }
+    /// The labels drawn now: the skeleton's only while the skeleton is shown.
+    std::vector<ViewportLabel> shownLabels() const;
+    /// The titles over the two halves of the split view (left, right); empty when not split.
+    QStringList splitTitles() const;
+    /// The heat map's colour legend (0 … 1) beside the view.
+    void setHeatLegend(bool on);
+    bool heatLegend() const { return m_heatLegend; }
+    /// Where the legend's colour bar is drawn (logical pixels), bottom = 0, top = 1.
+    QRect heatLegendBar() const;
     OrbitCamera& camera() { return m_camera; }
     const RenderOptions& renderOptions() const { return m_options; }
     /// Frames per second over the last second of repaints.
@@ -98,6 +110,16 @@ public:
     /// The rotate gizmo of the selected joint in Pose mode, if shown.
     std::optional<RotateGizmo> gizmo() const;
 
+    // Following the character (issue 19 item 1)
+    /// How far the character stands from its rest position (the posed root's
+    /// move: playback, a clip's root motion). Frame All frames it there; while
+    /// following, the camera moves with it.
+    void setCharacterOffset(const glm::vec3& offset);
+    glm::vec3 characterOffset() const { return m_characterOffset; }
+    /// The camera keeps the character in view as it moves (on by default).
+    void setFollow(bool on);
+    bool follow() const { return m_follow; }
+
 public slots:
     void setWireframe(bool on);
     void setGridVisible(bool on);
@@ -106,6 +128,8 @@ public slots:
     /// Repaints continuously and reports the frame rate (for the FPS readout and benchmarks).
     void setContinuousRepaint(bool on);
     void setSkeletonVisible(bool on);
+    /// The fitted rig (joints, bones) and with it the rotate gizmo.
+    void setRigVisible(bool on);
     void setVoxelsVisible(bool on);
     /// Mesh opacity: 1 opaque, less for the x-ray view of the skeleton.
     void setMeshOpacity(float opacity);
@@ -165,6 +189,9 @@ private:
     double m_clipT = 0.5;
     std::vector<ViewportLabel> m_labels;
     void paintLabels();
+    /// Texts and marks over the 3D view: labels, the split view's divider and titles, the heat legend.
+    void paintOverlay();
+    bool m_heatLegend = false;
     void updateClipPlane();
     glm::vec3 m_boundsMin{-0.5f, 0.0f, -0.5f}, m_boundsMax{0.5f, 1.8f, 0.5f};
     QPoint m_lastMouse;
@@ -197,6 +224,8 @@ private:
     int m_framesSinceTick = 0;
     double m_fps = 0.0;
     QString m_glError;
+    glm::vec3 m_characterOffset{0.0f};
+    bool m_follow = true;
 
     InteractionMode m_mode = InteractionMode::Rig;
     std::shared_ptr<const SkinWeights> m_weights;

@@ -26,6 +26,26 @@ glm::vec3 heatColor(float weight);
 /// towards the parent joint (δ = 0) so the direction along the bone shows.
 std::vector<glm::vec3> segmentColors(const Segmentation& segmentation);
 
+/// The categorical palette of the segment view (issue 19 item 6): colours far
+/// apart in hue and lightness, none near the magenta of unsegmented vertices.
+inline constexpr int segmentPaletteSize = 9;
+glm::vec3 paletteColor(int index);
+
+/// For each bone (0 .. the largest segment id), the bones whose segments touch
+/// it on the surface: a triangle has vertices in both.
+std::vector<std::vector<int>> segmentAdjacency(const Segmentation& segmentation, const MatrixX3i& F);
+
+/// A palette index per bone so that bones whose segments touch get different
+/// colours: greedy graph colouring, most neighbours first, each bone taking the
+/// least used colour its coloured neighbours do not have. A bone whose
+/// neighbours use every colour takes the one used by the fewest of them.
+std::vector<int> colourSegments(const std::vector<std::vector<int>>& adjacency);
+
+/// #V colours of the segment view with the categorical palette assigned by
+/// `colourSegments()` over the surface adjacency of `F`; shaded towards the
+/// parent joint as `segmentColors(segmentation)` is. Unsegmented vertices magenta.
+std::vector<glm::vec3> segmentColors(const Segmentation& segmentation, const MatrixX3i& F);
+
 /// #V colours: the weight of `joint` at each vertex as a heat map; segment -1
 /// vertices magenta. `joint` outside the skeleton gives the colour of 0.
 std::vector<glm::vec3> weightColors(const SkinWeights& weights, const Segmentation& segmentation, int joint);
