@@ -31,6 +31,9 @@ WeightMethod gaussianRow()
     p.add(numberParameter("smoothingIterations", "Smoothing sweeps", "Sweeps of the smoothing across region borders (0: none)", 0,
            200, 0, true),
           &GaussianWeightOptions::smoothingIterations);
+    p.add(numberParameter("smoothingWidth", "Smoothing width", "Width of the smoothing band, as a fraction of the mesh's diagonal",
+           0.0, 1.0, 3, true),
+          &GaussianWeightOptions::smoothingWidth);
     p.add(numberParameter("minRelativeWeight", "Prune below", "Weights below this fraction of the vertex's largest are dropped", 0.0,
            0.5, 3, true),
           &GaussianWeightOptions::minRelativeWeight);
