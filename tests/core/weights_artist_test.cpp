@@ -63,7 +63,7 @@ Eigen::SparseMatrix<double, Eigen::RowMajor> sparseOf(const SkinWeights& w, int 
 // or more per vertex on the players and the drone, the artists 2.1 and 1.3;
 // largest weight 0.55-0.57, the artists 0.79 and 0.87) and moved vertices by
 // 1.2-2.3% of the height on average, up to 17-28% (`rigsmith evaluate`).
-TEST(ArtistWeights, TheGaussianMethodSpreadsLikeTheArtists)
+TEST(ArtistWeights, TheGaussianMethodDeformsLikeTheArtists)
 {
     int tested = 0;
     for (const std::string name : {"re_male", "re_female", "re_drone", "khr_cesium_man"}) {
