@@ -399,9 +399,25 @@ json diagnosticsJson(const WeightDiagnostics& d, const Skeleton& s)
                          {"bone", s.names[static_cast<size_t>(p.bone)]},
                          {"vertices", p.vertexCount},
                          {"reason", p.reason}});
+    json far = json::array();
+    for (const FarReach& f : d.farReach) {
+        json around = json::array();
+        for (int j : f.around)
+            around.push_back(s.names[static_cast<size_t>(j)]);
+        far.push_back({{"bone", s.names[static_cast<size_t>(f.joint)]},
+                       {"vertices", f.vertices},
+                       {"farthest", f.farthest},
+                       {"around", around}});
+    }
+    json unmoved = json::array();
+    for (int j : d.bonesWithoutVertices)
+        unmoved.push_back(s.names[static_cast<size_t>(j)]);
     return {{"unreached_vertices", d.unreachedVertices},
             {"rigid_parts", parts},
             {"bleeding_vertices", d.bleedingVertices},
+            {"far_reaching_vertices", d.farReachingVertices},
+            {"far_reach", far},
+            {"bones_without_vertices", unmoved},
             {"messages", d.messages}};
 }
 

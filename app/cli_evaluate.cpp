@@ -268,15 +268,15 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         std::cout << "  deform       " << deformSpec << ": " << excluded.size() << " joints get no weight "
                   << excluded.dump() << '\n'
                   << "  weights over " << poseSource << '\n'
-              << "    " << pad("method", 10) << pad("L1", 8) << pad("prec %", 8) << pad("recall %", 10)
+              << "    " << pad("method", 16) << pad("L1", 8) << pad("prec %", 8) << pad("recall %", 10)
               << pad("mean d %", 10) << "max d %\n";
     for (const MethodResult& m : methods) {
         if (!m.comparison) {
-            std::cout << "    " << pad(m.method, 10) << "failed: " << m.error << '\n';
+            std::cout << "    " << pad(m.method, 16) << "failed: " << m.error << '\n';
             continue;
         }
         const WeightComparison& w = *m.comparison;
-        std::cout << "    " << pad(m.method, 10) << pad(fixed(w.meanL1, 3), 8) << pad(fixed(100 * w.precision, 1), 8)
+        std::cout << "    " << pad(m.method, 16) << pad(fixed(w.meanL1, 3), 8) << pad(fixed(100 * w.precision, 1), 8)
                   << pad(fixed(100 * w.recall, 1), 10) << pad(fixed(w.meanDistancePercent, 3), 10)
                   << fixed(w.maxDistancePercent, 3) << '\n';
     }

@@ -57,7 +57,7 @@ int cmdWeights(const std::vector<std::string>& raw)
     const auto out = a.value("--out");
     if (!out)
         throw Error("rigsmith weights: --out OUT.json is required");
-    const std::string methodName = a.value("--method").value_or("gaussian");
+    const std::string methodName = a.value("--method").value_or(WeightOptions{}.method);
     const std::optional<std::string> method = parseWeightsMethodArg(methodName);
     WeightOptions options;
     options.method = method.value_or(options.method);
@@ -106,7 +106,9 @@ int cmdWeights(const std::vector<std::string>& raw)
         std::cout << "  segmentation        " << segmentationMethodName(options.segmentation.method) << '\n'
                   << "  unreached vertices  " << d.unreachedVertices << '\n'
                   << "  rigid parts         " << d.rigidParts.size() << '\n'
-                  << "  bleeding vertices   " << d.bleedingVertices << '\n';
+                  << "  bleeding vertices   " << d.bleedingVertices << '\n'
+                  << "  far-reached         " << d.farReachingVertices << '\n'
+                  << "  bones moving none   " << d.bonesWithoutVertices.size() << '\n';
         for (const std::string& m : d.messages)
             std::cout << "  note: " << m << '\n';
         results["segmentation"] = segmentationMethodName(options.segmentation.method);

@@ -1,8 +1,12 @@
 #include "core/skin/skinning.h"
 
 #include "core/common/error.h"
+#include "core/skin/bone_segments.h"
+
+#include <map>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -31,6 +35,91 @@ int countBleedingVertices(const SkinWeights& weights, const Skeleton& skeleton, 
     return count;
 }
 
+std::vector<FarReach> farReachingJoints(const SkinWeights& weights, const MatrixX3d& V, const Skeleton& skeleton,
+                                        double size, int* reachedVertices, double fraction, double threshold)
+{
+    const std::vector<BoneSegment> bones = boneSegments(skeleton, 0.5);
+    const int J = skeleton.jointCount();
+    std::vector<FarReach> byJoint(static_cast<size_t>(J));
+    std::vector<std::map<int, int>> around(static_cast<size_t>(J));
+    int reached = 0;
+    for (int i = 0; i < weights.vertexCount(); ++i) {
+        int main = 0;
+        for (int s = 1; s < weights.maxInfluences; ++s)
+            if (weights.weights(i, s) > weights.weights(i, main))
+                main = s;
+        const int m = weights.joints(i, main);
+        const Vec3 p = V.row(i).transpose();
+        const double own = distanceToBone(p, bones, m);
+        bool far = false;
+        for (int s = 0; s < weights.maxInfluences; ++s) {
+            const int k = weights.joints(i, s);
+            if (k == m || weights.weights(i, s) < threshold)
+                continue;
+            const double excess = distanceToBone(p, bones, k) - own;
+            if (!(excess > fraction * size))
+                continue;
+            FarReach& f = byJoint[static_cast<size_t>(k)];
+            f.joint = k;
+            ++f.vertices;
+            f.farthest = std::max(f.farthest, excess);
+            ++around[static_cast<size_t>(k)][m];
+            far = true;
+        }
+        reached += far ? 1 : 0;
+    }
+    std::vector<FarReach> out;
+    for (int k = 0; k < J; ++k) {
+        FarReach& f = byJoint[static_cast<size_t>(k)];
+        if (f.vertices == 0)
+            continue;
+        std::vector<std::pair<int, int>> a; // (-count, joint)
+        for (const auto& [j, n] : around[static_cast<size_t>(k)])
+            a.emplace_back(-n, j);
+        std::sort(a.begin(), a.end());
+        for (size_t q = 0; q < a.size() && q < 3; ++q)
+            f.around.push_back(a[q].second);
+        out.push_back(std::move(f));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const FarReach& a, const FarReach& b) { return a.vertices > b.vertices; });
+    if (reachedVertices)
+        *reachedVertices = reached;
+    return out;
+}
+
+std::vector<int> bonesWithoutVertices(const SkinWeights& weights, int jointCount, double threshold)
+{
+    std::vector<char> moved(static_cast<size_t>(jointCount), 0);
+    for (int i = 0; i < weights.vertexCount(); ++i)
+        for (int s = 0; s < weights.maxInfluences; ++s)
+            if (weights.weights(i, s) >= threshold)
+                moved[static_cast<size_t>(weights.joints(i, s))] = 1;
+    std::vector<int> out;
+    for (int j = 0; j < jointCount; ++j)
+        if (!moved[static_cast<size_t>(j)])
+            out.push_back(j);
+    return out;
+}
+
+namespace {
+
+/// "a, b and c" of the joints' names (at most `most`, then "and N more").
+std::string jointList(const Skeleton& s, const std::vector<int>& joints, size_t most = 8)
+{
+    std::string out;
+    const size_t shown = std::min(joints.size(), most);
+    for (size_t k = 0; k < shown; ++k) {
+        if (k > 0)
+            out += k + 1 == shown && joints.size() <= most ? " and " : ", ";
+        out += s.names[static_cast<size_t>(joints[k])];
+    }
+    if (joints.size() > most)
+        out += " and " + std::to_string(joints.size() - most) + " more";
+    return out;
+}
+
+} // namespace
+
 SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
                                const WeightOptions& options, const Progress& progress)
 {
@@ -49,6 +138,11 @@ SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const
     validateSkinWeights(r.weights, mesh.vertexCount(), skeleton.jointCount());
     clock.lap("weights");
     d.bleedingVertices = countBleedingVertices(r.weights, skeleton);
+    if (mesh.vertexCount() > 0) {
+        const Vec3 extent = (mesh.V.colwise().maxCoeff() - mesh.V.colwise().minCoeff()).transpose();
+        d.farReach = farReachingJoints(r.weights, mesh.V, skeleton, extent.maxCoeff(), &d.farReachingVertices);
+    }
+    d.bonesWithoutVertices = bonesWithoutVertices(r.weights, skeleton.jointCount());
 
     if (d.unreachedVertices > 0)
         d.messages.push_back(std::to_string(d.unreachedVertices) + " vertices were reached by no bone and are bound "
@@ -63,6 +157,24 @@ SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const
         d.messages.push_back(std::to_string(d.bleedingVertices) + " vertices carry weight (>= " +
                              std::to_string(WeightDiagnostics::bleedThreshold).substr(0, 4) +
                              ") from two different limbs; paint them or adjust the joints");
+    for (const FarReach& f : d.farReach) {
+        std::ostringstream s;
+        s << skeleton.names[static_cast<size_t>(f.joint)] << " weights " << f.vertices
+          << (f.vertices == 1 ? " vertex" : " vertices") << " far from its bone (more than "
+          << static_cast<int>(std::lround(100.0 * WeightDiagnostics::farReachFraction))
+          << "% of the character's size beyond their own bone, around " << jointList(skeleton, f.around)
+          << "): they will be dragged by " << skeleton.names[static_cast<size_t>(f.joint)]
+          << "; paint them or adjust the joints";
+        d.messages.push_back(s.str());
+    }
+    if (!d.bonesWithoutVertices.empty()) {
+        const size_t n = d.bonesWithoutVertices.size();
+        d.messages.push_back(std::to_string(n) + (n == 1 ? " bone moves" : " bones move") + " no vertex (no weight of " +
+                             std::to_string(WeightDiagnostics::bleedThreshold).substr(0, 4) + " or more): " +
+                             jointList(skeleton, d.bonesWithoutVertices) + "; turning " + (n == 1 ? "it" : "them") +
+                             " changes nothing (expected for end or attachment joints; otherwise move the joint into "
+                             "the mesh or paint its weights)");
+    }
     clock.lap("diagnostics");
     return r;
 }

@@ -1,5 +1,6 @@
 #include "core/skin/weight_methods.h"
 
+#include "core/skin/weights_atlas.h"
 #include "core/skin/weights_gaussian.h"
 #include "core/skin/weights_geodesic_voxel.h"
 #include "core/skin/weights_heat.h"
@@ -31,6 +32,9 @@ WeightMethod gaussianRow()
     p.add(numberParameter("smoothingIterations", "Smoothing sweeps", "Sweeps of the smoothing across region borders (0: none)", 0,
            200, 0, true),
           &GaussianWeightOptions::smoothingIterations);
+    p.add(numberParameter("smoothingWidth", "Smoothing width", "Width of the smoothing band, as a fraction of the mesh's diagonal",
+           0.0, 1.0, 3, true),
+          &GaussianWeightOptions::smoothingWidth);
     p.add(numberParameter("minRelativeWeight", "Prune below", "Weights below this fraction of the vertex's largest are dropped", 0.0,
            0.5, 3, true),
           &GaussianWeightOptions::minRelativeWeight);
@@ -104,8 +108,34 @@ WeightMethod geodesicVoxelRow()
         });
 }
 
+/// Atlas-based weights, Lu, Hétroy, Gérot & Thibert 2008 (weights_atlas.h).
+WeightMethod atlasRow()
+{
+    ParameterSet<AtlasWeightOptions> p;
+    p.add(numberParameter("overlap", "Overlap", "Overlap half-width as a fraction of each boundary's diameter (§3.3: 0.5)",
+                          0.05, 4.0, 2),
+          &AtlasWeightOptions::overlap);
+    p.add(numberParameter("maxInfluences", "Influences per vertex", "Kept per vertex (the smallest dropped, renormalized)",
+                          1, 8, 0, true),
+          &AtlasWeightOptions::maxInfluences);
+    p.add(numberParameter("planeCandidates", "Planes per joint", "Cutting planes tried per joint; the shortest curve wins (§3.1)",
+                          1, 90, 0, true),
+          &AtlasWeightOptions::planeCandidates);
+    p.add(numberParameter("tiltDegrees", "Plane tilt", "How far the tried planes tilt past the two bones' directions (degrees)",
+                          0.0, 90.0, 1, true),
+          &AtlasWeightOptions::tiltDegrees);
+    return makeWeightMethod<AtlasWeightOptions>(
+        "atlas", "Atlas-based (Lu, Hétroy, Gérot & Thibert)",
+        "Lu, Hétroy, Gérot & Thibert 2008, Atlas-Based Character Skinning, INRIA RR-6406, §3-5, eq. 1", true, p,
+        [](const WeightMethodInput& in, const AtlasWeightOptions& o) {
+            WeightMethodResult r;
+            r.weights = atlasWeights(in.mesh, in.skeleton, in.segmentation, o).weights;
+            return r;
+        });
+}
+
 /// The built-in rows, in the order the front ends list them (the first is the default).
-std::vector<WeightMethod> builtInMethods() { return {gaussianRow(), heatRow(), geodesicVoxelRow()}; }
+std::vector<WeightMethod> builtInMethods() { return {gaussianRow(), heatRow(), geodesicVoxelRow(), atlasRow()}; }
 
 std::vector<WeightMethod>& table()
 {

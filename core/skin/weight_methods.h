@@ -7,7 +7,13 @@
 /// Built in:
 ///  - `gaussian`: segmentation + Gaussian weights, thesis Alg. 4.2.1, eq. 4.1
 ///    (weights_gaussian.h), the default;
-///  - `heat`: bone heat, Baran & Popović 2007 (weights_heat.h).
+///  - `heat`: bone heat, Baran & Popović 2007 (weights_heat.h);
+///  - `geodesic-voxel`: geodesic voxel binding, Dionne & de Lasa 2013
+///    (weights_geodesic_voxel.h);
+///  - `atlas`: atlas-based weights, Lu, Hétroy, Gérot & Thibert 2008
+///    (weights_atlas.h).
+/// The default (the first row) is the one that measured best on the devset
+/// and assimp's rigged humanoid (bench/README.md, issue 15).
 ///
 /// Adding a method: its file pair (`core/skin/weights_NAME.h/.cpp`: an
 /// options struct with commented defaults and a function returning
@@ -42,7 +48,7 @@ struct WeightOptions {
 const std::vector<WeightMethod>& weightMethods();
 
 /// The method with id `id`.
-/// @throws rig::InvalidInput "weight method 'x' not understood; use gaussian or heat".
+/// @throws rig::InvalidInput "weight method 'x' not understood; use gaussian, heat, ... or atlas".
 const WeightMethod& findWeightMethod(std::string_view id);
 
 /// The ids of every method joined by `separator` ("gaussian, heat").

@@ -1,6 +1,7 @@
 #include "core/skin/weights_gaussian.h"
 
 #include "core/mesh/vertex_adjacency.h"
+#include "core/skin/limbs.h"
 
 #include "core/common/error.h"
 
@@ -60,6 +61,8 @@ void checkInput(const Mesh& mesh, const Skeleton& skeleton, const Segmentation& 
     if (!(o.a > 0.0 && std::isfinite(o.a)) || !(o.c > 0.0 && std::isfinite(o.c)) || !std::isfinite(o.b))
         throw InvalidInput(kFn + "the distribution needs a > 0, c > 0 and b finite; got a = " + std::to_string(o.a) +
                            ", b = " + std::to_string(o.b) + ", c = " + std::to_string(o.c));
+    if (!(o.smoothingWidth >= 0.0 && o.smoothingWidth <= 1.0))
+        throw InvalidInput(kFn + "smoothingWidth must lie in [0, 1], got " + std::to_string(o.smoothingWidth));
     if (o.hierarchyLevel < 0 || o.smoothingIterations < 0 || o.maxInfluences < 1)
         throw InvalidInput(kFn + "hierarchyLevel and smoothingIterations must be >= 0 and maxInfluences >= 1; got " +
                            std::to_string(o.hierarchyLevel) + ", " + std::to_string(o.smoothingIterations) + ", " +
@@ -103,16 +106,31 @@ void vertexLogs(const Mesh& mesh, const Skeleton& skeleton, const std::vector<st
             break;
         logs.emplace_back(up, logDistribution(o, d + k));
     }
-    logs.emplace_back(c, logDistribution(o, leaf ? std::min(d - 1.0, o.b) : d - 1.0));
-    std::vector<int> level{c}, next;
-    for (int k = 2; k <= h && !level.empty(); ++k) {
-        next.clear();
-        for (int j : level)
-            for (int ch : children[static_cast<size_t>(j)]) {
-                logs.emplace_back(ch, logDistribution(o, d - k));
-                next.push_back(ch);
-            }
-        std::swap(level, next);
+    // Every child of m (Alg. 4.2.1 line 8, GetChlds): the link's child c at
+    // δ − 1; another child c' at δ' − 1, δ' the vertex's δ on the link m → c'
+    // (so where the links fanning out of m meet, both sides agree); their
+    // descendants k levels below m at δ − k, δ' − k.
+    const Vec3 p = mesh.V.row(i).transpose();
+    const Vec3 pm = skeleton.bindPositions.row(m).transpose();
+    for (int ch : children[static_cast<size_t>(m)]) {
+        const bool chLeaf = children[static_cast<size_t>(ch)].empty();
+        double dc = d;
+        if (ch != c) {
+            dc = std::max(0.0, linkDelta(p, pm, skeleton.bindPositions.row(ch).transpose()));
+            if (!chLeaf)
+                dc = std::min(dc, 1.0);
+        }
+        logs.emplace_back(ch, logDistribution(o, chLeaf ? std::min(dc - 1.0, o.b) : dc - 1.0));
+        std::vector<int> level{ch}, next;
+        for (int k = 2; k <= h && !level.empty(); ++k) {
+            next.clear();
+            for (int j : level)
+                for (int g : children[static_cast<size_t>(j)]) {
+                    logs.emplace_back(g, logDistribution(o, dc - k));
+                    next.push_back(g);
+                }
+            std::swap(level, next);
+        }
     }
 }
 
@@ -166,6 +184,7 @@ InfluenceRows distributionWeights(const Mesh& mesh, const Skeleton& skeleton, co
 std::vector<std::vector<std::pair<int, int>>> redirectedJoints(const Skeleton& skeleton)
 {
     const int J = skeleton.jointCount();
+    const std::vector<int> limb = jointLimbs(skeleton);
     std::vector<std::vector<std::pair<int, int>>> moves(static_cast<size_t>(J));
     std::vector<char> allowed(static_cast<size_t>(J));
     for (int m = 0; m < J; ++m) {
@@ -175,6 +194,13 @@ std::vector<std::vector<std::pair<int, int>>> redirectedJoints(const Skeleton& s
         for (int k = m + 1; k < J; ++k) // parents[k] < k: a descendant's parent is m or a descendant
             if (allowed[static_cast<size_t>(skeleton.parents[static_cast<size_t>(k)])] &&
                 skeleton.parents[static_cast<size_t>(k)] >= m)
+                allowed[static_cast<size_t>(k)] = 1;
+        // Within one limb, and between the trunk and a limb, weight may blend
+        // (two palms of a hand, the chest into the neck); only between two
+        // limbs is it handed to their common ancestor.
+        for (int k = 0; k < J; ++k)
+            if (limb[static_cast<size_t>(m)] < 0 || limb[static_cast<size_t>(k)] < 0 ||
+                limb[static_cast<size_t>(k)] == limb[static_cast<size_t>(m)])
                 allowed[static_cast<size_t>(k)] = 1;
         for (int k = 0; k < J; ++k) {
             int t = k;
@@ -204,10 +230,11 @@ double jumpAcross(const InfluenceRows& r, int a, int b)
 /// The ring (0 = on a jump, then 1, 2, …) of every vertex near a weight jump,
 /// -1 elsewhere: the vertices around the edges whose ends differ by more than
 /// 0.05 in some weight (region borders, the steep part of the distribution on
-/// short links), out to half of `smoothingIterations` rings and at most 4% of
-/// the mesh's diagonal (so a coarse mesh is not smoothed through).
+/// short links), out to `radius` rings: `smoothingWidth` of the mesh's
+/// diagonal in rings of its mean edge, at least 1 and at most half of
+/// `smoothingIterations` (so a coarse mesh is not smoothed through).
 std::vector<int> smoothingRings(const Mesh& mesh, const VertexAdjacency& adj, const InfluenceRows& rows,
-                                int smoothingIterations)
+                                int smoothingIterations, double smoothingWidth, int& radius)
 {
     const int n = mesh.vertexCount();
     std::vector<int> ring(static_cast<size_t>(n), -1), frontier, next;
@@ -228,8 +255,9 @@ std::vector<int> smoothingRings(const Mesh& mesh, const VertexAdjacency& adj, co
     Box3 box;
     for (int i = 0; i < n; ++i)
         box.extend(mesh.V.row(i).transpose());
-    const int geometric = meanEdge > 0.0 ? static_cast<int>(std::ceil(0.04 * box.diagonal() / meanEdge)) : 1;
-    const int radius = std::max(1, std::min(smoothingIterations / 2, geometric));
+    // The band's width in world units, in rings of this mesh's edges.
+    const int geometric = meanEdge > 0.0 ? static_cast<int>(std::lround(smoothingWidth * box.diagonal() / meanEdge)) : 1;
+    radius = std::max(1, std::min(smoothingIterations / 2, geometric));
     for (int r = 1; r <= radius && !frontier.empty(); ++r) {
         next.clear();
         for (int v : frontier)
@@ -339,12 +367,16 @@ InfluenceRows smoothAcrossBorders(const Mesh& mesh, const Skeleton& skeleton, co
         mainJoint[static_cast<size_t>(i)] = c == 0 ? 0 : skeleton.parents[static_cast<size_t>(c)];
     }
     const VertexAdjacency adjacency = vertexAdjacency(n, mesh.F);
-    const SmoothingZone zone = smoothingZone(adjacency, smoothingRings(mesh, adjacency, rows, o.smoothingIterations));
+    int radius = 1;
+    const SmoothingZone zone =
+        smoothingZone(adjacency, smoothingRings(mesh, adjacency, rows, o.smoothingIterations, o.smoothingWidth, radius));
     Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(J, static_cast<Eigen::Index>(zone.vertices.size())); // column per vertex
     for (size_t z = 0; z < zone.vertices.size(); ++z)
         for (int k = rows.start[static_cast<size_t>(zone.vertices[z])]; k < rows.start[static_cast<size_t>(zone.vertices[z]) + 1]; ++k)
             Z(rows.joint[static_cast<size_t>(k)], static_cast<Eigen::Index>(z)) += rows.weight[static_cast<size_t>(k)];
-    relaxZone(Z, zone, adjacency, mainJoint, redirectedJoints(skeleton), o.smoothingIterations);
+    // Diffusion crosses r rings in about r² sweeps: more would only spread
+    // the ramp's ends over the fixed zone (on a coarse mesh, 1 ring: 2 sweeps).
+    relaxZone(Z, zone, adjacency, mainJoint, redirectedJoints(skeleton), std::min(o.smoothingIterations, 2 * radius * radius));
     return rowsFromZone(rows, Z, zone);
 }
 

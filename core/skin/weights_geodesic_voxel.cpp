@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/segment.h"
+#include "core/skin/bone_segments.h"
 #include "core/common/parallel.h"
 #include "core/voxel/fill.h"
 #include "core/voxel/voxelize.h"
@@ -21,6 +22,10 @@
 
 namespace rig {
 namespace {
+
+/// Joints swept together (in parallel) between two updates of the early
+/// termination's bounds; fixed, so the weights do not depend on the thread count.
+constexpr int kSweepRound = 4;
 
 constexpr const char* fn = "rig::geodesicVoxelWeights()";
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -62,8 +67,10 @@ struct SolidIndex {
     }
 };
 
-/// Step 3 of the header: any-angle Dijkstra from the segments, over the solid voxels.
-std::vector<float> sweep(const SolidIndex& S, const std::vector<VoxelSegment>& sources)
+/// Step 3 of the header: any-angle Dijkstra from the segments, over the solid
+/// voxels. With `bound` (one value per solid voxel), a voxel farther than its
+/// bound is not expanded (see "Early termination" in the header).
+std::vector<float> sweep(const SolidIndex& S, const std::vector<VoxelSegment>& sources, const float* bound = nullptr)
 {
     const VoxelGrid& g = S.grid;
     const size_t n = S.voxels.size();
@@ -132,6 +139,8 @@ std::vector<float> sweep(const SolidIndex& S, const std::vector<VoxelSegment>& s
         if (done[uu] || key > dist[uu])
             continue;
         done[uu] = 1;
+        if (bound && key > bound[uu])
+            continue; // k + 1 joints are nearer here, and so beyond: not expanded
         const Vec3& cu = S.centers[uu];
         bool blocked = false;
         if (const int a = anchorSeg[uu]; a >= 0)
@@ -186,30 +195,13 @@ std::vector<float> sweep(const SolidIndex& S, const std::vector<VoxelSegment>& s
     return dist;
 }
 
-/// The segments of every joint: its child links; a leaf joint's continuation
-/// of its parent link by `leafBoneLength` (a lone root: a point).
+/// The segments of every joint: its bones (bone_segments.h), a leaf joint's
+/// continuation of its parent link by `leafBoneLength` (a lone root: a point).
 std::vector<std::vector<VoxelSegment>> jointSegments(const Skeleton& s, double leafBoneLength)
 {
-    const auto children = childrenOf(s);
-    const auto pos = [&](int j) { return Vec3(s.bindPositions.row(j).transpose()); };
     std::vector<std::vector<VoxelSegment>> out(static_cast<size_t>(s.jointCount()));
-    for (int c = 1; c < s.jointCount(); ++c)
-        out[static_cast<size_t>(s.parents[c])].push_back({pos(s.parents[c]), pos(c)});
-    for (int j = 0; j < s.jointCount(); ++j) {
-        if (!children[static_cast<size_t>(j)].empty())
-            continue;
-        Vec3 dir = Vec3::Zero();
-        double linkLength = 0.0;
-        for (int k = j; s.parents[k] >= 0 && !(linkLength > 0.0); k = s.parents[k]) {
-            dir = pos(k) - pos(s.parents[k]);
-            linkLength = dir.norm();
-        }
-        if (!(linkLength > 0.0)) {
-            out[static_cast<size_t>(j)].push_back({pos(j), pos(j)});
-            continue;
-        }
-        out[static_cast<size_t>(j)].push_back({pos(j), pos(j) + leafBoneLength * dir});
-    }
+    for (const BoneSegment& b : boneSegments(s, leafBoneLength))
+        out[static_cast<size_t>(b.joint)].push_back({b.a, b.b});
     return out;
 }
 
@@ -338,23 +330,49 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
     std::vector<double> offset;
     vertexVoxels(S, mesh.V, voxel, offset);
 
-    // 2-3. One sweep per joint, in parallel; each writes its own column.
+    // 2-3. One sweep per joint, `kSweepRound` joints at a time in parallel;
+    // each writes its own column. Early termination: per solid voxel the k + 1
+    // smallest distances of the rounds before bound the next rounds' sweeps.
     const auto segments = jointSegments(skeleton, o.leafBoneLength);
     std::vector<float> dist(static_cast<size_t>(n) * static_cast<size_t>(J), kInf); // joint-major
+    const size_t keep = static_cast<size_t>(o.maxInfluences) + 1;
+    const size_t solidCount = S.voxels.size();
+    std::vector<float> nearest(solidCount * keep, kInf); // per voxel, ascending
+    std::vector<float> bound(solidCount, kInf);          // its (k + 1)-th smallest
+    std::vector<std::vector<float>> roundDist(static_cast<size_t>(kSweepRound));
     std::atomic<bool> stop{false};
-    parallelFor(J, o.threads, 1, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
-        for (std::ptrdiff_t j = begin; j < end && !stop.load(); ++j) {
-            if (progress.cancelled()) {
-                stop = true;
-                return;
+    for (int first = 0; first < J && !stop.load(); first += kSweepRound) {
+        const int count = std::min(kSweepRound, J - first);
+        parallelFor(count, o.threads, 1, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+            for (std::ptrdiff_t r = begin; r < end && !stop.load(); ++r) {
+                if (progress.cancelled()) {
+                    stop = true;
+                    return;
+                }
+                const size_t j = static_cast<size_t>(first + r);
+                roundDist[static_cast<size_t>(r)] = sweep(S, segments[j], o.earlyTermination ? bound.data() : nullptr);
+                const std::vector<float>& d = roundDist[static_cast<size_t>(r)];
+                float* column = dist.data() + j * static_cast<size_t>(n);
+                for (int i = 0; i < n; ++i)
+                    if (const int v = voxel[static_cast<size_t>(i)]; v >= 0)
+                        column[i] = d[static_cast<size_t>(v)] + static_cast<float>(offset[static_cast<size_t>(i)]);
             }
-            const std::vector<float> d = sweep(S, segments[static_cast<size_t>(j)]);
-            float* column = dist.data() + static_cast<size_t>(j) * static_cast<size_t>(n);
-            for (int i = 0; i < n; ++i)
-                if (const int v = voxel[static_cast<size_t>(i)]; v >= 0)
-                    column[i] = d[static_cast<size_t>(v)] + static_cast<float>(offset[static_cast<size_t>(i)]);
-        }
-    });
+        });
+        if (stop.load() || !o.earlyTermination)
+            continue;
+        for (int r = 0; r < count; ++r) // fixed order: the same bounds whatever the thread count
+            for (size_t v = 0; v < solidCount; ++v) {
+                float x = roundDist[static_cast<size_t>(r)][v];
+                float* top = nearest.data() + v * keep;
+                if (!(x < top[keep - 1]))
+                    continue;
+                size_t q = keep - 1;
+                for (; q > 0 && top[q - 1] > x; --q)
+                    top[q] = top[q - 1];
+                top[q] = x;
+                bound[v] = top[keep - 1];
+            }
+    }
     progress.checkCancelled();
     progress.update("geodesic voxel: distances", 1.0);
 

@@ -47,6 +47,15 @@
 /// the body, eyes in their sockets: the fill makes enclosed cavities solid)
 /// keep their geodesic weights, so a jacket shell still bends with the arm.
 ///
+/// Early termination. Only a vertex's k + 1 nearest joints enter its weights
+/// (step 5). Joints are swept 4 at a time; every solid voxel keeps the k + 1
+/// smallest distances of the joints swept so far, and a later sweep does not
+/// expand a voxel it reaches farther than that: by the triangle inequality the
+/// joint is then beyond k + 1 others at every voxel its path would continue
+/// to. Most of a sweep stays near its bone (a finger's sweep stops inside the
+/// hand), so the sweeps cost about the solid voxels within the k + 1 nearest
+/// bones instead of #J times the solid (bench/README.md, issue 15).
+///
 /// Complexity: voxelization O(#F · voxels per triangle); per joint a
 /// Dijkstra search O(S log S) over the S solid voxels plus the line-of-sight
 /// tests of improving relaxations; O(#V · #J) for the weights.
@@ -80,6 +89,9 @@ struct GeodesicVoxelOptions {
     double leafBoneLength = 0.5;
     /// Worker threads of the sweeps; 0 = hardware concurrency.
     int threads = 0;
+    /// Early termination of the sweeps (see the file comment); off: every
+    /// sweep covers the whole solid (the reference the tests compare with).
+    bool earlyTermination = true;
 };
 
 struct GeodesicVoxelResult {

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/segment.h"
+#include "core/skin/bone_segments.h"
 #include "core/common/parallel.h"
 #include "core/mesh/laplacian.h"
 #include "core/skin/limbs.h"
@@ -22,12 +23,7 @@ namespace {
 constexpr const char* fn = "rig::boneHeatWeights()";
 
 /// A heat source: a segment owned by a joint (see the header's "Bones").
-struct Bone {
-    Vec3 a;
-    Vec3 b;
-    int joint = 0;
-};
-
+using Bone = BoneSegment;
 
 bool insideSolid(const VoxelGrid& g, const Vec3& p)
 {
@@ -51,39 +47,23 @@ bool visible(const VoxelGrid& g, const Vec3& p, const Vec3& q, double skip)
     return insideSolid(g, q);
 }
 
-/// The heat sources of every joint: its child links, and for a leaf joint the
-/// continuation of its parent link (clipped where it leaves the solid).
+/// The heat sources of every joint: its bones (bone_segments.h), a leaf
+/// joint's continuation clipped where it leaves the solid.
 std::vector<Bone> makeBones(const Skeleton& s, const VoxelGrid* solid, double leafBoneLength)
 {
-    const auto children = childrenOf(s);
-    std::vector<Bone> bones;
-    const auto pos = [&](int j) { return Vec3(s.bindPositions.row(j).transpose()); };
-    for (int c = 1; c < s.jointCount(); ++c)
-        bones.push_back({pos(s.parents[c]), pos(c), s.parents[c]});
-    for (int j = 0; j < s.jointCount(); ++j) {
-        if (!children[j].empty())
+    std::vector<Bone> bones = boneSegments(s, leafBoneLength);
+    if (!solid)
+        return bones;
+    for (Bone& b : bones) {
+        const double length = (b.b - b.a).norm();
+        if (!b.leaf || !(length > 0.0) || !insideSolid(*solid, b.a))
             continue;
-        // Direction: the first non-degenerate link up the chain.
-        Vec3 dir = Vec3::Zero();
-        double linkLength = 0.0;
-        for (int k = j; s.parents[k] >= 0 && !(linkLength > 0.0); k = s.parents[k]) {
-            dir = pos(k) - pos(s.parents[k]);
-            linkLength = dir.norm();
-        }
-        if (!(linkLength > 0.0)) {
-            bones.push_back({pos(j), pos(j), j}); // a lone root: a point source
-            continue;
-        }
-        dir /= linkLength;
-        double length = leafBoneLength * linkLength;
-        if (solid && insideSolid(*solid, pos(j))) {
-            const double step = 0.5 * solid->voxelSize;
-            double s2 = step;
-            while (s2 < length && insideSolid(*solid, pos(j) + s2 * dir))
-                s2 += step;
-            length = std::min(length, s2 - step);
-        }
-        bones.push_back({pos(j), pos(j) + std::max(0.0, length) * dir, j});
+        const Vec3 dir = (b.b - b.a) / length;
+        const double step = 0.5 * solid->voxelSize;
+        double s2 = step;
+        while (s2 < length && insideSolid(*solid, b.a + s2 * dir))
+            s2 += step;
+        b.b = b.a + std::max(0.0, std::min(length, s2 - step)) * dir;
     }
     return bones;
 }

@@ -149,3 +149,97 @@ TEST(Skinning, RigidPartsAreReportedInTheMessages)
 
 } // namespace
 } // namespace rig
+
+namespace rig {
+namespace {
+
+/// Far reach (skinning.h): weight of a joint whose bones lie far beyond the
+/// vertex's own bone (the hips reaching a knee or a shoulder) is reported;
+/// weight across one joint (hips into the top of the thigh) is not.
+TEST(Skinning, FarReachingWeightIsFoundAndNamed)
+{
+    const Humanoid h = generateHumanoid({.cellSize = 0.05});
+    const Skeleton s = groundTruthSkeleton(h);
+    const auto at = [&](const char* name) { return Vec3(s.bindPositions.row(*s.find(name)).transpose()); };
+    MatrixX3d V(5, 3);
+    V.row(0) = at("LeftLeg").transpose();     // the knee
+    V.row(1) = at("LeftUpLeg").transpose();   // the hip joint
+    V.row(2) = at("LeftArm").transpose();     // the shoulder
+    V.row(3) = at("LeftForeArm").transpose(); // the elbow
+    V.row(4) = at("RightLeg").transpose();    // the other knee
+    SkinWeights w;
+    w.maxInfluences = 2;
+    w.joints.setZero(5, 2);
+    w.weights.setZero(5, 2);
+    const auto set = [&](int v, const char* a, float wa, const char* b, float wb) {
+        w.joints(v, 0) = *s.find(a);
+        w.weights(v, 0) = wa;
+        w.joints(v, 1) = *s.find(b);
+        w.weights(v, 1) = wb;
+    };
+    set(0, "LeftLeg", 0.7f, "Hips", 0.3f);        // far: the hips at the knee
+    set(1, "LeftUpLeg", 0.6f, "Hips", 0.4f);      // near: across the hip joint
+    set(2, "LeftArm", 0.8f, "Hips", 0.2f);        // far: the hips at the shoulder
+    set(3, "LeftForeArm", 0.6f, "LeftArm", 0.4f); // near: across the elbow
+    set(4, "RightLeg", 0.98f, "Hips", 0.02f);     // under the threshold
+    const double height = h.mesh.V.col(1).maxCoeff() - h.mesh.V.col(1).minCoeff();
+    int reached = -1;
+    const std::vector<FarReach> far = farReachingJoints(w, V, s, height, &reached);
+    ASSERT_EQ(far.size(), 1u);
+    EXPECT_EQ(far[0].joint, *s.find("Hips"));
+    EXPECT_EQ(far[0].vertices, 2);
+    EXPECT_EQ(reached, 2);
+    EXPECT_GT(far[0].farthest, WeightDiagnostics::farReachFraction * height);
+    ASSERT_EQ(far[0].around.size(), 2u);
+    EXPECT_TRUE((far[0].around[0] == *s.find("LeftLeg") && far[0].around[1] == *s.find("LeftArm")) ||
+                (far[0].around[1] == *s.find("LeftLeg") && far[0].around[0] == *s.find("LeftArm")));
+}
+
+/// A joint that no vertex follows is named in the report (before, the report
+/// said nothing: "No problems found" with a shoulder moving no vertex).
+TEST(Skinning, BonesThatMoveNoVertexAreNamedInTheMessages)
+{
+    // A bar along x with a chain a-b-c inside it and an attachment joint
+    // "prop" far outside the mesh, below c.
+    const Mesh m = test::capsuleMesh(Vec3(0, 0, 0), Vec3(3, 0, 0), 0.25, 16, 4, 24);
+    Skeleton s;
+    s.names = {"a", "b", "c", "prop"};
+    s.parents = {-1, 0, 1, 2};
+    s.bindPositions.resize(4, 3);
+    s.bindPositions << 0.1, 0, 0, 1.5, 0, 0, 2.9, 0, 0, 2.9, -3, 0;
+    s.bindOrientations.assign(4, Eigen::Quaterniond::Identity());
+    orientBones(s);
+    VoxelizeOptions v;
+    v.resolution = 64;
+    const VoxelGrid solid = fillInterior(voxelizeSurface(m, v), m).grid;
+    for (const std::string method : {"gaussian", "heat"}) {
+        SCOPED_TRACE(method);
+        WeightOptions o;
+        o.method = method;
+        o.segmentation.method = SegmentationMethod::NearestLink;
+        const SkinningResult r = computeSkinning(m, s, &solid, o);
+        EXPECT_EQ(r.diagnostics.bonesWithoutVertices, bonesWithoutVertices(r.weights, s.jointCount()));
+        ASSERT_FALSE(r.diagnostics.bonesWithoutVertices.empty());
+        EXPECT_EQ(r.diagnostics.bonesWithoutVertices.back(), 3); // "prop"
+        bool named = false;
+        for (const std::string& line : r.diagnostics.messages)
+            named = named || (line.find("prop") != std::string::npos && line.find("no vertex") != std::string::npos);
+        EXPECT_TRUE(named) << ::testing::PrintToString(r.diagnostics.messages);
+    }
+}
+
+/// bonesWithoutVertices() counts a joint once any vertex carries the threshold.
+TEST(Skinning, BonesWithoutVerticesUsesTheThreshold)
+{
+    SkinWeights w;
+    w.maxInfluences = 2;
+    w.joints.resize(2, 2);
+    w.weights.resize(2, 2);
+    w.joints << 0, 1, 0, 2;
+    w.weights << 0.97f, 0.03f, 0.9f, 0.1f;
+    EXPECT_EQ(bonesWithoutVertices(w, 4), (std::vector<int>{1, 3}));
+    EXPECT_EQ(bonesWithoutVertices(w, 4, 0.01), (std::vector<int>{3}));
+}
+
+} // namespace
+} // namespace rig

@@ -2,6 +2,7 @@
 
 #include "core/character/humanoid.h"
 #include "core/common/error.h"
+#include "core/skin/skin_weights.h"
 
 #include "tests/support/meshes.h"
 #include "tests/support/skeletons.h"
@@ -211,6 +212,35 @@ TEST(GeodesicVoxel, KeepsAtMostMaxInfluences)
     for (int i = 0; i < capsule.vertexCount(); ++i)
         blended += r.weights.weights(i, 1) > 0.05f;
     EXPECT_GT(blended, 0);
+}
+
+// Early termination (a sweep stops where k + 1 other joints are nearer) only
+// skips joints that cannot enter a vertex's weights: the weights match those
+// of full sweeps, with 1 and with 3 threads alike.
+TEST(GeodesicVoxel, EarlyTerminationKeepsTheWeights)
+{
+    const Humanoid h = generateHumanoid({.pose = HumanoidPose::A, .cellSize = 0.04});
+    const Skeleton s = test::groundTruthSkeleton(h);
+    GeodesicVoxelOptions full;
+    full.resolution = 64;
+    full.earlyTermination = false;
+    const Eigen::MatrixXd F = denseWeights(geodesicVoxelWeights(h.mesh, s, full).weights, s.jointCount());
+    for (const int threads : {1, 3}) {
+        GeodesicVoxelOptions fast = full;
+        fast.earlyTermination = true;
+        fast.threads = threads;
+        const GeodesicVoxelResult r = geodesicVoxelWeights(h.mesh, s, fast);
+        expectValid(r.weights, h.mesh.vertexCount(), s.jointCount());
+        const Eigen::MatrixXd E = denseWeights(r.weights, s.jointCount());
+        double worst = 0.0, mean = 0.0;
+        for (Eigen::Index i = 0; i < E.rows(); ++i) {
+            const double d = (E.row(i) - F.row(i)).cwiseAbs().sum();
+            worst = std::max(worst, d);
+            mean += d / static_cast<double>(E.rows());
+        }
+        EXPECT_LT(mean, 1e-3) << threads << " threads";
+        EXPECT_LT(worst, 0.05) << threads << " threads";
+    }
 }
 
 } // namespace

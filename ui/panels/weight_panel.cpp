@@ -196,7 +196,8 @@ void WeightPanel::onSkinningChanged()
     for (const std::string& m : d.messages)
         lines << QString::fromStdString(m);
     if (d.messages.empty())
-        lines << tr("No problems found: every vertex reached, no rigid parts, no bleeding between limbs.");
+        lines << tr("No problems found: every vertex reached, no rigid parts, no bleeding between limbs, no weight "
+                 "reaching far from its bone, every bone moves some vertex.");
     m_report->setText(lines.join("\n"));
 }
 

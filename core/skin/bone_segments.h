@@ -1,0 +1,40 @@
+#pragma once
+/// @file bone_segments.h
+/// The bones of a skeleton as segments, each owned by the joint whose
+/// transform moves it: the link from a joint to each of its children belongs
+/// to the joint (the bone a joint drives starts at the joint); a leaf joint,
+/// which has no link of its own, gets the continuation of its parent link by
+/// `leafBoneLength` times that link's length (a hand, a head, a toe); a lone
+/// root is a point. One definition for bone heat (Baran & Popović 2007, §3.1:
+/// heat from the nearest bone), geodesic voxel binding (Dionne & de Lasa
+/// 2013, the rasterized bones) and the weights report's reach test.
+
+#include "core/common/types.h"
+#include "core/rig/skeleton.h"
+
+#include <vector>
+
+namespace rig {
+
+/// One bone segment [a, b] of `joint` (a == b: a point).
+struct BoneSegment {
+    Vec3 a = Vec3::Zero();
+    Vec3 b = Vec3::Zero();
+    int joint = 0;
+    bool leaf = false; ///< The continuation of a leaf joint's parent link (or a lone root's point).
+};
+
+/// Every bone of `skeleton` (see the file comment): first the links in joint
+/// order of their child (link parents[c] → c, owned by parents[c]), then one
+/// segment per leaf joint in joint order. A leaf's direction is that of the
+/// first link up its chain with non-zero length; a leaf with no such link (a
+/// lone root, a chain of coincident joints) gets a point.
+/// @param leafBoneLength >= 0: a leaf's segment length as a fraction of that link.
+/// @throws rig::InvalidInput for an invalid skeleton or a negative or non-finite leafBoneLength.
+std::vector<BoneSegment> boneSegments(const Skeleton& skeleton, double leafBoneLength);
+
+/// The distance from `p` to the nearest segment of `joint` in `bones` (+inf
+/// when the joint owns none).
+double distanceToBone(const Vec3& p, const std::vector<BoneSegment>& bones, int joint);
+
+} // namespace rig
