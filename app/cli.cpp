@@ -128,14 +128,15 @@ Usage:
   rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]
                                   median ns/vertex of every deformer ({DEFORMERS}; 4 influences,
                                   positions + normals; default 100000 vertices, 1 thread)
-  rigsmith retarget RIG.json CLIP.bvh --out OUT.bvh|OUT.json [--rest frame0|zero] [--step N]
+  rigsmith retarget RIG.json CLIP --out OUT.bvh|OUT.json [--rest auto|bind|frame0|zero] [--step N]
                   [--no-names] [--no-ground]
-                                  retarget a BVH clip onto the rig (thesis Ch. 5): prints the joint mapping,
+                                  retarget a clip onto the rig (thesis Ch. 5; CLIP: a .bvh or the animation of
+                                  any rigged file, FBX, glTF, DAE, .X, MD5, ...): prints the joint mapping,
                                   frames, fps, foot-ground error and stage timings; writes a BVH of the rig's
                                   skeleton or JSON (per-frame local quaternions and root translation)
   rigsmith rig FILE --out character.glb|character.gltf|clip.bvh [--ends auto|head=ID,...] [--weights {METHODS}]
-               [--segmentation 3.2.1|3.2.2|3.2.4] [--weight-params METHOD.KEY=VALUE,...] [--clip CLIP.bvh] [--frame-step K] [--resolution N]
-               [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
+               [--segmentation 3.2.1|3.2.2|3.2.4] [--weight-params METHOD.KEY=VALUE,...] [--clip CLIP] [--rest auto|bind|frame0|zero]
+               [--frame-step K] [--resolution N] [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
                [--force]
                                   the whole pipeline headless: skeleton, labels, fit, weights, the clip
                                   retargeted onto the rig, exported as glTF 2.0 binary (mesh, skin,

@@ -97,9 +97,10 @@ Rest targetRest(const Skeleton& s)
 /// Both bodies can be used: map chain by chain. Else (a target that is not a
 /// humanoid, or a source whose geometry is broken: absurd bone lengths)
 /// segments over the whole hierarchies, with names.
-bool structural(const Rest& tr, const Rest& sr)
+bool structural(const Rest& tr, const Rest& sr, const RetargetOptions& o)
 {
-    return tr.body.pelvis >= 0 && tr.body.spine.size() >= 2 && !tr.body.shortenedBones && !sr.body.shortenedBones;
+    return o.structureFirst && tr.body.pelvis >= 0 && tr.body.spine.size() >= 2 && !tr.body.shortenedBones &&
+           !sr.body.shortenedBones;
 }
 
 // A segment (thesis Fig. 5.6): joints[0] is the root or a branch joint, the
@@ -462,7 +463,7 @@ std::vector<int> limbSegment(const BodyLimb& l)
     return j;
 }
 
-// The structure-first mapping (see the header). Expects structural(tr, sr).
+// The structure-first mapping (see the header). Expects structural(tr, sr, o).
 void mapBody(const Rest& tr, const Rest& sr, const RetargetOptions& o, RetargetMapping& m)
 {
     const BodyStructure& tb = tr.body;
@@ -690,12 +691,12 @@ double restHeight(const Rest& r)
 }
 
 // s: the hip-height ratio over legs mapped on both sides, else the height ratio; warns when implausible.
-void rootScale(RetargetMapping& m, const Rest& tr, const Rest& sr)
+void rootScale(RetargetMapping& m, const Rest& tr, const Rest& sr, const RetargetOptions& o)
 {
     const double heightRatio = restHeight(sr) > 0.0 ? restHeight(tr) / restHeight(sr) : 1.0;
     const bool legs = !m.sourceFeet.empty() && !m.targetFeet.empty();
     const double hs = legs ? sr.positions(m.sourceRoot, 1) - lowest(sr.positions, m.sourceFeet) : 0.0;
-    const int targetRoot = structural(tr, sr) ? tr.body.pelvis : 0;
+    const int targetRoot = structural(tr, sr, o) ? tr.body.pelvis : 0;
     const double ht = legs ? tr.positions(targetRoot, 1) - lowest(tr.positions, m.targetFeet) : 0.0;
     std::ostringstream msg;
     if (hs > 1e-12 && ht > 1e-12 && std::isfinite(ht / hs)) {
@@ -723,7 +724,7 @@ void finishMapping(RetargetMapping& m, const Rest& tr, const Rest& sr, const Ret
     m.sourceRoot = 0;
     for (const std::string& s : sr.body.messages)
         m.messages.push_back("source: " + s);
-    if (structural(tr, sr) && sr.body.pelvis >= 0) {
+    if (structural(tr, sr, o) && sr.body.pelvis >= 0) {
         structuralFeet(m, tr, sr);
     } else {
         m.sourceFeet = feetOf(ss);
@@ -731,7 +732,7 @@ void finishMapping(RetargetMapping& m, const Rest& tr, const Rest& sr, const Ret
     }
     m.translationScale = 1.0;
     if (o.scaleTranslation)
-        rootScale(m, tr, sr);
+        rootScale(m, tr, sr, o);
     m.targetLevels.assign(static_cast<size_t>(tr.count()), 0);
     for (const Segment& s : ts)
         for (size_t k = 1; k < s.joints.size(); ++k)
@@ -941,7 +942,7 @@ RetargetMapping mapSkeletons(const Motion& source, const Skeleton& target, const
     m.targetNames = target.names;
     m.restUsed = rest;
     m.joints.assign(static_cast<size_t>(target.jointCount()), {});
-    if (structural(tr, sr)) {
+    if (structural(tr, sr, options)) {
         mapBody(tr, sr, options, m);
     } else {
         // Not a humanoid rig: segments over the whole hierarchies, names where both have them (thesis).
@@ -978,7 +979,7 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
     const RetargetRest rest = resolveRetargetRest(source, options.rest);
     Rest sr = sourceRest(source, rest, &restWorld);
     Rest tr = targetRest(target);
-    if (!structural(tr, sr)) {
+    if (!structural(tr, sr, options)) {
         useStructure(sr, source.names, false);
         useStructure(tr, target.names, false);
     }

@@ -173,6 +173,10 @@ struct RetargetOptions {
     /// Retarget every frameStep-th frame (>= 1); the output frame time is
     /// multiplied accordingly.
     int frameStep = 1;
+    /// Map by body structure first (issue 22); false: the name and segment
+    /// mapping over the whole hierarchies, rooted at joint 0 (the mapper
+    /// before issue 22, kept for comparison in `rigsmith evaluate`).
+    bool structureFirst = true;
 };
 
 /// How a target joint got its sources.

@@ -176,7 +176,9 @@ Motion renamed(Motion m, unsigned seed)
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> letter('a', 'z');
     for (size_t j = 0; j < m.names.size(); ++j) {
-        std::string n = "j" + std::to_string(j) + "_";
+        std::string n("j");
+        n += std::to_string(j);
+        n += '_';
         for (int k = 0; k < 6; ++k)
             n += static_cast<char>(letter(rng));
         m.names[j] = n;
