@@ -103,7 +103,7 @@ FitResult groundTruthRig(const Humanoid& h)
 
 int cmdEvaluate(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints"}, {}, "evaluate");
+    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints", "--retarget-weights"}, {}, "evaluate");
     const std::string file = needFile(a, "evaluate");
     const int resolution = parseResolution(a, "evaluate");
     const OrientationOptions orientation = parseOrientationArgs(a, "evaluate", "auto", "auto");
@@ -284,7 +284,8 @@ int cmdEvaluate(const std::vector<std::string>& raw)
 
     // The file's own clips retargeted onto the auto rig (issue 22).
     const json retargetReport = fitted && fileSkeleton
-                                  ? evaluateRetargetSection(mesh, *fileSkeleton, artistMap, *fitted, solid, height)
+                                  ? evaluateRetargetSection(mesh, *fileSkeleton, artistMap, *fitted, solid, height,
+                                                            a.value("--retarget-weights").value_or(WeightOptions{}.method))
                                   : json(nullptr);
 
     // The report.

@@ -116,16 +116,19 @@ nlohmann::json scoreClip(const Mesh& mesh, const ImportedSkeleton& file, int k, 
 } // namespace
 
 nlohmann::json evaluateRetargetSection(const Mesh& mesh, const ImportedSkeleton& file, const CanonicalJointMap& artistMap,
-                                       const FitResult& fitted, const VoxelGrid* solid, double height)
+                                       const FitResult& fitted, const VoxelGrid* solid, double height,
+                                       const std::string& weightMethod)
 {
     nlohmann::json out = nlohmann::json::array();
     if (file.animations.empty()) {
         std::cout << "  retarget     not measured: the file has no animation\n";
         return out;
     }
-    const SkinningResult skin = computeSkinning(mesh, fitted.skeleton, solid, WeightOptions{});
+    WeightOptions wo;
+    wo.method = weightMethod;
+    const SkinningResult skin = computeSkinning(mesh, fitted.skeleton, solid, wo);
     const CanonicalJointMap fittedMap = mapCanonicalJoints(fitted.skeleton);
-    std::cout << "  retarget     the file's animations on the auto rig (" << WeightOptions{}.method
+    std::cout << "  retarget     the file's animations on the auto rig (" << weightMethod
               << " weights); errors % of height, ours / unposed\n"
               << "    (in brackets: the name/segment mapper before issue 22)\n"
               << "    " << cell("clip", 12) << cell("frames", 6) << cell("rest", 6) << cell("driven", 7)

@@ -12,12 +12,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 namespace rig::app {
 
 /// Scores every animation of `file` (see the file comment), prints one table
 /// row per clip and returns the JSON array of the report's "retarget" key.
+/// The auto rig is weighted with `weightMethod` (evaluate's --retarget-weights).
 /// Per clip failures are reported in the row, never thrown.
 nlohmann::json evaluateRetargetSection(const Mesh& mesh, const ImportedSkeleton& file, const CanonicalJointMap& artistMap,
-                                       const FitResult& fitted, const VoxelGrid* solid, double height);
+                                       const FitResult& fitted, const VoxelGrid* solid, double height,
+                                       const std::string& weightMethod);
 
 } // namespace rig::app
