@@ -119,7 +119,7 @@ Usage:
                                   animation (at most 200, evenly spaced), or over 20 random poses (+-45 deg)
                                   when it has none
   rigsmith evaluate FILE [--report R.json] [--resolution N] [--up auto|file|+y|...] [--facing auto|+z|...]
-                    [--deform-joints auto|all|NAME,...]
+                    [--deform-joints auto|all|NAME,...] [--retarget-weights METHOD]
                                   score Rigsmith on a character an artist rigged: auto-rig the mesh alone,
                                   map the artist's joints to 16 canonical joints by name (Mixamo, CMU,
                                   Blender/Rigify, Unreal, Bip01) or hierarchy, report each joint's distance
@@ -140,14 +140,15 @@ Usage:
                                   per deformer and pose the triangles stretched beyond 2x or flipped, the
                                   largest stretch, the largest limb-segment volume change and the new
                                   self-intersecting triangle pairs near the posed joint
-  rigsmith retarget RIG.json CLIP.bvh --out OUT.bvh|OUT.json [--rest frame0|zero] [--step N]
+  rigsmith retarget RIG.json CLIP --out OUT.bvh|OUT.json [--rest auto|bind|frame0|zero] [--step N]
                   [--no-names] [--no-ground]
-                                  retarget a BVH clip onto the rig (thesis Ch. 5): prints the joint mapping,
+                                  retarget a clip onto the rig (thesis Ch. 5; CLIP: a .bvh or the animation of
+                                  any rigged file, FBX, glTF, DAE, .X, MD5, ...): prints the joint mapping,
                                   frames, fps, foot-ground error and stage timings; writes a BVH of the rig's
                                   skeleton or JSON (per-frame local quaternions and root translation)
   rigsmith rig FILE --out character.glb|character.gltf|clip.bvh [--ends auto|head=ID,...] [--weights {METHODS}]
-               [--segmentation 3.2.1|3.2.2|3.2.4] [--weight-params METHOD.KEY=VALUE,...] [--clip CLIP.bvh] [--frame-step K] [--resolution N]
-               [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
+               [--segmentation 3.2.1|3.2.2|3.2.4] [--weight-params METHOD.KEY=VALUE,...] [--clip CLIP] [--rest auto|bind|frame0|zero]
+               [--frame-step K] [--resolution N] [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
                [--force] [--bind-part PART=JOINT,...]
                                   the whole pipeline headless: skeleton, labels, fit, weights, the clip
                                   retargeted onto the rig, exported as glTF 2.0 binary (mesh, skin,

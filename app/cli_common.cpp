@@ -455,7 +455,8 @@ json mappingJson(const RetargetMapping& m)
         rows.push_back({{"target", m.targetNames[i]},
                         {"level", m.targetLevels[i]},
                         {"match", std::string(retargetMatchName(m.joints[i].match))},
-                        {"sources", sources}});
+                        {"sources", sources},
+                        {"note", m.joints[i].note}});
     }
     return rows;
 }

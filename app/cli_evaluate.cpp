@@ -1,5 +1,6 @@
 // rigsmith evaluate (issue 14): a rig and weights scored against the artist's own.
 #include "app/cli_common.h"
+#include "app/cli_evaluate_retarget.h"
 
 #include "core/common/error.h"
 #include "core/common/timing.h"
@@ -102,7 +103,7 @@ FitResult groundTruthRig(const Humanoid& h)
 
 int cmdEvaluate(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints"}, {}, "evaluate");
+    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints", "--retarget-weights"}, {}, "evaluate");
     const std::string file = needFile(a, "evaluate");
     const int resolution = parseResolution(a, "evaluate");
     const OrientationOptions orientation = parseOrientationArgs(a, "evaluate", "auto", "auto");
@@ -281,6 +282,12 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                   << fixed(w.maxDistancePercent, 3) << '\n';
     }
 
+    // The file's own clips retargeted onto the auto rig (issue 22).
+    const json retargetReport = fitted && fileSkeleton
+                                  ? evaluateRetargetSection(mesh, *fileSkeleton, artistMap, *fitted, solid, height,
+                                                            a.value("--retarget-weights").value_or(WeightOptions{}.method))
+                                  : json(nullptr);
+
     // The report.
     json jointsJson = json::array();
     if (scores)
@@ -337,7 +344,8 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                     {"end_labels_right", scores ? json(labelsRight) : json(nullptr)},
                     {"pose_source", poseSource},
                     {"deform_joints", {{"spec", deformSpec}, {"excluded", excluded}}},
-                    {"weights", weightsOut}};
+                    {"weights", weightsOut},
+                    {"retarget", retargetReport}};
     writeReport(a, "evaluate", file, stages, results);
     return 0;
 }

@@ -15,6 +15,7 @@
 #include "core/project/pipeline.h"
 #include "core/project/project_io.h"
 #include "core/motion/bvh_file.h"
+#include "core/motion/clip_file.h"
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"
 #include "core/skin/deform_joints.h"
@@ -50,7 +51,7 @@ int cmdRetarget(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw, {"--report", "--out", "--rest", "--step"}, {"--no-names", "--no-ground"}, "retarget");
     if (a.positional.size() != 2)
-        throw Error("rigsmith retarget: expected RIG.json and CLIP.bvh (see rigsmith --help)");
+        throw Error("rigsmith retarget: expected RIG.json and CLIP (a .bvh, or a rigged, animated file) (see rigsmith --help)");
     const auto out = a.value("--out");
     if (!out)
         throw Error("rigsmith retarget: --out OUT.bvh or OUT.json is required");
@@ -61,7 +62,7 @@ int cmdRetarget(const std::vector<std::string>& raw)
     if (ext != ".bvh" && ext != ".json")
         throw Error("rigsmith retarget: --out must end in .bvh or .json, got '" + *out + "'");
     RetargetOptions o;
-    o.rest = parseRetargetRest(a.value("--rest").value_or("frame0"));
+    o.rest = parseRetargetRest(a.value("--rest").value_or("auto"));
     o.useNames = !a.flag("--no-names");
     o.keepFeetOnGround = !a.flag("--no-ground");
     if (const auto step = a.value("--step")) {
@@ -74,7 +75,7 @@ int cmdRetarget(const std::vector<std::string>& raw)
     StageTimings stages;
     StageClock clock(stages);
     const RigFile rig = readRigFile(rigPath);
-    const Motion clip = readBvh(clipPath);
+    const Motion clip = readClipFile(clipPath).motion;
     clock.lap("read");
     const RetargetMapping mapping = mapSkeletons(clip, rig.skeleton, o);
     clock.lap("map");
@@ -96,7 +97,7 @@ int cmdRetarget(const std::vector<std::string>& raw)
     std::cout << formatMappingTable(r.mapping);
     std::cout << clipPath << ": " << r.frames.size() << " frames at " << 1.0 / r.frameTime << " fps onto "
               << rig.skeleton.jointCount() << " joints (" << r.mapping.mappedCount() << " mapped, " << unmapped.size()
-              << " unmapped), rest " << retargetRestName(o.rest) << '\n'
+              << " unmapped), rest " << retargetRestName(r.mapping.restUsed) << '\n'
               << "  root translation scale " << r.mapping.translationScale << '\n'
               << "  foot-ground error " << 100.0 * r.footErrorAfter << "% of height on " << r.contactFrames
               << " contact frames (" << 100.0 * r.footErrorBefore << "% before the feet correction)\n"
@@ -111,7 +112,9 @@ int cmdRetarget(const std::vector<std::string>& raw)
                  {"out", *out},
                  {"frames", r.frames.size()},
                  {"fps", 1.0 / r.frameTime},
-                 {"rest", std::string(retargetRestName(o.rest))},
+                 {"rest", std::string(retargetRestName(r.mapping.restUsed))},
+                 {"rest_requested", std::string(retargetRestName(o.rest))},
+                 {"mapping_messages", r.mapping.messages},
                  {"source_joints", clip.jointCount()},
                  {"target_joints", rig.skeleton.jointCount()},
                  {"mapped_joints", r.mapping.mappedCount()},
@@ -129,7 +132,7 @@ int cmdRig(const std::vector<std::string>& raw)
 {
     std::vector<std::string> values = {"--report", "--resolution", "--ends", "--template", "--out", "--facing",
                                        "--up", "--weights", "--deform-joints", "--segmentation", "--weight-params",
-                                       "--clip", "--frame-step", "--project", "--bind-part"};
+                                       "--clip", "--frame-step", "--project", "--bind-part", "--rest"};
     std::vector<std::string> flags = {"--save-weights", "--use-file-skeleton", "--force"};
     values.insert(values.end(), exportValueOptions.begin(), exportValueOptions.end());
     flags.insert(flags.end(), exportFlagOptions.begin(), exportFlagOptions.end());
@@ -155,6 +158,7 @@ int cmdRig(const std::vector<std::string>& raw)
     applyPartBindingArgs(a, "rig", project);
     RetargetOptions retarget;
     retarget.frameStep = parseFrameStepOption(a, "rig");
+    retarget.rest = parseRetargetRest(a.value("--rest").value_or("auto"));
     project.setRetargetOptions(retarget);
     const std::string clipPath = a.value("--clip").value_or("");
     project.setClipPath(clipPath);
@@ -183,11 +187,15 @@ int cmdRig(const std::vector<std::string>& raw)
                   << " meshes, written so)";
     if (clip)
         std::cout << ", clip " << clip->name << " (" << clip->frames.size() << " frames at "
-                  << 1.0 / clip->frameTime << " fps)";
+                  << 1.0 / clip->frameTime << " fps, source rest pose " << retargetRestName(clip->mapping.restUsed)
+                  << ", " << clip->mapping.mappedCount() << " of " << skeleton.jointCount() << " joints driven)";
     std::cout << "\n  labels  " << (a.flag("--use-file-skeleton") ? std::string("(the file's skeleton)") : formatEndNodeLabels(labels)) << "\n  wrote   " << *out << " (" << bytes
               << " bytes)\n";
     for (const auto& m : d.messages)
         std::cout << "  note    " << m << '\n';
+    if (clip)
+        for (const auto& m : clip->mapping.messages)
+            std::cout << "  clip    " << m << '\n';
     json results = {{"out", *out},
                     {"out_bytes", bytes},
                     {"template", templateSpec},
@@ -200,7 +208,10 @@ int cmdRig(const std::vector<std::string>& raw)
                     {"bleeding_vertices", d.bleedingVertices},
                     {"rigid_parts", d.rigidParts.size()},
                     {"frames", clip ? clip->frames.size() : 0},
-                    {"frame_time", clip ? clip->frameTime : 0.0}};
+                    {"frame_time", clip ? clip->frameTime : 0.0},
+                    {"clip_rest", clip ? json(std::string(retargetRestName(clip->mapping.restUsed))) : json(nullptr)},
+                    {"clip_mapping", clip ? mappingJson(clip->mapping) : json(nullptr)},
+                    {"clip_messages", clip ? json(clip->mapping.messages) : json::array()}};
     if (const auto projectPath = a.value("--project"))
         results["project"] = *projectPath;
     results["parts"] = partsJson(project);

@@ -57,7 +57,8 @@ void MainWindow::createClipControls(QMenu* file)
         QAction* load = new QAction(tr("Load &Clip…"), this);
         load->setObjectName("actionLoadClip");
         load->setShortcut(QKeySequence(tr("Ctrl+L")));
-        load->setToolTip(tr("Play a BVH motion clip on the rig (retargeted onto it)"));
+        load->setToolTip(tr("Play a motion clip on the rig (retargeted onto it): a BVH file or the animation of a "
+                                "rigged file (FBX, glTF, DAE, .X, MD5, ...)"));
         connect(load, &QAction::triggered, this, &MainWindow::showLoadClipDialog);
         // Before the separator above Quit.
         const QList<QAction*> actions = file->actions();
@@ -160,7 +161,9 @@ void MainWindow::showLoadClipDialog()
     QSettings settings;
     const QString dir = settings.value("clips/lastDir", QString("/usr/share/assimp/models/BVH")).toString();
     const QString path =
-        QFileDialog::getOpenFileName(this, tr("Load Motion Clip"), dir, tr("BVH motion clips (*.bvh);;All files (*)"));
+        QFileDialog::getOpenFileName(this, tr("Load Motion Clip"), dir,
+                                     tr("Motion clips (*.bvh *.fbx *.glb *.gltf *.dae *.x *.md5mesh *.iqm *.smd *.ms3d *.b3d);;"
+                                        "BVH motion clips (*.bvh);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue("clips/lastDir", QFileInfo(path).absolutePath());

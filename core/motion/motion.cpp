@@ -122,6 +122,15 @@ void validateMotion(const Motion& m)
     }
     if (!m.frames.allFinite())
         throw InvalidInput(fn + "the frames hold NaN or infinite values");
+    if (!m.bindValues.empty() && m.bindValues.size() != m.channels.size())
+        throw InvalidInput(fn + "the bind pose has " + std::to_string(m.bindValues.size()) + " values for " +
+                           std::to_string(m.channels.size()) + " channels");
+    for (double v : m.bindValues)
+        if (!std::isfinite(v))
+            throw InvalidInput(fn + "the bind pose holds NaN or infinite values");
+    if (!m.weighted.empty() && m.weighted.size() != n)
+        throw InvalidInput(fn + "weighted has " + std::to_string(m.weighted.size()) + " entries for " +
+                           std::to_string(n) + " joints");
 }
 
 MotionPose restPose(const Motion& m)

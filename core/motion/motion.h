@@ -56,6 +56,14 @@ struct Motion {
     MatrixX3d endSiteOffsets;          ///< #E by 3 End Site OFFSETs, in the owning joint's frame.
     double frameTime = 1.0 / 30.0;     ///< Seconds per frame ("Frame Time:"), > 0.
     MotionFrames frames;               ///< #F by #C values: degrees for rotations, file units for positions.
+    /// #C channel values of the pose the file's mesh is bound in, for clips
+    /// taken from a rigged file (clip_file.h); empty when the file has no bind
+    /// pose (BVH). The retargeting's first choice of rest pose (retarget.h).
+    std::vector<double> bindValues;
+    /// #J: whether the joint carries skin weight in the file's mesh; empty when
+    /// the file has no mesh (BVH). Joints whose whole subtree carries none are
+    /// not body joints (skeleton_structure.h).
+    std::vector<bool> weighted;
 
     int jointCount() const { return static_cast<int>(names.size()); }
     int channelCount() const { return static_cast<int>(channels.size()); }
@@ -70,7 +78,7 @@ struct Motion {
 /// Checks the invariants: one root at 0, parents[i] < i, unique non-empty names
 /// without line breaks, braces or surrounding blanks; matching sizes; at most 6
 /// channels per joint with no channel twice; finite offsets and values;
-/// 0 < frameTime < infinity.
+/// 0 < frameTime < infinity; bindValues empty or #C finite values, weighted empty or #J.
 /// @throws rig::InvalidInput naming the first violation.
 void validateMotion(const Motion& motion);
 

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/motion/joint_names.h"
+#include "core/motion/skeleton_structure.h"
 
 #include <Eigen/SVD>
 
@@ -30,6 +31,7 @@ struct Rest {
     MatrixX3d positions;
     std::vector<Quat> orientations;
     std::vector<NameRole> roles;
+    BodyStructure body; // found on the rest pose (skeleton_structure.h)
 
     int count() const { return static_cast<int>(parents.size()); }
     Vec3 at(int j) const { return positions.row(j).transpose(); }
@@ -46,10 +48,25 @@ MotionPose sourceRestPose(const Motion& m, RetargetRest rest)
 {
     if (rest == RetargetRest::Zero)
         return restPose(m);
+    if (rest == RetargetRest::Bind)
+        return evaluateValues(m, m.bindValues);
     if (m.frameCount() < 1)
         throw InvalidInput("rig::mapSkeletons(): the clip has no frames, so frame 0 cannot be the rest pose; "
                            "use the zero pose (--rest zero)");
     return evaluateFrame(m, 0);
+}
+
+/// Roles and children from the body structure (structure-first mapping), or,
+/// for a skeleton whose body was not found, from names over the whole hierarchy.
+void useStructure(Rest& r, const std::vector<std::string>& names, bool structure)
+{
+    if (structure && r.body.pelvis >= 0) {
+        r.roles = r.body.roles(names);
+        r.children = r.body.keptChildren();
+    } else {
+        r.roles = jointNameRoles(names);
+        fillChildren(r);
+    }
 }
 
 Rest sourceRest(const Motion& m, RetargetRest rest, MotionWorld* world = nullptr)
@@ -59,8 +76,8 @@ Rest sourceRest(const Motion& m, RetargetRest rest, MotionWorld* world = nullptr
     r.parents = m.parents;
     r.positions = w.positions;
     r.orientations = w.orientations;
-    r.roles = jointNameRoles(m.names);
-    fillChildren(r);
+    r.body = findBodyStructure(m.names, m.parents, w.positions, {.weighted = m.weighted});
+    useStructure(r, m.names, true);
     if (world)
         *world = w;
     return r;
@@ -72,9 +89,18 @@ Rest targetRest(const Skeleton& s)
     r.parents = s.parents;
     r.positions = s.bindPositions;
     r.orientations = s.bindOrientations;
-    r.roles = jointNameRoles(s.names);
-    fillChildren(r);
+    r.body = findBodyStructure(s.names, s.parents, s.bindPositions);
+    useStructure(r, s.names, true);
     return r;
+}
+
+/// Both bodies can be used: map chain by chain. Else (a target that is not a
+/// humanoid, or a source whose geometry is broken: absurd bone lengths)
+/// segments over the whole hierarchies, with names.
+bool structural(const Rest& tr, const Rest& sr, const RetargetOptions& o)
+{
+    return o.structureFirst && tr.body.pelvis >= 0 && tr.body.spine.size() >= 2 && !tr.body.shortenedBones &&
+           !sr.body.shortenedBones;
 }
 
 // A segment (thesis Fig. 5.6): joints[0] is the root or a branch joint, the
@@ -91,62 +117,82 @@ struct Segment {
     int last() const { return joints.back(); }
 };
 
+// A segment along the given joints (joints[0] its start).
+Segment segmentAlong(const Rest& r, std::vector<int> joints, int level)
+{
+    Segment s;
+    s.level = level;
+    s.joints = std::move(joints);
+    double total = 0.0;
+    for (int k = 1; k < static_cast<int>(s.joints.size()); ++k) {
+        const double len = (r.at(s.joints[static_cast<size_t>(k)]) - r.at(s.joints[static_cast<size_t>(k - 1)])).norm();
+        s.lengths.push_back(len);
+        total += len;
+    }
+    double acc = 0.0;
+    for (size_t k = 0; k < s.lengths.size(); ++k) {
+        acc += s.lengths[k];
+        // Zero-length segments (and lengths that overflowed): spread the ends evenly.
+        s.ends.push_back(total > 0.0 && std::isfinite(total)
+                             ? acc / total
+                             : static_cast<double>(k + 1) / static_cast<double>(s.lengths.size()));
+    }
+    const Vec3 d = r.at(s.last()) - r.at(s.joints[0]);
+    const Vec3 unit = d.stableNormalized(); // no overflow for huge offsets
+    if (d.squaredNorm() > 0.0 && unit.allFinite())
+        s.direction = unit;
+    return s;
+}
+
+// The segment from `start` through `first` and on while joints have exactly one child.
+Segment grow(const Rest& r, int start, int first, int level)
+{
+    std::vector<int> joints{start};
+    int j = first;
+    while (j >= 0) {
+        joints.push_back(j);
+        const auto& ch = r.children[static_cast<size_t>(j)];
+        j = ch.size() == 1 ? ch[0] : -1;
+    }
+    return segmentAlong(r, std::move(joints), level);
+}
+
+// Adds the child segments of out[from..] (of every segment ending at a branch;
+// of out[0] whatever its children when `allOfFirst`).
+void growChildren(const Rest& r, std::vector<Segment>& out, bool allOfFirst)
+{
+    for (size_t i = 0; i < out.size(); ++i) {
+        const int end = out[i].last();
+        const auto& ch = r.children[static_cast<size_t>(end)];
+        if (ch.size() < 2 && !(allOfFirst && i == 0))
+            continue;
+        for (int c : ch) {
+            out[i].childSegments.push_back(static_cast<int>(out.size()));
+            out.push_back(grow(r, end, c, out[i].level + 1));
+        }
+    }
+}
+
 // Level 0 is the trunk from the root to the first joint without exactly one child.
 std::vector<Segment> segmentsOf(const Rest& r)
 {
     std::vector<Segment> out;
-    auto grow = [&](int start, int first, int level) {
-        Segment s;
-        s.level = level;
-        s.joints.push_back(start);
-        int j = first;
-        while (j >= 0) {
-            s.joints.push_back(j);
-            const auto& ch = r.children[static_cast<size_t>(j)];
-            j = ch.size() == 1 ? ch[0] : -1;
-        }
-        double total = 0.0;
-        for (int k = 1; k < static_cast<int>(s.joints.size()); ++k) {
-            const double len = (r.at(s.joints[k]) - r.at(s.joints[k - 1])).norm();
-            s.lengths.push_back(len);
-            total += len;
-        }
-        double acc = 0.0;
-        for (size_t k = 0; k < s.lengths.size(); ++k) {
-            acc += s.lengths[k];
-            // Zero-length segments (and lengths that overflowed): spread the ends evenly.
-            s.ends.push_back(total > 0.0 && std::isfinite(total)
-                                 ? acc / total
-                                 : static_cast<double>(k + 1) / static_cast<double>(s.lengths.size()));
-        }
-        const Vec3 d = r.at(s.last()) - r.at(s.joints[0]);
-        const Vec3 unit = d.stableNormalized(); // no overflow for huge offsets
-        if (d.squaredNorm() > 0.0 && unit.allFinite())
-            s.direction = unit;
-        return s;
-    };
-    // The trunk: joints[0] = root, then down while there is exactly one child.
     Segment trunk;
-    {
-        int j = 0;
-        trunk.joints.push_back(0);
-        while (r.children[static_cast<size_t>(j)].size() == 1) {
-            j = r.children[static_cast<size_t>(j)][0];
-            trunk.joints.push_back(j);
-        }
-        trunk = trunk.joints.size() > 1 ? grow(0, trunk.joints[1], 0) : trunk;
-    }
-    out.push_back(trunk);
-    for (size_t i = 0; i < out.size(); ++i) {
-        const int end = out[i].last();
-        const auto& ch = r.children[static_cast<size_t>(end)];
-        if (ch.size() < 2)
-            continue;
-        for (int c : ch) {
-            out[i].childSegments.push_back(static_cast<int>(out.size()));
-            out.push_back(grow(end, c, out[i].level + 1));
-        }
-    }
+    trunk.joints.push_back(0);
+    const auto& ch0 = r.children[0];
+    out.push_back(ch0.size() == 1 ? grow(r, 0, ch0[0], 0) : trunk);
+    growChildren(r, out, false);
+    return out;
+}
+
+// The segments hanging below `start` (out[0] is just `start`).
+std::vector<Segment> segmentsBelow(const Rest& r, int start, int level)
+{
+    Segment top;
+    top.joints.push_back(start);
+    top.level = level;
+    std::vector<Segment> out{top};
+    growChildren(r, out, true);
     return out;
 }
 
@@ -358,6 +404,119 @@ void mapChildren(const std::vector<Segment>& ts, const Rest& tr, int ti, const s
     }
 }
 
+// ------------------------------------------------------------------ structure first
+
+std::string partLabel(const NameRole& r)
+{
+    const std::string side = r.side == Side::Left ? "left " : r.side == Side::Right ? "right " : "";
+    switch (r.part) {
+    case Part::None: return {};
+    case Part::Hips: return "pelvis";
+    case Part::Thigh: return side + "hip (upper leg)";
+    case Part::Shin: return side + "knee";
+    case Part::Foot: return side + "ankle";
+    case Part::Toe: return side + "toe";
+    case Part::Clavicle: return side + "clavicle";
+    case Part::UpperArm: return side + "shoulder (upper arm)";
+    case Part::ForeArm: return side + "elbow";
+    case Part::Hand: return side + "wrist";
+    case Part::Neck: return "neck";
+    case Part::Head: return "head";
+    }
+    return {};
+}
+
+void noteUndriven(RetargetMapping& m, const std::vector<int>& joints, size_t from, const std::string& why)
+{
+    for (size_t k = from; k < joints.size(); ++k)
+        if (m.joints[static_cast<size_t>(joints[k])].sources.empty())
+            m.joints[static_cast<size_t>(joints[k])].note = why;
+}
+
+// One body chain of the target paired with the source's (joints[0] of each is where it hangs).
+void pairChain(const std::vector<int>& t, const Rest& tr, const std::vector<int>& s, const Rest& sr,
+               const std::string& label, int level, const RetargetOptions& o, RetargetMapping& m)
+{
+    if (t.size() < 2)
+        return; // the target has no such chain
+    if (s.size() < 2) {
+        noteUndriven(m, t, 1, "not driven: the source has no " + label + " (see the messages)");
+        return;
+    }
+    mapSegmentPair(segmentAlong(tr, t, level), tr, segmentAlong(sr, s, level), sr, o, m);
+}
+
+// What hangs below two corresponding joints (fingers, toes, jaw): segments, as the thesis.
+void pairBelow(int t, const Rest& tr, int s, const Rest& sr, int level, const RetargetOptions& o, RetargetMapping& m)
+{
+    if (t < 0 || s < 0 || tr.children[static_cast<size_t>(t)].empty() || sr.children[static_cast<size_t>(s)].empty())
+        return;
+    mapChildren(segmentsBelow(tr, t, level), tr, 0, segmentsBelow(sr, s, level), sr, 0, o, m);
+}
+
+std::vector<int> limbSegment(const BodyLimb& l)
+{
+    if (!l.found())
+        return {};
+    std::vector<int> j{l.attachment};
+    j.insert(j.end(), l.chain.begin(), l.chain.end());
+    return j;
+}
+
+// The structure-first mapping (see the header). Expects structural(tr, sr, o).
+void mapBody(const Rest& tr, const Rest& sr, const RetargetOptions& o, RetargetMapping& m)
+{
+    const BodyStructure& tb = tr.body;
+    const BodyStructure& sb = sr.body;
+    for (int j = tb.pelvis; j >= 0; j = tr.parents[static_cast<size_t>(j)]) {
+        if (sb.pelvis >= 0)
+            setSources(m.joints[static_cast<size_t>(j)], {{sb.pelvis, 1.0}}, RetargetMatch::Branch);
+        else
+            m.joints[static_cast<size_t>(j)].note = "not driven: no body found in the source";
+    }
+    if (sb.pelvis < 0)
+        return;
+    auto armed = [](const BodyStructure& b) { return b.arms[0].found() || b.arms[1].found(); };
+    if (armed(tb) && armed(sb)) {
+        pairChain(tb.spine, tr, sb.spine, sr, "spine", 1, o, m);
+        pairChain(tb.neck, tr, sb.neck, sr, "neck and head", 2, o, m);
+    } else {
+        // No chest to split at on one side: pelvis to head as one chain.
+        auto upper = [](const BodyStructure& b) {
+            std::vector<int> j = b.spine;
+            if (b.neck.size() > 1)
+                j.insert(j.end(), b.neck.begin() + 1, b.neck.end());
+            return j;
+        };
+        pairChain(upper(tb), tr, upper(sb), sr, "spine, neck and head", 1, o, m);
+    }
+    pairBelow(tb.head, tr, sb.head, sr, 3, o, m);
+    for (size_t side = 0; side < 2; ++side) {
+        const BodyLimb &ta = tb.arms[side], &sa = sb.arms[side], &tl = tb.legs[side], &sl = sb.legs[side];
+        pairChain(limbSegment(ta), tr, limbSegment(sa), sr, limbLabel(true, static_cast<int>(side)), 2, o, m);
+        pairBelow(ta.end, tr, sa.end, sr, 3, o, m);
+        pairChain(limbSegment(tl), tr, limbSegment(sl), sr, limbLabel(false, static_cast<int>(side)), 1, o, m);
+        const bool toes = tl.tip >= 0 && sl.tip >= 0;
+        pairBelow(toes ? tl.tip : tl.end, tr, toes ? sl.tip : sl.end, sr, 2, o, m);
+    }
+}
+
+// Every target joint says what it is driven as, or why it is not driven.
+void explain(RetargetMapping& m, const Rest& tr)
+{
+    for (int i = 0; i < tr.count(); ++i) {
+        JointRetarget& j = m.joints[static_cast<size_t>(i)];
+        if (!j.note.empty() || j.match == RetargetMatch::User)
+            continue;
+        if (!j.sources.empty())
+            j.note = partLabel(tr.roles[static_cast<size_t>(i)]);
+        else if (!tr.body.setAside.empty() && !tr.body.kept(i))
+            j.note = "not driven: not a body joint of the rig (" + tr.body.setAside[static_cast<size_t>(i)] + ")";
+        else
+            j.note = "not driven: no source joint corresponds (nothing there in the source's structure); follows its parent";
+    }
+}
+
 // The last two joints of each level-1 segment pointing down (the legs).
 std::vector<int> feetOf(const std::vector<Segment>& segs)
 {
@@ -380,7 +539,6 @@ double lowest(const MatrixX3d& p, const std::vector<int>& joints)
     return y;
 }
 
-double hipHeight(const Rest& r, const std::vector<int>& feet) { return r.positions(0, 1) - lowest(r.positions, feet); }
 
 // ------------------------------------------------------------------ rest offsets
 
@@ -504,22 +662,83 @@ struct Prepared {
     Rest source, target;
 };
 
+// Feet of the legs mapped on both skeletons (ankle and toe), and the source root (pelvis).
+void structuralFeet(RetargetMapping& m, const Rest& tr, const Rest& sr)
+{
+    m.sourceRoot = sr.body.pelvis;
+    for (size_t side = 0; side < 2; ++side) {
+        const BodyLimb &tl = tr.body.legs[side], &sl = sr.body.legs[side];
+        if (!tl.found() || !sl.found() || m.joints[static_cast<size_t>(tl.end)].sources.empty())
+            continue;
+        for (int j : {tl.end, tl.tip})
+            if (j >= 0)
+                m.targetFeet.push_back(j);
+        for (int j : {sl.end, sl.tip})
+            if (j >= 0)
+                m.sourceFeet.push_back(j);
+    }
+}
+
+double restHeight(const Rest& r)
+{
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int j = 0; j < r.count(); ++j)
+        if (r.body.setAside.empty() || r.body.kept(j)) {
+            lo = std::min(lo, r.positions(j, 1));
+            hi = std::max(hi, r.positions(j, 1));
+        }
+    return hi > lo ? hi - lo : 0.0;
+}
+
+// s: the hip-height ratio over legs mapped on both sides, else the height ratio; warns when implausible.
+void rootScale(RetargetMapping& m, const Rest& tr, const Rest& sr, const RetargetOptions& o)
+{
+    const double heightRatio = restHeight(sr) > 0.0 ? restHeight(tr) / restHeight(sr) : 1.0;
+    const bool legs = !m.sourceFeet.empty() && !m.targetFeet.empty();
+    const double hs = legs ? sr.positions(m.sourceRoot, 1) - lowest(sr.positions, m.sourceFeet) : 0.0;
+    const int targetRoot = structural(tr, sr, o) ? tr.body.pelvis : 0;
+    const double ht = legs ? tr.positions(targetRoot, 1) - lowest(tr.positions, m.targetFeet) : 0.0;
+    std::ostringstream msg;
+    if (hs > 1e-12 && ht > 1e-12 && std::isfinite(ht / hs)) {
+        m.translationScale = ht / hs;
+        const double off = m.translationScale / heightRatio;
+        if (off > 1.5 || off < 1.0 / 1.5) {
+            msg << "warning: the root motion scale " << m.translationScale << " (hip-height ratio) is " << off
+                << " times the characters' size ratio " << heightRatio
+                << "; check the legs' mapping (hips fitted at a skirt's hem?)";
+            m.messages.push_back(msg.str());
+        }
+    } else {
+        m.translationScale = heightRatio;
+        msg << "no leg mapped on both skeletons: the root motion is scaled by the ratio of their heights (" << heightRatio << ")";
+        m.messages.push_back(msg.str());
+    }
+}
+
 void finishMapping(RetargetMapping& m, const Rest& tr, const Rest& sr, const RetargetOptions& o)
 {
     const std::vector<Segment> ts = segmentsOf(tr), ss = segmentsOf(sr);
-    m.sourceFeet = feetOf(ss);
-    m.targetFeet = feetOf(ts);
-    m.translationScale = 1.0;
-    if (o.scaleTranslation) {
-        const double hs = hipHeight(sr, m.sourceFeet), ht = hipHeight(tr, m.targetFeet);
-        if (hs > 1e-12 && ht > 1e-12)
-            m.translationScale = ht / hs;
+    m.sourceFeet.clear();
+    m.targetFeet.clear();
+    m.messages.clear();
+    m.sourceRoot = 0;
+    for (const std::string& s : sr.body.messages)
+        m.messages.push_back("source: " + s);
+    if (structural(tr, sr, o) && sr.body.pelvis >= 0) {
+        structuralFeet(m, tr, sr);
+    } else {
+        m.sourceFeet = feetOf(ss);
+        m.targetFeet = feetOf(ts);
     }
+    m.translationScale = 1.0;
+    if (o.scaleTranslation)
+        rootScale(m, tr, sr, o);
     m.targetLevels.assign(static_cast<size_t>(tr.count()), 0);
     for (const Segment& s : ts)
         for (size_t k = 1; k < s.joints.size(); ++k)
             m.targetLevels[static_cast<size_t>(s.joints[k])] = s.level;
     computeRestOffsets(m, tr, sr);
+    explain(m, tr);
 }
 
 Quat blend(const std::vector<RetargetSource>& sources, const std::vector<Quat>& delta)
@@ -562,8 +781,23 @@ RetargetRest parseRetargetRest(std::string_view name)
         return RetargetRest::FirstFrame;
     if (name == "zero")
         return RetargetRest::Zero;
+    if (name == "bind")
+        return RetargetRest::Bind;
+    if (name == "auto")
+        return RetargetRest::Auto;
     throw InvalidInput("rig::parseRetargetRest(): unknown rest pose '" + std::string(name) +
-                       "': use 'frame0' (the clip's first frame) or 'zero' (the BVH zero pose)");
+                       "': use 'auto' (the bind pose, else a T-pose first frame, else the zero pose), 'bind' (the "
+                       "source file's bind pose), 'frame0' (the clip's first frame) or 'zero' (the BVH zero pose)");
+}
+
+RetargetRest resolveRetargetRest(const Motion& clip, RetargetRest rest)
+{
+    if (rest == RetargetRest::Bind && clip.bindValues.empty())
+        throw InvalidInput("rig::resolveRetargetRest(): the clip has no bind pose (BVH files have none); "
+                           "use --rest auto, frame0 or zero");
+    if (rest != RetargetRest::Auto)
+        return rest;
+    return clip.bindValues.empty() ? detectRestPose(clip) : RetargetRest::Bind;
 }
 
 namespace {
@@ -602,7 +836,16 @@ RetargetRest detectRestPose(const Motion& m)
     return limbSpread(m, first) >= 0.95 * limbSpread(m, restPose(m)) ? RetargetRest::FirstFrame : RetargetRest::Zero;
 }
 
-std::string_view retargetRestName(RetargetRest rest) { return rest == RetargetRest::Zero ? "zero" : "frame0"; }
+std::string_view retargetRestName(RetargetRest rest)
+{
+    switch (rest) {
+    case RetargetRest::FirstFrame: return "frame0";
+    case RetargetRest::Zero: return "zero";
+    case RetargetRest::Bind: return "bind";
+    case RetargetRest::Auto: return "auto";
+    }
+    return "auto";
+}
 
 std::string_view retargetMatchName(RetargetMatch match)
 {
@@ -636,7 +879,7 @@ std::string formatMappingTable(const RetargetMapping& m)
             << std::setw(5) << (i < m.targetLevels.size() ? m.targetLevels[i] : 0) << "  " << std::setw(8)
             << retargetMatchName(j.match) << "  ";
         if (j.sources.empty())
-            out << "(identity)";
+            out << "(identity)" << (j.note.empty() ? "" : "  " + j.note);
         for (size_t k = 0; k < j.sources.size(); ++k) {
             const int s = j.sources[k].joint;
             if (s >= 0 && static_cast<size_t>(s) < used.size())
@@ -645,6 +888,8 @@ std::string formatMappingTable(const RetargetMapping& m)
                 << (s >= 0 && static_cast<size_t>(s) < m.sourceNames.size() ? m.sourceNames[static_cast<size_t>(s)] : "?")
                 << ' ' << std::fixed << std::setprecision(2) << j.sources[k].weight;
         }
+        if (!j.sources.empty() && !j.note.empty())
+            out << "  [" << j.note << "]";
         out << '\n';
     }
     std::string unused;
@@ -652,6 +897,9 @@ std::string formatMappingTable(const RetargetMapping& m)
         if (!used[s])
             unused += (unused.empty() ? "" : ", ") + m.sourceNames[s];
     out << "unused source joints: " << (unused.empty() ? "none" : unused) << '\n';
+    out << "source rest pose: " << retargetRestName(m.restUsed) << '\n';
+    for (const std::string& msg : m.messages)
+        out << "note: " << msg << '\n';
     return out.str();
 }
 
@@ -680,24 +928,34 @@ void setRetargetSources(RetargetMapping& m, const std::string& target,
     JointRetarget& j = m.joints[static_cast<size_t>(t - m.targetNames.begin())];
     j.sources = std::move(out);
     j.match = RetargetMatch::User; // by hand, also when unmapped (the identity is then the artist's choice)
+    j.note = j.sources.empty() ? "not driven: set by hand" : "set by hand";
 }
 
 RetargetMapping mapSkeletons(const Motion& source, const Skeleton& target, const RetargetOptions& options)
 {
     checkInputs(source, target, "rig::mapSkeletons()");
-    const Rest sr = sourceRest(source, options.rest);
-    const Rest tr = targetRest(target);
+    const RetargetRest rest = resolveRetargetRest(source, options.rest);
+    Rest sr = sourceRest(source, rest);
+    Rest tr = targetRest(target);
     RetargetMapping m;
     m.sourceNames = source.names;
     m.targetNames = target.names;
+    m.restUsed = rest;
     m.joints.assign(static_cast<size_t>(target.jointCount()), {});
-    const std::vector<Segment> ts = segmentsOf(tr), ss = segmentsOf(sr);
-    // The trunks (root to first branch) correspond; the root follows the source root.
-    setSources(m.joints[0], {{0, 1.0}}, RetargetMatch::Branch);
-    mapSegmentPair(ts[0], tr, ss[0], sr, options, m);
-    if (ts[0].bones() > 0 || ss[0].bones() > 0)
-        m.joints[static_cast<size_t>(ts[0].last())].match = RetargetMatch::Branch;
-    mapChildren(ts, tr, 0, ss, sr, 0, options, m);
+    if (structural(tr, sr, options)) {
+        mapBody(tr, sr, options, m);
+    } else {
+        // Not a humanoid rig: segments over the whole hierarchies, names where both have them (thesis).
+        useStructure(sr, source.names, false);
+        useStructure(tr, target.names, false);
+        const std::vector<Segment> ts = segmentsOf(tr), ss = segmentsOf(sr);
+        // The trunks (root to first branch) correspond; the root follows the source root.
+        setSources(m.joints[0], {{0, 1.0}}, RetargetMatch::Branch);
+        mapSegmentPair(ts[0], tr, ss[0], sr, options, m);
+        if (ts[0].bones() > 0 || ss[0].bones() > 0)
+            m.joints[static_cast<size_t>(ts[0].last())].match = RetargetMatch::Branch;
+        mapChildren(ts, tr, 0, ss, sr, 0, options, m);
+    }
     finishMapping(m, tr, sr, options);
     return m;
 }
@@ -718,12 +976,18 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
     if (options.frameStep < 1)
         throw InvalidInput("rig::retargetClip(): frameStep must be 1 or more, got " + std::to_string(options.frameStep));
     MotionWorld restWorld;
-    const Rest sr = sourceRest(source, options.rest, &restWorld);
-    const Rest tr = targetRest(target);
+    const RetargetRest rest = resolveRetargetRest(source, options.rest);
+    Rest sr = sourceRest(source, rest, &restWorld);
+    Rest tr = targetRest(target);
+    if (!structural(tr, sr, options)) {
+        useStructure(sr, source.names, false);
+        useStructure(tr, target.names, false);
+    }
 
     RetargetedClip clip;
     clip.mapping = mapping;
     RetargetMapping& m = clip.mapping;
+    m.restUsed = rest;
     for (auto& j : m.joints) {
         double sum = 0.0;
         for (const auto& s : j.sources)
@@ -743,7 +1007,7 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
     const int nt = target.jointCount(), ns = source.jointCount();
     const int frames = (source.frameCount() - 1) / options.frameStep + 1;
     const double s = m.translationScale;
-    const Vec3 rootRest = sr.at(0);
+    const Vec3 rootRest = sr.at(m.sourceRoot);
     std::vector<Quat> delta(static_cast<size_t>(ns));
     std::vector<Quat> posed(static_cast<size_t>(nt));
     std::vector<double> sourceFoot(static_cast<size_t>(frames)), sourceRootHeight(static_cast<size_t>(frames));
@@ -768,9 +1032,9 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
             posed[static_cast<size_t>(i)] = O;
             pose.localRotations[static_cast<size_t>(i)] = (B.conjugate() * parentDelta.conjugate() * O).normalized();
         }
-        pose.rootTranslation = s * (w.positions.row(0).transpose() - rootRest);
+        pose.rootTranslation = s * (w.positions.row(m.sourceRoot).transpose() - rootRest);
         sourceFoot[static_cast<size_t>(f)] = lowest(w.positions, m.sourceFeet);
-        sourceRootHeight[static_cast<size_t>(f)] = w.positions(0, 1);
+        sourceRootHeight[static_cast<size_t>(f)] = w.positions(m.sourceRoot, 1);
     }
 
     // Feet on the ground: the clip's ground is a low percentile of the lowest

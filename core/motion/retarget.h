@@ -4,7 +4,25 @@
 /// skeleton, such as the rig fitted to a character: thesis 001 Ch. 5, "Adjust
 /// between two logic skeletons" (Figs. 5.6-5.9), plus what production tools add.
 ///
-/// Mapping (`mapSkeletons()`), thesis Fig. 5.6-5.7:
+/// Mapping (`mapSkeletons()`), structure first (issue 22): both skeletons'
+/// bodies are found from hierarchy and rest geometry (skeleton_structure.h:
+/// pelvis, spine to the chest, neck to the head, two arms, two legs, left and
+/// right from the feet; IK goals, props, twist helpers, zero-length and
+/// unweighted joints set aside). The target's root (and the joints above its
+/// pelvis) follow the source pelvis; then each body chain of the target is
+/// paired with the same chain of the source (spine, neck, left / right arm,
+/// left / right leg) as a segment pair below, the structure's landmarks
+/// (shoulder, elbow, wrist, hip, knee, ankle, toe, neck, head) taking the
+/// place of names in the pairing; what hangs below the wrists, toes and head
+/// (fingers, toes, jaw) is matched as below. A chain the source lacks leaves
+/// the target's chain "not driven" with the reason in `JointRetarget::note`;
+/// what the source's structure search found wrong or missing is in
+/// `RetargetMapping::messages`. A target whose own body cannot be found (not a
+/// humanoid), or a source whose geometry is broken (a bone 100 times the median
+/// length, as hostile files have), is mapped by segments over the whole
+/// hierarchy with names, as follows.
+///
+/// Segment mapping, thesis Fig. 5.6-5.7:
 ///  - Each skeleton is cut into segments: a segment runs from a branch joint
 ///    (the root, or a joint with two or more children) through joints with one
 ///    child to the next branch joint or leaf. Segments starting at the root have
@@ -63,10 +81,13 @@
 /// rotations in the bind frame, as `rig::Pose` expects (pose.h), are
 ///   R_i = B_i⁻¹ · (O_p · B_p⁻¹)⁻¹ · O_i   (R_root = B_root⁻¹ · O_root).
 ///
-/// Root translation: the target root moves by the source root's displacement
-/// from its rest position, scaled by the leg-length ratio s = target hip height
-/// / source hip height (hip height: the root's height above the lowest foot
-/// joint in the rest / bind pose); by default its height is s times the source
+/// Root translation: the target root moves by the source pelvis's displacement
+/// from its rest position, scaled by the hip-height ratio s = target hip height
+/// / source hip height (hip height: the pelvis's height above the lowest ankle
+/// or toe of the legs mapped on both sides, in the rest / bind pose; never a
+/// chain that was not mapped as a leg). Without a leg mapped on both sides, s is
+/// the ratio of the two skeletons' heights, with a message; a hip-height ratio
+/// more than 1.5 times away from the height ratio adds a warning to `messages`; by default its height is s times the source
 /// root's height above the clip's ground instead (see below and
 /// `RetargetOptions::rootHeightFromGround`). Feet on the ground (on by default): the
 /// root is then moved vertically so that the lowest target foot joint stands
@@ -91,13 +112,25 @@
 namespace rig {
 
 /// The source pose the rest offsets start from.
+///
+/// The rule (`Auto`, the default of every front end: `rig`, `retarget`, the
+/// GUI): the bind pose when the source file has one (a clip from a rigged
+/// file, `Motion::bindValues`); otherwise frame 0 when it is T-pose-like
+/// (`detectRestPose()`: CMU clips start with a synthetic T-pose); otherwise the
+/// hierarchy's zero pose. The mapping records which was used (`RetargetMapping::rest`).
 enum class RetargetRest : std::uint8_t {
     FirstFrame, ///< Frame 0 of the clip (CMU clips: a synthetic T-pose added by the converter).
     Zero,       ///< The BVH zero pose: every rotation the identity, joints at their OFFSETs.
+    Bind,       ///< The pose the source file's mesh is bound in (`Motion::bindValues`).
+    Auto,       ///< Bind when there is one, else `detectRestPose()`.
 };
 
-/// Parses "frame0" or "zero". @throws rig::InvalidInput naming the accepted values.
+/// Parses "auto", "bind", "frame0" or "zero". @throws rig::InvalidInput naming the accepted values.
 RetargetRest parseRetargetRest(std::string_view name);
+
+/// The concrete rest pose `rest` means for `clip` (Auto resolved by the rule above).
+/// @throws rig::InvalidInput for Bind on a clip without a bind pose.
+RetargetRest resolveRetargetRest(const Motion& clip, RetargetRest rest);
 
 /// Which pose of a clip is its T-pose-like rest (the front ends' default, so
 /// that clips play without the artist choosing): frame 0 when it differs little
@@ -108,12 +141,12 @@ RetargetRest parseRetargetRest(std::string_view name);
 /// FirstFrame; a clip starting in a fighting stance with a T-pose zero pose
 /// (Boxing_Toes) gives Zero. A clip without frames gives Zero.
 RetargetRest detectRestPose(const Motion& clip);
-/// "frame0" or "zero".
+/// "frame0", "zero", "bind" or "auto".
 std::string_view retargetRestName(RetargetRest rest);
 
 struct RetargetOptions {
     /// The source rest pose the offsets are measured from.
-    RetargetRest rest = RetargetRest::FirstFrame;
+    RetargetRest rest = RetargetRest::Auto;
     /// Pair segments and joints by body-part names where both skeletons have
     /// them (see the file comment); false: geometry only (the thesis).
     bool useNames = true;
@@ -140,6 +173,10 @@ struct RetargetOptions {
     /// Retarget every frameStep-th frame (>= 1); the output frame time is
     /// multiplied accordingly.
     int frameStep = 1;
+    /// Map by body structure first (issue 22); false: the name and segment
+    /// mapping over the whole hierarchies, rooted at joint 0 (the mapper
+    /// before issue 22, kept for comparison in `rigsmith evaluate`).
+    bool structureFirst = true;
 };
 
 /// How a target joint got its sources.
@@ -169,6 +206,9 @@ struct JointRetarget {
     /// to the source rest direction). An output: `retargetClip()` recomputes it
     /// from the sources, so editing `sources` is enough.
     Eigen::Quaterniond restOffset = Eigen::Quaterniond::Identity();
+    /// Why: the body part it was matched as ("left knee"), or, when not
+    /// driven, the reason ("the source has no left leg"); "set by hand" for edits.
+    std::string note;
 };
 
 /// The correspondence between a source clip and a target skeleton.
@@ -180,14 +220,20 @@ struct RetargetMapping {
     std::vector<int> targetLevels;
     std::vector<int> sourceFeet; ///< Source foot joints (last two of each leg segment) for the ground.
     std::vector<int> targetFeet; ///< Target foot joints.
-    double translationScale = 1.0; ///< s, the leg-length ratio (1 when disabled).
+    double translationScale = 1.0; ///< s, the hip-height ratio (1 when disabled).
+    int sourceRoot = 0;            ///< The source joint whose displacement moves the target root (its pelvis).
+    RetargetRest restUsed = RetargetRest::Zero; ///< The rest pose used (resolved, never Auto).
+    /// What the structure search and the root scale found worth saying: chains
+    /// not found, names contradicted by geometry, an implausible root scale.
+    std::vector<std::string> messages;
 
     int mappedCount() const;
 };
 
 /// The mapping as a human-readable table: one line per target joint with its
 /// level, how it was matched, and its sources with weights
-/// ("LeftUpLeg  1  length  LeftUpLeg 1.00"), then the unused source joints.
+/// ("LeftUpLeg  1  length  LeftUpLeg 1.00  [left hip]"), or "not driven: REASON",
+/// then the unused source joints, the rest pose used and the messages.
 std::string formatMappingTable(const RetargetMapping& mapping);
 
 /// Sets target joint `target`'s sources by name, as a user edit (match User);

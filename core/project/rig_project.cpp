@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/motion/bvh_file.h"
+#include "core/motion/clip_file.h"
 
 #include <Eigen/SVD>
 
@@ -109,19 +110,6 @@ SkinningResult computeSkinning(const RigProject& project, const Progress& progre
                            project.weightOptions(), progress);
 }
 
-namespace {
-
-/// The front ends do not ask which pose is the clip's rest: detect it where
-/// the options leave it at the first frame.
-RetargetOptions withDetectedRest(RetargetOptions options, const Motion& source)
-{
-    if (options.rest == RetargetRest::FirstFrame)
-        options.rest = detectRestPose(source);
-    return options;
-}
-
-} // namespace
-
 LoadedClip loadClip(const RigProject& project, const std::string& path, const RetargetOptions& options,
                     const Progress& progress)
 {
@@ -130,8 +118,8 @@ LoadedClip loadClip(const RigProject& project, const std::string& path, const Re
     LoadedClip clip;
     clip.path = path;
     clip.name = std::filesystem::path(path).filename().string();
-    clip.source = readBvh(path, {}, progress);
-    clip.retargeted = retargetClip(clip.source, project.rig()->skeleton, withDetectedRest(options, clip.source), progress);
+    clip.source = readClipFile(path, {}, progress).motion; // BVH, or any rigged and animated file (issue 22)
+    clip.retargeted = retargetClip(clip.source, project.rig()->skeleton, options, progress);
     clip.retargeted.name = clip.name;
     return clip;
 }
@@ -152,8 +140,7 @@ LoadedClip retargetLoadedClip(const RigProject& project, const LoadedClip& clip,
     if (edited && m.targetNames == project.rig()->skeleton.names)
         out.retargeted = retargetClip(clip.source, project.rig()->skeleton, m, options, progress);
     else
-        out.retargeted =
-            retargetClip(clip.source, project.rig()->skeleton, withDetectedRest(options, clip.source), progress);
+        out.retargeted = retargetClip(clip.source, project.rig()->skeleton, options, progress);
     out.retargeted.name = clip.name;
     return out;
 }

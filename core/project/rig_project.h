@@ -222,9 +222,10 @@ Vec3 parseFacing(const std::string& text);
 /// whatever `computeSkinning()` throws.
 SkinningResult computeSkinning(const RigProject& project, const Progress& progress = {});
 
-/// Reads a BVH clip and retargets it onto the project's rig (thesis Ch. 5,
-/// `retargetClip()`); `name` is set to the file name. With the default
-/// `options.rest` (FirstFrame) the rest pose is detected (`detectRestPose()`).
+/// Reads a clip (a BVH file or any rigged, animated file: clip_file.h) and
+/// retargets it onto the project's rig (thesis Ch. 5, `retargetClip()`);
+/// `name` is set to the file name. With the default `options.rest` (Auto) the
+/// rest pose follows the rule of retarget.h (bind pose, T-pose frame 0, zero pose).
 /// @throws rig::InvalidInput when there is no rig yet, rig::IoError /
 /// rig::ParseError for unreadable or malformed files (naming the file and line).
 LoadedClip loadClip(const RigProject& project, const std::string& path, const RetargetOptions& options = {},

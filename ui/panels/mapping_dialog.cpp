@@ -20,12 +20,12 @@ MappingDialog::MappingDialog(Document* document, QWidget* parent) : QDialog(pare
     layout->addWidget(m_summary);
     m_table = new QTableWidget(this);
     m_table->setObjectName("mappingTable");
-    m_table->setColumnCount(3);
-    m_table->setHorizontalHeaderLabels({tr("Rig joint"), tr("Matched by"), tr("Clip joint(s)")});
+    m_table->setColumnCount(4);
+    m_table->setHorizontalHeaderLabels({tr("Rig joint"), tr("Matched by"), tr("Clip joint(s)"), tr("Why")});
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->setVisible(false);
     layout->addWidget(m_table);
-    resize(560, 620);
+    resize(760, 620);
     connect(m_document, &Document::clipChanged, this, &MappingDialog::refresh);
     refresh();
 }
@@ -41,11 +41,17 @@ void MappingDialog::refresh()
         return;
     }
     const RetargetMapping& m = clip->retargeted.mapping;
-    m_summary->setText(tr("%1: %2 of %3 rig joints follow the clip. Pick another clip joint to correct a row "
-                          "(Ctrl+Z undoes it).")
+    QString notes;
+    for (const std::string& msg : m.messages)
+        notes += "\n• " + QString::fromStdString(msg);
+    const std::string_view rest = retargetRestName(m.restUsed);
+    m_summary->setText(tr("%1: %2 of %3 rig joints follow the clip (source rest pose: %4). Pick another clip joint "
+                          "to correct a row (Ctrl+Z undoes it).%5")
                            .arg(QString::fromStdString(clip->name))
                            .arg(m.mappedCount())
-                           .arg(m.targetNames.size()));
+                           .arg(m.targetNames.size())
+                           .arg(QString::fromUtf8(rest.data(), qsizetype(rest.size())))
+                           .arg(notes));
     m_table->setRowCount(int(m.targetNames.size()));
     for (size_t t = 0; t < m.targetNames.size(); ++t) {
         const int row = int(t);
@@ -58,6 +64,10 @@ void MappingDialog::refresh()
         auto* kind = new QTableWidgetItem(QString::fromUtf8(match.data(), qsizetype(match.size())));
         kind->setFlags(kind->flags() & ~Qt::ItemIsEditable);
         m_table->setItem(row, 1, kind);
+        auto* why = new QTableWidgetItem(QString::fromStdString(j.note));
+        why->setFlags(why->flags() & ~Qt::ItemIsEditable);
+        why->setToolTip(why->text());
+        m_table->setItem(row, 3, why);
 
         auto* combo = new QComboBox(m_table);
         combo->addItem(tr("(none: keeps its rest pose)"), QString());

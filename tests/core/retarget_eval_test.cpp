@@ -1,0 +1,46 @@
+// The retargeting measure (issue 22) scores an exact reproduction as zero:
+// the devset drone's own clip retargeted onto its own skeleton, deformed with
+// its own weights, is the artist's deformation.
+#include "core/eval/retarget_eval.h"
+
+#include "core/common/error.h"
+#include "core/io/mesh_import.h"
+#include "core/motion/clip_file.h"
+#include "core/project/rig_project.h"
+#include "core/skin/skin_weights.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace rig {
+namespace {
+
+TEST(RetargetEval, ItsOwnClipOnItsOwnSkeletonScoresZero)
+{
+    const std::string file = std::string(RIGSMITH_SOURCE_DIR) + "/../shared/devset/re_drone.glb";
+    if (!std::filesystem::exists(file))
+        GTEST_SKIP() << "the devset is absent (" << file << "): the retargeting measure is not checked on it";
+    const ImportedCharacter c = importCharacter(file);
+    ASSERT_TRUE(c.skeleton.has_value());
+    const ImportedSkeleton& s = *c.skeleton;
+    const FitResult artist = rigFromImportedSkeleton(s);
+    const SkinWeights weights = skinWeightsFromSparse(Eigen::SparseMatrix<double>(s.W), 4);
+    const CanonicalJointMap map = mapCanonicalJoints(artist.skeleton);
+    const Motion clip = motionFromAnimation(s, 0, "drone");
+    RetargetOptions o;
+    o.rootHeightFromGround = false;
+    o.keepFeetOnGround = false;
+    o.scaleTranslation = false;
+    const RetargetedClip r = retargetClip(clip, artist.skeleton, o);
+    const double height = c.mesh.V.col(1).maxCoeff() - c.mesh.V.col(1).minCoeff();
+    const RetargetEvaluation e = evaluateRetarget({&c.mesh.V, &s, 0, &map}, {&artist.skeleton, &weights, &map, &r}, height);
+    EXPECT_LT(e.mean.raw, 0.05 * e.mean.unposedRaw) << e.mean.raw << "% vs unposed " << e.mean.unposedRaw << "%";
+    EXPECT_LT(e.alignedRatio(), 0.05);
+    EXPECT_LT(e.meanBoneDegrees, 0.5);
+    EXPECT_GT(e.mean.unposedAligned, 1.0); // the clip does move the mesh
+    EXPECT_THROW(evaluateRetarget({&c.mesh.V, &s, 5, &map}, {&artist.skeleton, &weights, &map, &r}, height), InvalidInput);
+}
+
+} // namespace
+} // namespace rig

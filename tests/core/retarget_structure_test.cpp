@@ -1,0 +1,311 @@
+// Structure-first retargeting (issue 22): artists' skeletons with IK goals,
+// props and twist helpers, random names, swapped sides, different sizes, and
+// skeletons without legs or arms.
+#include "core/motion/retarget.h"
+
+#include "core/character/humanoid.h"
+#include "core/common/error.h"
+#include "core/motion/clip_file.h"
+#include "core/motion/skeleton_structure.h"
+#include "core/rig/fit_template.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <random>
+
+namespace rig {
+namespace {
+
+/// A joint of a synthetic skeleton: name, parent name ("" for the root), world rest position.
+struct J {
+    std::string name, parent;
+    double x, y, z;
+};
+
+/// The world-positioned joints as a BVH-like motion (6 channels on the root,
+/// Z Y X rotations elsewhere), `frames` frames of the rest pose.
+Motion motionOf(const std::vector<J>& joints, int frames = 2)
+{
+    Motion m;
+    m.offsets = MatrixX3d::Zero(static_cast<Eigen::Index>(joints.size()), 3);
+    std::map<std::string, int> index;
+    m.channelStarts.push_back(0);
+    for (const J& j : joints) {
+        const int i = m.jointCount();
+        const int p = j.parent.empty() ? -1 : index.at(j.parent);
+        m.names.push_back(j.name);
+        m.parents.push_back(p);
+        const Vec3 here(j.x, j.y, j.z);
+        const Vec3 there = p < 0 ? Vec3::Zero() : Vec3(joints[static_cast<size_t>(p)].x, joints[static_cast<size_t>(p)].y,
+                                                       joints[static_cast<size_t>(p)].z);
+        m.offsets.row(i) = (here - there).transpose();
+        index[j.name] = i;
+        if (i == 0)
+            for (Channel c : {Channel::Xposition, Channel::Yposition, Channel::Zposition})
+                m.channels.push_back(c);
+        for (Channel c : {Channel::Zrotation, Channel::Yrotation, Channel::Xrotation})
+            m.channels.push_back(c);
+        m.channelStarts.push_back(m.channelCount());
+    }
+    m.frames = MotionFrames::Zero(frames, m.channelCount());
+    for (int f = 0; f < frames; ++f)
+        for (int a = 0; a < 3; ++a)
+            m.frames(f, a) = m.offsets(0, a);
+    return m;
+}
+
+/// An artist's skeleton (T-pose, metres, facing +Z, left on +X): a floor root
+/// with IK goals and a knee pole, a pelvis, non-standard limb names, twist
+/// helpers, a zero-length roll joint, a weapon under the left hand, toe ends.
+std::vector<J> artistJoints(bool helpers)
+{
+    std::vector<J> j = {{"Root", "", 0, 0, 0}, {"B_Pelvis", "Root", 0, 1.0, 0}, {"B_Spine", "B_Pelvis", 0, 1.15, 0},
+                        {"B_Chest", "B_Spine", 0, 1.35, 0}, {"B_Neck", "B_Chest", 0, 1.5, 0}, {"B_Skull", "B_Neck", 0, 1.6, 0}};
+    if (helpers)
+        j.push_back({"B_Skull_Top", "B_Skull", 0, 1.8, 0});
+    for (const auto& [s, x] : {std::pair{std::string("Left"), 1.0}, std::pair{std::string("Right"), -1.0}}) {
+        const std::string c = "B_Collar_" + s, u = "B_Bicep_" + s, f = "B_Elbow_" + s, h = "B_Wrist_" + s;
+        j.push_back({c, "B_Chest", 0.05 * x, 1.45, 0});
+        j.push_back({u, c, 0.18 * x, 1.45, 0});
+        j.push_back({f, u, 0.45 * x, 1.45, 0});
+        j.push_back({h, f, 0.7 * x, 1.45, 0});
+        j.push_back({"B_Digits_" + s, h, 0.8 * x, 1.45, 0});
+        j.push_back({"B_Digits2_" + s, "B_Digits_" + s, 0.88 * x, 1.45, 0});
+        j.push_back({"B_Opp_" + s, h, 0.75 * x, 1.45, 0.04});
+        j.push_back({"B_Opp2_" + s, "B_Opp_" + s, 0.8 * x, 1.45, 0.06});
+        const std::string t = "B_Hip_" + s, k = "B_Knee_" + s, a = "B_Ankle_" + s, o = "B_Ball_" + s;
+        j.push_back({t, "B_Pelvis", 0.1 * x, 0.95, 0});
+        j.push_back({k, t, 0.1 * x, 0.5, 0.01});
+        j.push_back({a, k, 0.1 * x, 0.08, 0});
+        j.push_back({o, a, 0.1 * x, 0.02, 0.15});
+        if (helpers) {
+            j.push_back({"IK_Foot_" + s, "Root", 0.1 * x, 0.08, 0});
+            j.push_back({"IK_Foot_Target_" + s, "IK_Foot_" + s, 0.1 * x, 0.02, 0.15});
+            j.push_back({"Pole_Knee_" + s, "Root", 0.1 * x, 0.5, 0.6});
+            j.push_back({"Twist_Bicep_" + s, u, 0.3 * x, 1.45, 0});
+            j.push_back({"Roll_Hip_" + s, t, 0.1 * x, 0.95, 0}); // zero-length
+            j.push_back({"B_Toe_End_" + s, o, 0.1 * x, 0.02, 0.22});
+        }
+    }
+    if (helpers)
+        j.push_back({"Weapon_Sword", "B_Wrist_Left", 0.7, 1.45, 1.2}); // a prop reaching far forward
+    return j;
+}
+
+const Skeleton& defaultRig()
+{
+    static const Skeleton k = [] {
+        const Humanoid h = generateHumanoid({.pose = HumanoidPose::A, .height = 1.75, .cellSize = 0.05});
+        Skeleton s;
+        s.names = h.jointNames;
+        s.parents = h.jointParents;
+        s.bindPositions = h.joints;
+        s.bindOrientations.assign(s.names.size(), Eigen::Quaterniond::Identity());
+        orientBones(s);
+        return s;
+    }();
+    return k;
+}
+
+std::string sourceOf(const RetargetMapping& m, const std::string& target)
+{
+    const auto it = std::find(m.targetNames.begin(), m.targetNames.end(), target);
+    EXPECT_NE(it, m.targetNames.end()) << target;
+    const JointRetarget& j = m.joints[static_cast<size_t>(it - m.targetNames.begin())];
+    std::string out;
+    const RetargetSource* heaviest = nullptr;
+    for (const RetargetSource& s : j.sources)
+        if (!heaviest || s.weight > heaviest->weight)
+            heaviest = &s;
+    return heaviest ? m.sourceNames[static_cast<size_t>(heaviest->joint)] : "(not driven)";
+}
+
+TEST(SkeletonStructure, FindsTheBodyOfAnArtistsSkeletonPastItsHelpers)
+{
+    const Motion m = motionOf(artistJoints(true));
+    const BodyStructure b = findBodyStructure(m.names, m.parents, worldPositions(m, 0));
+    auto name = [&](int j) { return j < 0 ? std::string("-") : m.names[static_cast<size_t>(j)]; };
+    EXPECT_EQ(name(b.pelvis), "B_Pelvis");
+    EXPECT_EQ(name(b.chest), "B_Chest");
+    EXPECT_EQ(name(b.head), "B_Skull");
+    EXPECT_EQ(b.sidesFrom, "feet");
+    EXPECT_NEAR(b.front.z(), 1.0, 1e-9);
+    for (int s = 0; s < 2; ++s) {
+        const std::string side = s == 0 ? "Left" : "Right";
+        EXPECT_EQ(name(b.legs[static_cast<size_t>(s)].root), "B_Hip_" + side);
+        EXPECT_EQ(name(b.legs[static_cast<size_t>(s)].middle), "B_Knee_" + side);
+        EXPECT_EQ(name(b.legs[static_cast<size_t>(s)].end), "B_Ankle_" + side);
+        EXPECT_EQ(name(b.legs[static_cast<size_t>(s)].tip), "B_Ball_" + side);
+        EXPECT_EQ(name(b.arms[static_cast<size_t>(s)].root), "B_Bicep_" + side);
+        EXPECT_EQ(name(b.arms[static_cast<size_t>(s)].middle), "B_Elbow_" + side);
+        EXPECT_EQ(name(b.arms[static_cast<size_t>(s)].end), "B_Wrist_" + side);
+        EXPECT_EQ(name(b.arms[static_cast<size_t>(s)].chain.front()), "B_Collar_" + side);
+    }
+    for (const char* helper : {"IK_Foot_Left", "IK_Foot_Target_Left", "Pole_Knee_Right", "Twist_Bicep_Left",
+                               "Roll_Hip_Right", "Weapon_Sword", "B_Toe_End_Left", "B_Skull_Top"})
+        EXPECT_FALSE(b.kept(*m.find(helper))) << helper;
+    EXPECT_TRUE(b.messages.empty()) << b.messages.front();
+}
+
+TEST(RetargetStructure, IkGoalsPropsAndTwistHelpersDoNotDriveTheRig)
+{
+    const Motion m = motionOf(artistJoints(true));
+    const RetargetMapping map = mapSkeletons(m, defaultRig());
+    const std::map<std::string, std::string> want = {
+        {"LeftUpLeg", "B_Hip_Left"},     {"LeftLeg", "B_Knee_Left"},       {"LeftFoot", "B_Ankle_Left"},
+        {"LeftToeBase", "B_Ball_Left"},  {"RightUpLeg", "B_Hip_Right"},    {"RightLeg", "B_Knee_Right"},
+        {"RightFoot", "B_Ankle_Right"},  {"LeftArm", "B_Bicep_Left"},      {"LeftForeArm", "B_Elbow_Left"},
+        {"LeftHand", "B_Wrist_Left"},    {"RightArm", "B_Bicep_Right"},    {"RightForeArm", "B_Elbow_Right"},
+        {"RightHand", "B_Wrist_Right"},  {"Hips", "B_Pelvis"},             {"Head", "B_Skull"}};
+    for (const auto& [target, source] : want)
+        EXPECT_EQ(sourceOf(map, target), source) << target << "\n" << formatMappingTable(map);
+    for (const JointRetarget& j : map.joints)
+        for (const RetargetSource& s : j.sources) {
+            const std::string& n = map.sourceNames[static_cast<size_t>(s.joint)];
+            EXPECT_TRUE(n.rfind("B_", 0) == 0 && n.find("End") == std::string::npos)
+                << "driven by helper " << n << "\n" << formatMappingTable(map);
+        }
+    EXPECT_EQ(map.sourceRoot, *m.find("B_Pelvis"));
+}
+
+/// The same skeleton with every name replaced by a random one.
+Motion renamed(Motion m, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> letter('a', 'z');
+    for (size_t j = 0; j < m.names.size(); ++j) {
+        std::string n("j");
+        n += std::to_string(j);
+        n += '_';
+        for (int k = 0; k < 6; ++k)
+            n += static_cast<char>(letter(rng));
+        m.names[j] = n;
+    }
+    return m;
+}
+
+TEST(RetargetStructure, RandomJointNamesMapIdentically)
+{
+    const Motion named = motionOf(artistJoints(false));
+    const RetargetMapping a = mapSkeletons(named, defaultRig());
+    for (unsigned seed : {1u, 2u, 3u}) {
+        const RetargetMapping b = mapSkeletons(renamed(named, seed), defaultRig());
+        ASSERT_EQ(a.joints.size(), b.joints.size());
+        for (size_t t = 0; t < a.joints.size(); ++t) {
+            ASSERT_EQ(a.joints[t].sources.size(), b.joints[t].sources.size()) << a.targetNames[t];
+            for (size_t k = 0; k < a.joints[t].sources.size(); ++k) {
+                EXPECT_EQ(a.joints[t].sources[k].joint, b.joints[t].sources[k].joint) << a.targetNames[t];
+                EXPECT_NEAR(a.joints[t].sources[k].weight, b.joints[t].sources[k].weight, 1e-12) << a.targetNames[t];
+            }
+        }
+        EXPECT_DOUBLE_EQ(a.translationScale, b.translationScale);
+    }
+}
+
+TEST(RetargetStructure, SwappedSideNamesAreCaughtByGeometry)
+{
+    Motion swapped = motionOf(artistJoints(false));
+    for (std::string& n : swapped.names) {
+        if (const auto p = n.find("Left"); p != std::string::npos)
+            n.replace(p, 4, "Right");
+        else if (const auto q = n.find("Right"); q != std::string::npos)
+            n.replace(q, 5, "Left");
+    }
+    const RetargetMapping m = mapSkeletons(swapped, defaultRig());
+    // The joint on the character's left (+X, named "..._Right") drives the rig's left.
+    EXPECT_EQ(sourceOf(m, "LeftForeArm"), "B_Elbow_Right") << formatMappingTable(m);
+    EXPECT_EQ(sourceOf(m, "LeftLeg"), "B_Knee_Right") << formatMappingTable(m);
+    EXPECT_EQ(sourceOf(m, "RightHand"), "B_Wrist_Left") << formatMappingTable(m);
+    const bool said = std::any_of(m.messages.begin(), m.messages.end(),
+                                  [](const std::string& s) { return s.find("named as the other side") != std::string::npos; });
+    EXPECT_TRUE(said) << formatMappingTable(m);
+}
+
+/// A generated character's true joints as a clip skeleton (its zero pose).
+Motion characterMotion(double height)
+{
+    const Humanoid h = generateHumanoid({.pose = HumanoidPose::T, .height = height, .cellSize = 0.05});
+    std::vector<J> joints;
+    for (size_t j = 0; j < h.jointNames.size(); ++j) {
+        const int p = h.jointParents[j];
+        joints.push_back({h.jointNames[j], p < 0 ? "" : h.jointNames[static_cast<size_t>(p)], h.joints(static_cast<Eigen::Index>(j), 0),
+                          h.joints(static_cast<Eigen::Index>(j), 1), h.joints(static_cast<Eigen::Index>(j), 2)});
+    }
+    return motionOf(joints);
+}
+
+double hipHeight(const MatrixX3d& p, const std::vector<std::string>& names)
+{
+    auto y = [&](const std::string& n) {
+        return p(static_cast<Eigen::Index>(std::find(names.begin(), names.end(), n) - names.begin()), 1);
+    };
+    return y("Hips") - std::min({y("LeftFoot"), y("LeftToeBase"), y("RightFoot"), y("RightToeBase")});
+}
+
+TEST(RetargetStructure, RootScaleIsTheHipHeightRatio)
+{
+    const Motion small = characterMotion(1.2);
+    const Skeleton& big = defaultRig();
+    const RetargetMapping m = mapSkeletons(small, big, {.rest = RetargetRest::Zero});
+    const double want = hipHeight(big.bindPositions, big.names) / hipHeight(worldPositions(small, 0), small.names);
+    EXPECT_NEAR(m.translationScale, want, 1e-9 * want) << formatMappingTable(m);
+    EXPECT_GT(m.translationScale, 1.3); // 1.75 / 1.2 characters
+    for (const std::string& msg : m.messages)
+        EXPECT_EQ(msg.find("warning"), std::string::npos) << msg; // a plausible ratio
+}
+
+TEST(RetargetStructure, AClipWithoutLegsLeavesThemNotDrivenAndSaysSo)
+{
+    std::vector<J> upper;
+    for (const J& j : artistJoints(false))
+        if (j.name.find("Hip") == std::string::npos && j.name.find("Knee") == std::string::npos &&
+            j.name.find("Ankle") == std::string::npos && j.name.find("Ball") == std::string::npos)
+            upper.push_back(j);
+    const Motion m = motionOf(upper);
+    const RetargetMapping map = mapSkeletons(m, defaultRig());
+    for (const char* leg : {"LeftUpLeg", "LeftLeg", "LeftFoot", "RightUpLeg", "RightLeg", "RightFoot"}) {
+        const auto t = static_cast<size_t>(*defaultRig().find(leg));
+        EXPECT_TRUE(map.joints[t].sources.empty()) << leg << "\n" << formatMappingTable(map);
+        EXPECT_NE(map.joints[t].note.find("not driven"), std::string::npos) << leg << ": " << map.joints[t].note;
+    }
+    const std::string table = formatMappingTable(map);
+    EXPECT_NE(table.find("no legs found"), std::string::npos) << table;
+    EXPECT_NE(table.find("scaled by the ratio of their heights"), std::string::npos) << table;
+    EXPECT_NO_THROW(retargetClip(m, defaultRig()));
+}
+
+TEST(RetargetStructure, AClipWithoutArmsLeavesThemNotDriven)
+{
+    std::vector<J> legs;
+    for (const J& j : artistJoints(false))
+        if (j.name.find("Collar") == std::string::npos && j.name.find("Bicep") == std::string::npos &&
+            j.name.find("Elbow") == std::string::npos && j.name.find("Wrist") == std::string::npos &&
+            j.name.find("Digits") == std::string::npos && j.name.find("Opp") == std::string::npos)
+            legs.push_back(j);
+    const RetargetMapping map = mapSkeletons(motionOf(legs), defaultRig());
+    for (const char* arm : {"LeftArm", "LeftForeArm", "RightHand"}) {
+        const auto t = static_cast<size_t>(*defaultRig().find(arm));
+        EXPECT_TRUE(map.joints[t].sources.empty()) << arm << "\n" << formatMappingTable(map);
+        EXPECT_NE(map.joints[t].note.find("not driven"), std::string::npos) << arm << ": " << map.joints[t].note;
+    }
+    EXPECT_EQ(sourceOf(map, "LeftLeg"), "B_Knee_Left");
+    EXPECT_NE(formatMappingTable(map).find("no arms found"), std::string::npos);
+}
+
+TEST(RetargetRestRule, BindPoseFirstThenTPoseFrameThenZero)
+{
+    Motion m = motionOf(artistJoints(false));
+    EXPECT_EQ(resolveRetargetRest(m, RetargetRest::Auto), RetargetRest::FirstFrame); // frame 0 is the T-pose
+    EXPECT_THROW(resolveRetargetRest(m, RetargetRest::Bind), InvalidInput);
+    m.bindValues.assign(static_cast<size_t>(m.channelCount()), 0.0);
+    EXPECT_EQ(resolveRetargetRest(m, RetargetRest::Auto), RetargetRest::Bind);
+    EXPECT_EQ(resolveRetargetRest(m, RetargetRest::Zero), RetargetRest::Zero);
+    EXPECT_EQ(mapSkeletons(m, defaultRig()).restUsed, RetargetRest::Bind);
+    EXPECT_EQ(parseRetargetRest("auto"), RetargetRest::Auto);
+    EXPECT_EQ(parseRetargetRest("bind"), RetargetRest::Bind);
+}
+
+} // namespace
+} // namespace rig
