@@ -23,7 +23,7 @@ strict parser) and yet is read. Findings are copied to OUT/findings.
       [--jobs 2]
 
 Run it niced: it starts thousands of processes (nice -n 19 scripts/mutant_campaign.py ...).
-The importer runs under RIGSMITH_IMPORT_TIMEOUT=20 and RIGSMITH_IMPORT_MEMORY_MB=2048
+The importer runs under RIGSMITH_IMPORT_TIMEOUT=10 and RIGSMITH_IMPORT_MEMORY_MB=2048
 unless the environment sets them, so a reader that loops or grows is stopped
 by Rigsmith itself before the campaign's timeout.
 """
@@ -154,12 +154,17 @@ def main():
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--out", default="build/mutant-campaign")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--table", action="store_true",
+                    help="only print the table of every run so far (OUT/results.jsonl): the campaign may run in chunks")
     args = ap.parse_args()
     args.rigsmith = str(Path(args.rigsmith).resolve())
     work = Path(args.out).resolve()
     (work / "findings").mkdir(parents=True, exist_ok=True)
+    results_file = work / "results.jsonl"
+    if args.table:
+        return print_table(results_file)
     env = dict(os.environ)
-    env.setdefault("RIGSMITH_IMPORT_TIMEOUT", "20")
+    env.setdefault("RIGSMITH_IMPORT_TIMEOUT", "10")
     env.setdefault("RIGSMITH_IMPORT_MEMORY_MB", "2048")
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     rng = random.Random(args.seed)
@@ -196,63 +201,87 @@ def main():
             mutant.write_bytes(data)
             tasks.append((fmt, i, mutant, kind, args, env, rig_json if fmt == "bvh" else None))
 
-    table = {}
     started = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+    done = 0
+    seed_project = work / "seeds" / "rsproj" / "seed.rsproj"
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool, \
+            open(results_file, "a") as out:
         for fmt, index, mutant, kind, results in pool.map(one, tasks):
-            row = table.setdefault(fmt, {"mutants": 0, "runs": 0, "refused": 0, "accepted": 0, "crashes": 0,
-                                         "hangs": 0, "contained": 0, "silent": 0, "valid_json_read": 0,
-                                         "max_s": 0.0, "total_s": 0.0})
-            row["mutants"] += 1
             data = mutant.read_bytes()
             for name, rc, err, seconds in results:
-                row["runs"] += 1
-                row["max_s"] = max(row["max_s"], seconds)
-                row["total_s"] += seconds
                 last = err[-1] if err else ""
-                finding = None
-                if rc is None:
-                    row["hangs"] += 1
-                    finding = "hang"
-                elif rc < 0 or rc >= 128:
-                    row["crashes"] += 1
-                    finding = f"crash-{-rc if rc < 0 else rc - 128}"
-                elif rc == 0:
-                    row["accepted"] += 1
-                else:
-                    row["refused"] += 1
-                    if "reader crashed" in last or "aborted on this file" in last or "took longer" in last \
-                            or "needed more than" in last or "was killed" in last:
-                        row["contained"] += 1
+                record = {"format": fmt, "mutant": str(mutant), "kind": kind, "command": name, "rc": rc,
+                          "seconds": round(seconds, 3), "message": last[:300]}
                 if fmt == "rsproj" and name == "export":
-                    read = rc == 0 or "needs a clip" in last
-                    if read and data != (work / "seeds" / "rsproj" / "seed.rsproj").read_bytes():
-                        if valid_json(data):
-                            row["valid_json_read"] += 1
-                        else:
-                            row["silent"] += 1
-                            finding = "silent"
+                    record["read"] = rc == 0 or "needs a clip" in last
+                    record["changed"] = data != seed_project.read_bytes()
+                    record["valid_json"] = valid_json(data)
+                finding = classify(record)
                 if finding:
                     dest = work / "findings" / f"{fmt}-{finding}-{mutant.name}"
                     shutil.copy(mutant, dest)
-                    print(f"{finding}: {' '.join([name, str(mutant)])} -> {dest} ({last})", flush=True)
-            done = sum(r["mutants"] for r in table.values())
+                    print(f"{finding}: {name} {mutant} -> {dest} ({last})", flush=True)
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+            done += 1
             if done % 100 == 0:
                 print(f"{done}/{len(tasks)} mutants, {time.monotonic() - started:.0f} s", flush=True)
+    print(f"campaign chunk: {len(tasks)} mutants, {time.monotonic() - started:.0f} s")
+    return print_table(results_file)
 
-    print()
-    print("| format | mutants | runs | refused (message) | of which reader failures contained | accepted | "
-          "crashes of rigsmith | hangs past timeout | silent acceptances | slowest run |")
+
+CONTAINED = ("reader crashed", "aborted on this file", "took longer", "needed more than", "was killed")
+
+
+def classify(r):
+    """'hang', 'crash-SIG', 'silent' or None for one run."""
+    if r["rc"] is None:
+        return "hang"
+    if r["rc"] < 0 or r["rc"] >= 128:
+        return f"crash-{-r['rc'] if r['rc'] < 0 else r['rc'] - 128}"
+    if r.get("read") and r.get("changed") and not r.get("valid_json"):
+        return "silent"
+    return None
+
+
+def print_table(results_file):
+    table = {}
+    mutants = {}
+    for line in open(results_file):
+        r = json.loads(line)
+        row = table.setdefault(r["format"], {"runs": 0, "refused": 0, "accepted": 0, "crashes": 0, "hangs": 0,
+                                             "contained": 0, "silent": 0, "valid_json_read": 0, "max_s": 0.0})
+        mutants.setdefault(r["format"], set()).add(r["mutant"])
+        row["runs"] += 1
+        row["max_s"] = max(row["max_s"], r["seconds"])
+        finding = classify(r)
+        if finding == "hang":
+            row["hangs"] += 1
+        elif finding and finding.startswith("crash"):
+            row["crashes"] += 1
+        elif r["rc"] == 0:
+            row["accepted"] += 1
+        else:
+            row["refused"] += 1
+            if any(c in r["message"] for c in CONTAINED):
+                row["contained"] += 1
+        if finding == "silent":
+            row["silent"] += 1
+        elif r.get("read") and r.get("changed"):
+            row["valid_json_read"] += 1
+    print("| format | mutants | runs | refused with a message | of which a reader's crash, abort, hang or memory "
+          "contained | accepted | crashes of rigsmith | hangs past the timeout | silent acceptances | slowest run |")
     print("|---|---|---|---|---|---|---|---|---|---|")
+    bad = 0
     for fmt, r in table.items():
         silent = str(r["silent"]) if fmt == "rsproj" else "-"
         accepted = str(r["accepted"])
         if fmt == "rsproj":
-            accepted = f"{r['valid_json_read']} read (valid JSON after mutation)"
-        print(f"| {fmt} | {r['mutants']} | {r['runs']} | {r['refused']} | {r['contained']} | {accepted} | "
+            accepted = f"{r['valid_json_read']} read (still valid JSON)"
+        print(f"| {fmt} | {len(mutants[fmt])} | {r['runs']} | {r['refused']} | {r['contained']} | {accepted} | "
               f"{r['crashes']} | {r['hangs']} | {silent} | {r['max_s']:.1f} s |")
-    bad = sum(r["crashes"] + r["hangs"] + r["silent"] for r in table.values())
-    print(f"\ncampaign: {len(tasks)} mutants, {time.monotonic() - started:.0f} s, {bad} findings")
+        bad += r["crashes"] + r["hangs"] + r["silent"]
+    print(f"\nfindings: {bad}")
     return 1 if bad else 0
 
 
