@@ -7,9 +7,10 @@
 # rig_files_fuzz (rig and weights readers), retarget_fuzz (a BVH clip onto the
 # default rig), import_fuzz (PLY/OBJ/glTF/.X through the importer process, end
 # to end: the parent must survive and report).
-# Builds tests/fuzz with clang, AddressSanitizer and UBSan in its own build
-# directory (build-fuzz, or $RIGSMITH_FUZZ_BUILD_DIR), starts from the seed
-# corpus in tests/fuzz/corpus/TARGET (left untouched: new inputs go to
+# Builds the targets in the sanitizer build (scripts/sanitize_build.sh: clang,
+# AddressSanitizer, UBSan, coverage; build-sanitize or
+# $RIGSMITH_SANITIZE_BUILD_DIR), starts from the seed corpus in
+# tests/fuzz/corpus/TARGET (left untouched: new inputs go to
 # BUILD_DIR/fuzz-corpus/TARGET) and exits non-zero on a finding, whose input is
 # saved under BUILD_DIR/fuzz-artifacts/. import_fuzz needs the importer of a
 # normal build ($RIGSMITH_IMPORTER, default build/app/rigsmith-import).
@@ -19,15 +20,10 @@ DURATION="${1:-20}"
 shift || true
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(bvh_fuzz project_fuzz rig_files_fuzz retarget_fuzz import_fuzz)
-BUILD_DIR="${RIGSMITH_FUZZ_BUILD_DIR:-build-fuzz}"
-JOBS="${RIGSMITH_JOBS:-$(nproc)}"
-CXX_COMPILER="${CXX:-clang++}"
-case "$CXX_COMPILER" in *clang*) ;; *) CXX_COMPILER=clang++ ;; esac
+BUILD_DIR="${RIGSMITH_SANITIZE_BUILD_DIR:-build-sanitize}"
 export RIGSMITH_IMPORTER="${RIGSMITH_IMPORTER:-$PWD/${RIGSMITH_BUILD_DIR:-build}/app/rigsmith-import}"
 
-cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER="$CXX_COMPILER" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DRIGSMITH_BUILD_UI=OFF -DRIGSMITH_BUILD_TESTS=OFF -DRIGSMITH_BUILD_BENCH=OFF -DRIGSMITH_BUILD_FUZZ=ON >/dev/null
-cmake --build "$BUILD_DIR" --target "${TARGETS[@]}" -j"$JOBS"
+scripts/sanitize_build.sh "${TARGETS[@]}"
 
 ARTIFACTS="$BUILD_DIR/fuzz-artifacts"
 mkdir -p "$ARTIFACTS"
@@ -46,7 +42,8 @@ for target in "${TARGETS[@]}"; do
   fi
   # The crashers found so far: each must now be handled (refused or read), never crash.
   crashers="tests/fuzz/crashers/$name"
-  if [ -d "$crashers" ] && [ -n "$(ls -A "$crashers")" ]; then
+  # (scripts/test sets RIGSMITH_FUZZ_REPLAYED=1: scripts/sanitize.sh replayed them just before.)
+  if [ -z "${RIGSMITH_FUZZ_REPLAYED:-}" ] && [ -d "$crashers" ] && [ -n "$(ls -A "$crashers")" ]; then
     echo "== $target: replaying $(ls "$crashers" | wc -l) crashers =="
     "$BUILD_DIR/tests/fuzz/$target" "$crashers"/* -timeout=30 -rss_limit_mb=4096 >"$ARTIFACTS/$name-replay.log" 2>&1 ||
       { tail -30 "$ARTIFACTS/$name-replay.log"; echo "$target: a crasher crashes again"; exit 1; }

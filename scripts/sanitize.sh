@@ -1,32 +1,33 @@
 #!/usr/bin/env bash
-# The sanitizer ring: builds the core library, its tests and the importer with
-# clang, AddressSanitizer and UndefinedBehaviorSanitizer in build-sanitize (or
-# $RIGSMITH_SANITIZE_BUILD_DIR), runs the core tests there, then replays every
-# fuzz corpus (seeds and crashers) through the fuzz targets of build-fuzz (they
-# are built with the same sanitizers). Any report fails the ring.
-#   scripts/sanitize.sh            (scripts/test --sanitize runs it)
+# The sanitizer ring: the core tests built with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer (scripts/sanitize_build.sh, build-sanitize or
+# $RIGSMITH_SANITIZE_BUILD_DIR), run there, then every fuzz corpus (seeds and
+# crashers) replayed once through the fuzz targets of the same build. Any
+# report fails the ring. scripts/test runs it in every run; the core tests run
+# only here (not in the gcc build as well), so each is compiled and run once.
+#   scripts/sanitize.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${RIGSMITH_SANITIZE_BUILD_DIR:-build-sanitize}"
 JOBS="${RIGSMITH_JOBS:-$(nproc)}"
-FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DRIGSMITH_BUILD_UI=OFF -DRIGSMITH_BUILD_TESTS=ON -DRIGSMITH_BUILD_BENCH=OFF >/dev/null
-cmake --build "$BUILD_DIR" --target core_tests rigsmith-import -j"$JOBS"
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+scripts/sanitize_build.sh
+# Leaks are reported too; a UBSan finding stops the test (-fno-sanitize-recover).
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}" \
+  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 ctest --test-dir "$BUILD_DIR" -L core -j"$JOBS" --output-on-failure
 
-# The fuzz corpora, once each (-runs=0: replay only).
-export RIGSMITH_IMPORTER="$PWD/$BUILD_DIR/app/rigsmith-import"
-scripts/fuzz.sh 0 # builds the targets and replays the crashers (no fuzzing)
-FUZZ_DIR="${RIGSMITH_FUZZ_BUILD_DIR:-build-fuzz}"
+# The fuzz corpora, once each (-runs=0: replay only). import_fuzz starts the
+# importer of the gcc build (as the application would); the sanitized one ran
+# in the core tests above.
+export RIGSMITH_IMPORTER="${RIGSMITH_IMPORTER:-$PWD/${RIGSMITH_BUILD_DIR:-build}/app/rigsmith-import}"
+[ -x "$RIGSMITH_IMPORTER" ] || export RIGSMITH_IMPORTER="$PWD/$BUILD_DIR/app/rigsmith-import"
 for target in bvh_fuzz project_fuzz rig_files_fuzz retarget_fuzz import_fuzz; do
   name="${target%_fuzz}"
   dirs=("tests/fuzz/corpus/$name")
   [ -d "tests/fuzz/crashers/$name" ] && dirs+=("tests/fuzz/crashers/$name")
-  "$FUZZ_DIR/tests/fuzz/$target" -runs=0 "${dirs[@]}" >/dev/null 2>&1 ||
-    { "$FUZZ_DIR/tests/fuzz/$target" -runs=0 "${dirs[@]}" 2>&1 | tail -40; echo "sanitize: $target corpus failed"; exit 1; }
-  echo "sanitize: $target corpus replayed clean"
+  log="$BUILD_DIR/$name-corpus.log"
+  "$BUILD_DIR/tests/fuzz/$target" -runs=0 -timeout=30 -rss_limit_mb=4096 "${dirs[@]}" >"$log" 2>&1 ||
+    { tail -40 "$log"; echo "sanitize: $target corpus failed"; exit 1; }
+  echo "sanitize: $target corpus replayed clean ($(ls "${dirs[@]}" | wc -l) inputs)"
 done
 echo "sanitize: clean"
