@@ -23,7 +23,7 @@ strict parser) and yet is read. Findings are copied to OUT/findings.
       [--jobs 2]
 
 Run it niced: it starts thousands of processes (nice -n 19 scripts/mutant_campaign.py ...).
-The importer runs under RIGSMITH_IMPORT_TIMEOUT=10 and RIGSMITH_IMPORT_MEMORY_MB=2048
+The importer runs under RIGSMITH_IMPORT_TIMEOUT=5 and RIGSMITH_IMPORT_MEMORY_MB=2048
 unless the environment sets them, so a reader that loops or grows is stopped
 by Rigsmith itself before the campaign's timeout.
 """
@@ -110,7 +110,7 @@ def mutate(data, rng, kind, text):
 def run_killing_group(cmd, timeout, env):
     """Runs cmd in its own process group; at the timeout kills the group (rigsmith and its importer)."""
     start = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, process_group=0)
     try:
         _, err = p.communicate(timeout=timeout)
         return p.returncode, err.decode(errors="replace").strip().splitlines(), time.monotonic() - start
@@ -164,7 +164,7 @@ def main():
     if args.table:
         return print_table(results_file)
     env = dict(os.environ)
-    env.setdefault("RIGSMITH_IMPORT_TIMEOUT", "10")
+    env.setdefault("RIGSMITH_IMPORT_TIMEOUT", "5")
     env.setdefault("RIGSMITH_IMPORT_MEMORY_MB", "2048")
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     rng = random.Random(args.seed)
