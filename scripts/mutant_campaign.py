@@ -179,8 +179,10 @@ def main():
     tasks = []
     for fmt in args.formats.split(","):
         # Only seeds Rigsmith reads: every mutant is then a damaged good file.
+        # (With the importer's default 60 s: a seed is not dropped for a busy machine.)
+        seed_env = dict(env, RIGSMITH_IMPORT_TIMEOUT="60")
         seeds = [(p, sib) for p, sib in seeds_for(fmt, work, args.rigsmith)
-                 if fmt == "rsproj" or run_killing_group([args.rigsmith, "info", str(p)], args.timeout, env)[0] == 0]
+                 if fmt == "rsproj" or run_killing_group([args.rigsmith, "info", str(p)], 120, seed_env)[0] == 0]
         print(f"{fmt}: {len(seeds)} seeds: {', '.join(p.name for p, _ in seeds)}", flush=True)
         if not seeds:
             print(f"{fmt}: no seeds", file=sys.stderr)
