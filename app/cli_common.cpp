@@ -128,7 +128,8 @@ json infoJson(const LoadedCharacter& c)
               {"size", {size.x(), size.y(), size.z()}},
               {"up_axis", c.imported.info.upAxis},
               {"up_axis_guessed", c.imported.info.upAxisGuessed},
-              {"skeleton_joints", c.imported.skeleton ? c.imported.skeleton->names.size() : 0}};
+              {"skeleton_joints", c.imported.skeleton ? c.imported.skeleton->names.size() : 0},
+              {"import_warnings", c.imported.info.warnings}};
     return j;
 }
 
@@ -187,6 +188,8 @@ OrientationOptions parseOrientationArgs(const Args& a, const std::string& comman
 LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& orientation, OrientationResult& result)
 {
     LoadedCharacter c = loadCharacter(file);
+    for (const std::string& w : c.imported.info.warnings) // far from the origin, lost precision
+        std::cerr << "rigsmith: warning: " << w << '\n';
     result = orientCharacter(c, orientation);
     return c;
 }

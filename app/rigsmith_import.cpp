@@ -17,7 +17,8 @@ int usage()
 {
     std::fprintf(stderr,
                  "usage: rigsmith-import --out-fd FD [--weld-tolerance X] [--max-triangles N]\n"
-                 "                       [--max-animation-frames N] [--no-guess-up] [--] FILE\n"
+                 "                       [--max-animation-frames N] [--recentre-distance X]\n"
+                 "                       [--precision-fraction X] [--no-guess-up] [--] FILE\n"
                  "Reads FILE with Assimp and writes the character as binary records to FD\n"
                  "(the protocol of core/io/guarded_import.cpp). Run by rigsmith.\n");
     return 2;
@@ -49,6 +50,10 @@ int main(int argc, char** argv)
             options.maxTriangles = static_cast<int>(v);
         else if (a == "--max-animation-frames" && value(v))
             options.maxAnimationFrames = static_cast<int>(v);
+        else if (a == "--recentre-distance" && value(v))
+            options.recentreDistance = v;
+        else if (a == "--precision-fraction" && value(v))
+            options.precisionFraction = v;
         else if (a == "--no-guess-up")
             options.guessUpAxis = false;
         else if (a == "--" && i + 2 == argc)

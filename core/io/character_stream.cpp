@@ -12,7 +12,7 @@
 namespace rig {
 namespace {
 
-constexpr std::string_view kMagic = "RSCHAR01";
+constexpr std::string_view kMagic = "RSCHAR02"; // 02: ImportInfo::recentred, collapsedTriangles, warnings
 constexpr std::string_view kEnd = "RSEND";
 
 // A field added to one of these structs must be streamed (else the importer
@@ -24,8 +24,8 @@ static_assert(sizeof(ImportedAnimation) == 104,
               "ImportedAnimation changed: stream the new field in fields(ImportedAnimation)");
 static_assert(sizeof(ImportedSkeleton) == 168,
               "ImportedSkeleton changed: stream the new field in fields(ImportedSkeleton)");
-static_assert(sizeof(ImportInfo) == 152, "ImportInfo changed: stream the new field in fields(ImportInfo)");
-static_assert(sizeof(ImportedCharacter) == 520,
+static_assert(sizeof(ImportInfo) == 208, "ImportInfo changed: stream the new field in fields(ImportInfo)");
+static_assert(sizeof(ImportedCharacter) == 576,
               "ImportedCharacter changed: stream the new field in fields(ImportedCharacter)");
 static_assert(sizeof(SourceTexture) == 96, "SourceTexture changed: stream the new field in fields(SourceTexture)");
 static_assert(sizeof(SourceTextureRef) == 16, "SourceTextureRef changed: stream the new field");
@@ -238,6 +238,9 @@ template <class S> void io(S& s, ImportInfo& i)
     io(s, i.weldMap);
     io(s, i.metresPerUnit);
     io(s, i.meshesPlacedBySkeleton);
+    io(s, i.recentred);
+    io(s, i.collapsedTriangles);
+    io(s, i.warnings);
 }
 template <class S> void io(S& s, SourceTexture& t)
 {

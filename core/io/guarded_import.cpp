@@ -217,53 +217,69 @@ std::string findImporter(const GuardedImportOptions& options)
     return {};
 }
 
-ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOptions& import,
-                                         const GuardedImportOptions& options, const Progress& progress)
-{
-    const std::string importer = options.isolate ? findImporter(options) : std::string();
-    if (options.isolate && !options.importer.empty() && importer.empty())
-        throw IoError(path + ": cannot start the importer " + options.importer + " (missing or not executable)");
-    checkDeclaredSize(path, import);
-    if (importer.empty())
-        return importCharacter(path, import, progress);
+namespace {
 
-    // Everything the child needs is prepared before fork(): after it, in a
-    // threaded parent, only async-signal-safe calls are allowed.
-    char weld[64], triangles[32], frames[32];
-    std::snprintf(weld, sizeof weld, "%.17g", import.weldTolerance);
-    std::snprintf(triangles, sizeof triangles, "%d", import.maxTriangles);
-    std::snprintf(frames, sizeof frames, "%d", import.maxAnimationFrames);
-    std::vector<std::string> args = {importer, "--out-fd", "3", "--weld-tolerance", weld, "--max-triangles",
-                                     triangles, "--max-animation-frames", frames};
+/// The importer's command line and environment, prepared before fork(): after
+/// it, in a threaded parent, only async-signal-safe calls are allowed.
+struct ImporterCommand {
+    std::vector<std::string> args, env;
+    std::vector<char*> argv, envp; ///< Null-terminated views of args and env.
+};
+
+ImporterCommand importerCommand(const std::string& importer, const std::string& path, const ImportOptions& import)
+{
+    ImporterCommand c;
+    auto number = [](const char* format, auto value) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, format, value);
+        return std::string(buf);
+    };
+    c.args = {importer,
+              "--out-fd", "3",
+              "--weld-tolerance", number("%.17g", import.weldTolerance),
+              "--max-triangles", number("%d", import.maxTriangles),
+              "--max-animation-frames", number("%d", import.maxAnimationFrames),
+              "--recentre-distance", number("%.17g", import.recentreDistance),
+              "--precision-fraction", number("%.17g", import.precisionFraction)};
     if (!import.guessUpAxis)
-        args.emplace_back("--no-guess-up");
-    args.emplace_back("--");
-    args.push_back(path);
-    std::vector<char*> argv;
-    for (std::string& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    // The child's environment: ours, plus transparent huge pages for malloc
-    // (glibc 2.35+; a fresh process page-faults its whole heap, 4 KiB at a time otherwise).
-    std::vector<std::string> env;
+        c.args.emplace_back("--no-guess-up");
+    c.args.emplace_back("--");
+    c.args.push_back(path);
+    // Ours, plus transparent huge pages for malloc (glibc 2.35+; a fresh
+    // process page-faults its whole heap, 4 KiB at a time otherwise).
     bool tunables = false;
     for (char** e = environ; *e; ++e) {
-        env.emplace_back(*e);
-        if (env.back().rfind("GLIBC_TUNABLES=", 0) == 0) {
-            env.back() += ":glibc.malloc.hugetlb=1";
+        c.env.emplace_back(*e);
+        if (c.env.back().rfind("GLIBC_TUNABLES=", 0) == 0) {
+            c.env.back() += ":glibc.malloc.hugetlb=1";
             tunables = true;
         }
     }
     if (!tunables)
-        env.emplace_back("GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
-    std::vector<char*> envp;
-    for (std::string& e : env)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    const std::uint64_t memory = importMemoryCap(options);
-    const rlimit as{memory ? memory : RLIM_INFINITY, memory ? memory : RLIM_INFINITY};
-    const rlimit stack{options.stackBytes, options.stackBytes};
+        c.env.emplace_back("GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
+    for (std::string& a : c.args)
+        c.argv.push_back(a.data());
+    c.argv.push_back(nullptr);
+    for (std::string& e : c.env)
+        c.envp.push_back(e.data());
+    c.envp.push_back(nullptr);
+    return c;
+}
 
+/// The running importer: its process and the read end of its pipe.
+struct Child {
+    pid_t pid = -1;
+    int in = -1;
+};
+
+/// Forks and execs the importer under the address-space cap `memory` (0:
+/// none) and `stackBytes`, its records going to fd 3, stdin and stdout on
+/// /dev/null; the child dies with us.
+Child startImporter(ImporterCommand& command, std::uint64_t memory, std::uint64_t stackBytes,
+                    const std::string& path)
+{
+    const rlimit as{memory ? memory : RLIM_INFINITY, memory ? memory : RLIM_INFINITY};
+    const rlimit stack{stackBytes, stackBytes};
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         throw IoError(path + ": cannot start the importer (" + std::strerror(errno) + ")");
@@ -279,7 +295,7 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
         throw IoError(path + ": cannot start the importer (" + std::strerror(e) + ")");
     }
     if (pid == 0) {
-        // The child: limits, fds, then the importer.
+        // The child: async-signal-safe calls only.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent)
             ::_exit(127);
@@ -290,32 +306,97 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
             ::dup2(devNull, 0);
             ::dup2(devNull, 1);
         }
-        ::execve(argv[0], argv.data(), envp.data());
+        ::execve(command.argv[0], command.argv.data(), command.envp.data());
         ::_exit(127);
     }
     ::close(fds[1]);
     if (devNull >= 0)
         ::close(devNull);
-    const int in = fds[0];
+    return {pid, fds[0]};
+}
 
-    // Read records until the pipe closes, the clock runs out or the user cancels.
-    const auto start = std::chrono::steady_clock::now();
-    std::string buf;
-    std::size_t pos = 0; // start of the first unparsed record
-    bool done = false, outOfMemory = false;
-    std::string result;
-    int errorKind = 0;
+/// What the importer sent: its last record (the character, its error, or
+/// that an allocation failed), progress records passed on as they come.
+struct ChildRecords {
+    bool done = false;        ///< A last record arrived.
+    bool outOfMemory = false; ///< 'M'
+    std::string character;    ///< 'C': the character stream
+    int errorKind = 0;        ///< 'E': 1 IoError, 2 InvalidInput, 3 other
     std::string errorText;
+};
+
+/// Parses the complete records of `buf` from `pos` on (advancing it); stops at
+/// an incomplete one or after the last. Returns false on an unknown tag.
+bool parseRecords(const std::string& buf, std::size_t& pos, const Progress& progress, ChildRecords& out, char& badTag)
+{
+    while (!out.done && pos < buf.size()) {
+        const char tag = buf[pos];
+        const std::size_t left = buf.size() - pos - 1;
+        const char* body = buf.data() + pos + 1;
+        if (tag == 'P') {
+            std::uint32_t len = 0;
+            if (left < 4)
+                return true;
+            std::memcpy(&len, body, 4);
+            if (left < 4 + std::size_t(len) + 8)
+                return true;
+            double fraction = 0.0;
+            std::memcpy(&fraction, body + 4 + len, 8);
+            if (progress.report)
+                progress.report(std::string_view(body + 4, len), fraction);
+            pos += 1 + 4 + len + 8;
+        } else if (tag == 'C') {
+            std::uint64_t len = 0;
+            if (left < 8)
+                return true;
+            std::memcpy(&len, body, 8);
+            if (left < 8 + len)
+                return true;
+            out.character.assign(body + 8, static_cast<std::size_t>(len));
+            pos += 1 + 8 + static_cast<std::size_t>(len);
+            out.done = true;
+        } else if (tag == 'E') {
+            std::uint32_t len = 0;
+            if (left < 5)
+                return true;
+            std::memcpy(&len, body + 1, 4);
+            if (left < 5 + std::size_t(len))
+                return true;
+            out.errorKind = static_cast<unsigned char>(body[0]);
+            out.errorText.assign(body + 5, len);
+            pos += 1 + 5 + len;
+            out.done = true;
+        } else if (tag == 'M') {
+            out.outOfMemory = true;
+            pos += 1;
+            out.done = true;
+        } else {
+            badTag = tag;
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Reads the child's records until its last one, the pipe closing, the
+/// clock running out or the user cancelling (the last two kill the child).
+ChildRecords readRecords(const Child& child, const GuardedImportOptions& options, const Progress& progress,
+                         const std::string& path)
+{
+    const auto start = std::chrono::steady_clock::now();
     auto failAndKill = [&](const std::string& message) {
-        ::close(in);
-        killChild(pid);
+        ::close(child.in);
+        killChild(child.pid);
         throw IoError(path + ": " + message);
     };
+    ChildRecords out;
+    std::string buf;
+    std::size_t pos = 0; // start of the first unparsed record
     char chunk[1 << 16];
-    while (!done) {
+    while (!out.done) {
         if (progress.cancelled()) {
-            ::close(in);
-            killChild(pid);
+            ::close(child.in);
+            killChild(child.pid);
             throw Cancelled();
         }
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -323,103 +404,97 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
             failAndKill("reading took longer than " + seconds(options.timeoutSeconds) +
                         " and was stopped (a corrupt or very large file?); nothing was changed. The limit is "
                         "$RIGSMITH_IMPORT_TIMEOUT (seconds)");
-        pollfd p{in, POLLIN, 0};
+        pollfd p{child.in, POLLIN, 0};
         const int wait = static_cast<int>(std::clamp((options.timeoutSeconds - elapsed) * 1000.0, 1.0, 50.0));
         const int r = ::poll(&p, 1, wait);
         if (r < 0 && errno != EINTR)
             failAndKill(std::string("lost the importer (") + std::strerror(errno) + ")");
         if (r <= 0)
             continue;
-        const ssize_t n = ::read(in, chunk, sizeof chunk);
+        const ssize_t n = ::read(child.in, chunk, sizeof chunk);
         if (n < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
         if (n <= 0)
             break; // the child closed the pipe: exited or died
         buf.append(chunk, static_cast<std::size_t>(n));
-        // Parse the complete records.
-        while (!done && pos < buf.size()) {
-            const char tag = buf[pos];
-            const std::size_t left = buf.size() - pos - 1;
-            const char* body = buf.data() + pos + 1;
-            if (tag == 'P') {
-                std::uint32_t len = 0;
-                if (left < 4)
-                    break;
-                std::memcpy(&len, body, 4);
-                if (left < 4 + std::size_t(len) + 8)
-                    break;
-                double fraction = 0.0;
-                std::memcpy(&fraction, body + 4 + len, 8);
-                if (progress.report)
-                    progress.report(std::string_view(body + 4, len), fraction);
-                pos += 1 + 4 + len + 8;
-            } else if (tag == 'C') {
-                std::uint64_t len = 0;
-                if (left < 8)
-                    break;
-                std::memcpy(&len, body, 8);
-                if (left < 8 + len)
-                    break;
-                result.assign(body + 8, static_cast<std::size_t>(len));
-                pos += 1 + 8 + static_cast<std::size_t>(len);
-                done = true;
-            } else if (tag == 'E') {
-                std::uint32_t len = 0;
-                if (left < 5)
-                    break;
-                std::memcpy(&len, body + 1, 4);
-                if (left < 5 + std::size_t(len))
-                    break;
-                errorKind = static_cast<unsigned char>(body[0]);
-                errorText.assign(body + 5, len);
-                pos += 1 + 5 + len;
-                done = true;
-            } else if (tag == 'M') {
-                outOfMemory = true;
-                pos += 1;
-                done = true;
-            } else {
-                failAndKill("the importer's output is corrupt (record '" + std::string(1, tag) + "')");
-            }
-        }
-        if (pos > (1 << 20) && !done) { // drop parsed progress records
+        char badTag = 0;
+        if (!parseRecords(buf, pos, progress, out, badTag))
+            failAndKill("the importer's output is corrupt (record '" + std::string(1, badTag) + "')");
+        if (pos > (1 << 20) && !out.done) { // drop parsed progress records
             buf.erase(0, pos);
             pos = 0;
         }
     }
-    ::close(in);
+    ::close(child.in);
+    return out;
+}
+
+/// Waits for the child to end; its wait status.
+int reap(pid_t pid)
+{
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    return status;
+}
+
+/// Throws what ended the child when it hit the memory cap or sent no last
+/// record: a crash, an abort, a failed start. Returns when it ended normally.
+void throwIfChildFailed(const std::string& path, const std::string& importer, const ChildRecords& records,
+                       int status, std::uint64_t memory)
+{
+    if (records.outOfMemory || (WIFEXITED(status) && WEXITSTATUS(status) == kExitOutOfMemory))
+        throw IoError(path + ": reading needed more than " + gigabytes(memory) +
+                      " of memory and was stopped (a corrupt file, or one too large for this machine); nothing "
+                      "was changed");
+    if (records.done)
+        return;
     const std::string reader = "the " + formatName(path) + " reader";
-    const std::string memoryText =
-        "reading needed more than " + gigabytes(memory) +
-        " of memory and was stopped (a corrupt file, or one too large for this machine); nothing was changed";
-    if (outOfMemory || (WIFEXITED(status) && WEXITSTATUS(status) == kExitOutOfMemory))
-        throw IoError(path + ": " + memoryText);
-    if (!done) {
-        if (WIFSIGNALED(status)) {
-            const int sig = WTERMSIG(status);
-            if (sig == SIGABRT)
-                throw IoError(path + ": " + reader + " aborted on this file (SIGABRT); the file is probably corrupt. "
-                                                     "Nothing was changed");
-            if (sig == SIGKILL)
-                throw IoError(path + ": " + reader + " was killed (SIGKILL: out of memory?); nothing was changed");
-            throw IoError(path + ": " + reader + " crashed on this file (" + signalName(sig) +
-                          "); the file is probably corrupt. Nothing was changed");
-        }
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-            throw IoError(path + ": cannot start the importer " + importer);
-        throw IoError(path + ": the importer stopped without a result (exit code " +
-                      std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + "); nothing was changed");
+    if (WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        if (sig == SIGABRT)
+            throw IoError(path + ": " + reader + " aborted on this file (SIGABRT); the file is probably corrupt. "
+                                                 "Nothing was changed");
+        if (sig == SIGKILL)
+            throw IoError(path + ": " + reader + " was killed (SIGKILL: out of memory?); nothing was changed");
+        throw IoError(path + ": " + reader + " crashed on this file (" + signalName(sig) +
+                      "); the file is probably corrupt. Nothing was changed");
     }
-    if (errorKind == 1)
-        throw IoError(errorText);
-    if (errorKind == 2)
-        throw InvalidInput(errorText);
-    if (errorKind != 0)
-        throw IoError(errorText);
-    return readCharacterStream(result, path);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        throw IoError(path + ": cannot start the importer " + importer);
+    throw IoError(path + ": the importer stopped without a result (exit code " +
+                  std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + "); nothing was changed");
+}
+
+/// The child's own refusal, rethrown as the type it had.
+[[noreturn]] void rethrowChildError(const ChildRecords& records)
+{
+    if (records.errorKind == 2)
+        throw InvalidInput(records.errorText);
+    throw IoError(records.errorText); // 1: IoError; 3: anything else, named as an I/O failure
+}
+
+} // namespace
+
+ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOptions& import,
+                                         const GuardedImportOptions& options, const Progress& progress)
+{
+    const std::string importer = options.isolate ? findImporter(options) : std::string();
+    if (options.isolate && !options.importer.empty() && importer.empty())
+        throw IoError(path + ": cannot start the importer " + options.importer + " (missing or not executable)");
+    checkDeclaredSize(path, import);
+    if (importer.empty())
+        return importCharacter(path, import, progress);
+
+    ImporterCommand command = importerCommand(importer, path, import);
+    const std::uint64_t memory = importMemoryCap(options);
+    const Child child = startImporter(command, memory, options.stackBytes, path);
+    const ChildRecords records = readRecords(child, options, progress, path);
+    const int status = reap(child.pid);
+    throwIfChildFailed(path, importer, records, status, memory);
+    if (records.errorKind != 0)
+        rethrowChildError(records);
+    return readCharacterStream(records.character, path);
 }
 
 int runImporterChild(const std::string& path, const ImportOptions& import, int fd)

@@ -16,6 +16,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -353,7 +355,40 @@ struct FileGeometry {
     std::vector<int> part;         ///< #fileVertices: index of the instance.
     std::vector<Eigen::Vector3i> F;///< Triangles, into the file vertices.
     Box3 box;                      ///< Bounding box of V.
+    /// The mesh whose stored (32-bit) coordinates are coarsest against its own
+    /// extent: the step of a float at its largest coordinate over its diagonal.
+    struct Precision {
+        double ratio = 0.0, step = 0.0, magnitude = 0.0, extent = 0.0;
+        std::string mesh;
+    } precision;
 };
+
+/// The step between neighbouring 32-bit floats at `x` (Assimp stores every
+/// coordinate as a float).
+double floatStep(double x)
+{
+    const float f = static_cast<float>(std::min(std::abs(x), 3.0e38));
+    return static_cast<double>(std::nextafter(f, std::numeric_limits<float>::infinity())) - static_cast<double>(f);
+}
+
+/// How coarse one mesh's stored coordinates are (see FileGeometry::Precision).
+void notePrecision(const aiMesh* am, const std::vector<int>& vertexOfSource, const std::string& name,
+                   FileGeometry::Precision& worst)
+{
+    Box3 local;
+    double magnitude = 0.0;
+    for (const int v : vertexOfSource) {
+        const aiVector3D& a = am->mVertices[v];
+        const Vec3 p(a.x, a.y, a.z);
+        local.extend(p);
+        magnitude = std::max(magnitude, p.cwiseAbs().maxCoeff());
+    }
+    const double extent = local.diagonal(), step = floatStep(magnitude);
+    const double ratio = step / std::max(extent, std::numeric_limits<double>::min());
+    if (vertexOfSource.empty() || ratio <= worst.ratio)
+        return;
+    worst = {ratio, step, magnitude, extent, name};
+}
 
 std::string instanceName(const Instance& inst, size_t p)
 {
@@ -393,6 +428,7 @@ FileGeometry mergeInstances(const std::vector<Instance>& instances, int fileVert
                 }
             }
         }
+        notePrecision(am, inst.vertexOfSource, name, g.precision);
         for (unsigned f = 0; f < am->mNumFaces; ++f) {
             const aiFace& face = am->mFaces[f];
             if (face.mNumIndices != 3)
@@ -429,8 +465,75 @@ Eigen::Matrix4d orient(FileGeometry& g, UpAxis up, const ImportOptions& options,
         const Eigen::Matrix3d R = fix.block<3, 3>(0, 0);
         g.V = g.V * R.transpose();
         g.N = g.N * R.transpose();
+        g.box = Box3();
+        for (Eigen::Index i = 0; i < g.V.rows(); ++i)
+            g.box.extend(g.V.row(i).transpose());
     }
     return fix;
+}
+
+std::string number(double x)
+{
+    std::ostringstream out;
+    out << std::setprecision(3) << x;
+    return out.str();
+}
+
+/// Moves a model that lies far from the origin (its box centre farther than
+/// `options.recentreDistance` diagonals away) so that its ground centre (the
+/// box's bottom centre, +Y up) is at the origin; `fix` gets the move, so the
+/// source meshes, joints and animations move with it. Far from the origin the
+/// 32-bit floats of the viewport (and of Assimp, see `precisionWarnings`)
+/// resolve the model coarsely; near it they do not.
+void recentre(FileGeometry& g, const ImportOptions& options, const std::string& path, Eigen::Matrix4d& fix,
+              ImportInfo& info)
+{
+    const double diagonal = g.box.diagonal();
+    const Vec3 centre = g.box.center();
+    if (!(options.recentreDistance > 0.0) || !(centre.norm() > options.recentreDistance * diagonal))
+        return;
+    const Vec3 move(-centre.x(), -g.box.min.y(), -centre.z());
+    g.V.rowwise() += move.transpose();
+    g.box.min += move;
+    g.box.max += move;
+    Eigen::Matrix4d translate = Eigen::Matrix4d::Identity();
+    translate.block<3, 1>(0, 3) = move;
+    fix = translate * fix;
+    info.recentred = move;
+    info.warnings.push_back(quoted(path) + ": the model lay " + number(centre.norm()) + " units from the origin, " +
+                            number(centre.norm() / std::max(diagonal, 1e-300)) +
+                            " times its size; it was moved to the origin by (" + number(move.x()) + ", " +
+                            number(move.y()) + ", " + number(move.z()) + ") (exports are written there)");
+}
+
+/// Warns when the file's coordinates lost precision before Rigsmith saw them:
+/// Assimp reads every coordinate into a 32-bit float, which far from the
+/// origin steps by whole units (at 1e7: 1 unit), so a small mesh placed there
+/// in the file is snapped to that step, distinct vertices collapse and
+/// triangles vanish. Nothing restores the lost digits; the warning says where
+/// they went and how to keep them (move the model near the origin before export).
+void precisionWarnings(const FileGeometry& g, const ImportOptions& options, const std::string& path,
+                       ImportInfo& info)
+{
+    const FileGeometry::Precision& p = g.precision;
+    const auto triangles = static_cast<double>(g.F.size());
+    const bool coarse = p.ratio > options.precisionFraction;
+    const bool collapsed = info.collapsedTriangles > 0 && info.collapsedTriangles >= 0.01 * triangles;
+    if (!coarse && !collapsed)
+        return;
+    std::string text = quoted(path) + ": ";
+    if (coarse)
+        text += "mesh '" + p.mesh + "' is stored " + number(p.magnitude) +
+                " units from the origin, where the file's 32-bit coordinates step by " + number(p.step) +
+                " units, on a mesh " + number(p.extent) + " units across: its shape lost precision";
+    else
+        text += "welding collapsed triangles (two corners at one position)";
+    if (info.collapsedTriangles > 0)
+        text += std::string(coarse ? " (" : ": ") + std::to_string(info.collapsedTriangles) + " of " +
+                std::to_string(g.F.size()) + " triangles collapsed" + (coarse ? ")" : "");
+    if (coarse)
+        text += ". Move the model near the origin in the modelling tool and export it again";
+    info.warnings.push_back(text);
 }
 
 /// Welds coincident positions (quantized to the tolerance and hashed) into
@@ -473,13 +576,24 @@ void weld(const FileGeometry& g, const ImportOptions& options, const std::string
     Eigen::Index nf = 0;
     for (const auto& f : g.F) {
         const Eigen::Vector3i w(info.weldMap[f[0]], info.weldMap[f[1]], info.weldMap[f[2]]);
-        if (w[0] == w[1] || w[1] == w[2] || w[0] == w[2])
-            continue; // collapsed by welding
+        if (w[0] == w[1] || w[1] == w[2] || w[0] == w[2]) {
+            ++info.collapsedTriangles; // collapsed by welding
+            continue;
+        }
         mesh.F.row(nf++) = w.transpose();
     }
     mesh.F.conservativeResize(nf, 3);
-    if (nf == 0)
-        throw InvalidInput(quoted(path) + ": every triangle is degenerate (zero area after welding)");
+    if (nf == 0) {
+        const FileGeometry::Precision& p = g.precision;
+        throw InvalidInput(quoted(path) + ": every triangle is degenerate (zero area after welding)" +
+                           (p.ratio > options.precisionFraction
+                                ? "; mesh '" + p.mesh + "' is stored " + number(p.magnitude) +
+                                      " units from the origin, where the file's 32-bit coordinates step by " +
+                                      number(p.step) + " units, on a mesh " + number(p.extent) +
+                                      " units across. Move the model near the origin in the modelling tool and "
+                                      "export it again"
+                                : std::string()));
+    }
 }
 
 /// The file's normals averaged over welded copies; computed where it has none.
@@ -683,8 +797,10 @@ ImportedCharacter importCharacter(const std::string& path, const ImportOptions& 
     const std::vector<Instance> instances = meshInstances(scene, nodes, path, info);
 
     FileGeometry geometry = mergeInstances(instances, info.fileVertices, path, result.mesh, progress);
-    const Eigen::Matrix4d fix = orient(geometry, declaredUpAxis(scene, info.format), options, info);
+    Eigen::Matrix4d fix = orient(geometry, declaredUpAxis(scene, info.format), options, info);
+    recentre(geometry, options, path, fix, info);
     weld(geometry, options, path, result.mesh, info);
+    precisionWarnings(geometry, options, path, info);
     progress.update("weld", 0.8);
     result.mesh.N = weldedNormals(geometry, info.weldMap, result.mesh);
 

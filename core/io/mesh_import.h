@@ -9,12 +9,15 @@
 /// applies every node transform so that instanced meshes land where the file
 /// puts them (a skinned mesh bound in its own coordinates, as DirectX .X files
 /// bind, where its skeleton puts it); merges all meshes into one `Mesh` keeping
-/// a part id per vertex; brings the model to +Y up; welds coincident positions
+/// a part id per vertex; brings the model to +Y up; moves a model lying far
+/// from the origin to it; welds coincident positions
 /// (keeping the map from the file's vertices to the welded ones); takes the
 /// file's normals or computes them; keeps each mesh as the file has it, with
 /// its material and textures (`SourceAsset`, core/io/source_mesh.h) for the
 /// export; keeps the file's skeleton, skin weights and the animations that move
-/// the skeleton (sampled at their key times).
+/// the skeleton (sampled at their key times). A file whose 32-bit
+/// coordinates lost precision far from the origin is read with a warning
+/// (`ImportInfo::warnings`).
 
 #include "core/common/progress.h"
 #include "core/io/source_mesh.h"
@@ -77,6 +80,16 @@ struct ImportInfo {
     /// Skinned meshes bound in their own coordinates (DirectX .X), placed where
     /// their skeleton puts them instead of by their frame's transform.
     int meshesPlacedBySkeleton = 0;
+    /// Added to every position (mesh, source meshes, joints, animations) to
+    /// bring a model that lay far from the origin to it (see
+    /// `ImportOptions::recentreDistance`); zero when it was not moved.
+    Vec3 recentred = Vec3::Zero();
+    /// Triangles dropped because welding collapsed them (two corners at one position).
+    int collapsedTriangles = 0;
+    /// What the user should know about how the file was read: the model was
+    /// moved to the origin; its 32-bit coordinates lost precision far from
+    /// the origin (naming the distance, the step and the collapse). Each names the file.
+    std::vector<std::string> warnings;
 };
 
 /// The result of importing a character file.
@@ -108,6 +121,19 @@ struct ImportOptions {
     /// Animations with more distinct key times than this are sampled at this
     /// many evenly spaced times instead (bounds memory for baked animations).
     int maxAnimationFrames = 2000;
+    /// A model whose bounding-box centre lies farther from the origin than
+    /// this many times its diagonal is moved to the origin (its ground centre
+    /// to (0, 0, 0)) and the move is reported (`ImportInfo::recentred`): far
+    /// from the origin 32-bit coordinates (Assimp's, the GPU's) are coarse.
+    /// 0: never move.
+    double recentreDistance = 100.0;
+    /// The file's coordinates are said to have lost precision when a mesh's
+    /// 32-bit floats, at its largest coordinate, step by more than this
+    /// fraction of the mesh's own extent (a 2-unit mesh 1e7 units away steps
+    /// by 1 unit: half its size). Assimp reads every format into 32-bit
+    /// floats, so the loss happened before Rigsmith sees the numbers: it is
+    /// reported, not undone.
+    double precisionFraction = 1e-4;
 };
 
 /// Imports a character file.

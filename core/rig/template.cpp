@@ -424,7 +424,8 @@ RigTemplate loadTemplate(const std::string& path)
         if (!doc["limbs"].is_object())
             throw fail("\"limbs\" must be an object like {\"head\": \"Head\", \"lhand\": \"LeftHand\", ...}");
         for (const auto& [key, value] : doc["limbs"].items()) {
-            const auto limb = std::find_if(allLimbs.begin(), allLimbs.end(), [&](Limb l) { return limbKey(l) == key; });
+            const std::string& name = key; // clang 14 cannot capture a structured binding
+            const auto limb = std::find_if(allLimbs.begin(), allLimbs.end(), [&](Limb l) { return limbKey(l) == name; });
             if (limb == allLimbs.end())
                 throw fail("unknown limb \"" + key + "\" in \"limbs\" (head, lhand, rhand, lfoot, rfoot)");
             if (!value.is_string() || !index.count(value.get<std::string>()))

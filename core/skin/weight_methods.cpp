@@ -196,7 +196,8 @@ void checkParameters(const std::vector<MethodParameter>& parameters, const Param
                      const std::string& owner)
 {
     for (const auto& [key, value] : values) {
-        const auto p = std::find_if(parameters.begin(), parameters.end(), [&](const auto& q) { return q.key == key; });
+        const std::string& name = key; // clang 14 cannot capture a structured binding
+        const auto p = std::find_if(parameters.begin(), parameters.end(), [&](const auto& q) { return q.key == name; });
         if (p == parameters.end()) {
             std::string keys;
             for (const MethodParameter& q : parameters)
