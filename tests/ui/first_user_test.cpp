@@ -25,6 +25,7 @@
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QDockWidget>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -198,6 +199,13 @@ TEST_F(FirstUser, PickingAJointInThePoseTreeUpdatesTheHeatMap)
         if ((*it)->data(0, Qt::UserRole).toInt() == knee)
             item = *it;
     ASSERT_NE(item, nullptr);
+    // The artist brings the Pose tab forward first (the docks share one tab group).
+    for (QWidget* p = tree; p; p = p->parentWidget())
+        if (auto* dock = qobject_cast<QDockWidget*>(p))
+            dock->raise();
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(tree->isVisible());
+    tree->scrollToItem(item);
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(item).center());
     EXPECT_EQ(w->jointPanel()->selectedJoint(), knee);
     EXPECT_EQ(w->heatMapJoint(), knee);
