@@ -17,25 +17,36 @@ void checkBinding(const PartBinding& b, const Skeleton& skeleton, size_t partCou
         throw InvalidInput(what + ": the rig has no joint '" + b.joint + "'; pick one of the rig's joints");
 }
 
+/// Calls `apply(v, joint)` for every vertex of every bound part, after checking
+/// the binding; a vertex outside [0, vertexCount) is named.
+template <class Apply>
+void forEachBoundVertex(const Skeleton& skeleton, const std::vector<std::vector<int>>& partVertices,
+                        std::span<const PartBinding> bindings, int vertexCount, Apply apply)
+{
+    for (const PartBinding& b : bindings) {
+        checkBinding(b, skeleton, partVertices.size());
+        const int joint = *skeleton.find(b.joint);
+        for (const int v : partVertices[static_cast<size_t>(b.part)]) {
+            if (v < 0 || v >= vertexCount)
+                throw InvalidInput("bind part '" + b.partName + "': vertex " + std::to_string(v) +
+                                   " is outside the mesh (" + std::to_string(vertexCount) + " vertices)");
+            apply(v, joint);
+        }
+    }
+}
+
 } // namespace
 
 SkinWeights bindPartsRigidly(SkinWeights w, const Skeleton& skeleton,
                              const std::vector<std::vector<int>>& partVertices,
                              std::span<const PartBinding> bindings)
 {
-    for (const PartBinding& b : bindings) {
-        checkBinding(b, skeleton, partVertices.size());
-        const int joint = *skeleton.find(b.joint);
-        for (const int v : partVertices[static_cast<size_t>(b.part)]) {
-            if (v < 0 || v >= w.vertexCount())
-                throw InvalidInput("bind part '" + b.partName + "': vertex " + std::to_string(v) +
-                                   " is outside the weights (" + std::to_string(w.vertexCount()) + " vertices)");
-            w.joints.row(v).setZero();
-            w.weights.row(v).setZero();
-            w.joints(v, 0) = joint;
-            w.weights(v, 0) = 1.0f;
-        }
-    }
+    forEachBoundVertex(skeleton, partVertices, bindings, w.vertexCount(), [&w](int v, int joint) {
+        w.joints.row(v).setZero();
+        w.weights.row(v).setZero();
+        w.joints(v, 0) = joint;
+        w.weights(v, 0) = 1.0f;
+    });
     return w;
 }
 
@@ -43,16 +54,10 @@ Segmentation segmentPartsRigidly(Segmentation seg, const Skeleton& skeleton,
                                  const std::vector<std::vector<int>>& partVertices,
                                  std::span<const PartBinding> bindings)
 {
-    for (const PartBinding& b : bindings) {
-        checkBinding(b, skeleton, partVertices.size());
-        const int joint = *skeleton.find(b.joint);
-        for (const int v : partVertices[static_cast<size_t>(b.part)]) {
-            if (v < 0 || v >= seg.vertexCount())
-                continue; // bindPartsRigidly() names it
-            seg.bone[static_cast<size_t>(v)] = joint;
-            seg.delta[static_cast<size_t>(v)] = joint == 0 ? 0.0 : 1.0;
-        }
-    }
+    forEachBoundVertex(skeleton, partVertices, bindings, seg.vertexCount(), [&seg](int v, int joint) {
+        seg.bone[static_cast<size_t>(v)] = joint;
+        seg.delta[static_cast<size_t>(v)] = joint == 0 ? 0.0 : 1.0;
+    });
     return seg;
 }
 
