@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 #include "core/common/segment.h"
 #include "core/skin/bone_segments.h"
+#include "core/skin/limbs.h"
 #include "core/common/parallel.h"
 #include "core/voxel/fill.h"
 #include "core/voxel/voxelize.h"
@@ -471,12 +472,12 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
     const double D = std::max(box.size().maxCoeff(), 1e-300);
     const double dMin = 0.25 * result.solid.voxelSize / D; // no infinite weight on a bone
     const int k = o.maxInfluences;
+    const std::vector<int> limb = jointLimbs(skeleton);
     std::vector<std::pair<double, int>> w(static_cast<size_t>(J));
     for (int i = 0; i < n; ++i) {
         if (!reached[static_cast<size_t>(i)])
             continue;
         int m = 0;
-        double total = 0.0;
         for (int j = 0; j < J; ++j) {
             const float dj = dist[static_cast<size_t>(j) * n + i];
             if (!std::isfinite(dj))
@@ -484,8 +485,29 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
             const double d = std::max(double(dj) / D, dMin);
             const double wj = std::pow(1.0 / ((1.0 - o.alpha) * d + o.alpha * d * d), o.falloff);
             w[static_cast<size_t>(m++)] = {wj, j};
-            total += wj;
         }
+        if (o.separateLimbs && m > 0) { // step 5: other limbs' weights dropped
+            int own = limb[static_cast<size_t>(
+                std::max_element(w.begin(), w.begin() + m, [](const auto& a, const auto& b) { return a.first < b.first; })->second)];
+            if (own < 0) { // a trunk vertex: its heaviest limb only
+                double best = 0.0;
+                for (int r = 0; r < m; ++r)
+                    if (const int l = limb[static_cast<size_t>(w[static_cast<size_t>(r)].second)];
+                        l >= 0 && w[static_cast<size_t>(r)].first > best) {
+                        best = w[static_cast<size_t>(r)].first;
+                        own = l;
+                    }
+            }
+            if (own >= 0)
+                m = static_cast<int>(std::remove_if(w.begin(), w.begin() + m, [&](const auto& x) {
+                                         const int l = limb[static_cast<size_t>(x.second)];
+                                         return l >= 0 && l != own;
+                                     }) -
+                                     w.begin());
+        }
+        double total = 0.0;
+        for (int r = 0; r < m; ++r)
+            total += w[static_cast<size_t>(r)].first;
         const int kept = std::min(k, m);
         std::partial_sort(w.begin(), w.begin() + std::min(kept + 1, m), w.begin() + m,
                           [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
