@@ -487,17 +487,8 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
             w[static_cast<size_t>(m++)] = {wj, j};
         }
         if (o.separateLimbs && m > 0) { // step 5: other limbs' weights dropped
-            int own = limb[static_cast<size_t>(
+            const int own = limb[static_cast<size_t>(
                 std::max_element(w.begin(), w.begin() + m, [](const auto& a, const auto& b) { return a.first < b.first; })->second)];
-            if (own < 0) { // a trunk vertex: its heaviest limb only
-                double best = 0.0;
-                for (int r = 0; r < m; ++r)
-                    if (const int l = limb[static_cast<size_t>(w[static_cast<size_t>(r)].second)];
-                        l >= 0 && w[static_cast<size_t>(r)].first > best) {
-                        best = w[static_cast<size_t>(r)].first;
-                        own = l;
-                    }
-            }
             if (own >= 0)
                 m = static_cast<int>(std::remove_if(w.begin(), w.begin() + m, [&](const auto& x) {
                                          const int l = limb[static_cast<size_t>(x.second)];

@@ -94,9 +94,12 @@ struct GeodesicVoxelOptions {
     /// an arm, the head), the weights of joints of other limbs before the top-k
     /// limit: through the solid the other thigh's bone is close to an inner
     /// thigh across the pelvis (on the generated character 14-28 leg vertices
-    /// per pose took 5-11% from the other thigh); a vertex whose largest
-    /// weight is on the trunk keeps one limb's weights, its heaviest. As bone
-    /// heat's option of the same name; off: the paper's weights as they are.
+    /// per pose took 5-11% from the other thigh). As bone heat's option of
+    /// the same name (without its rule for trunk vertices, which cost 0.03%
+    /// of height on re_male and was not needed here); off: the paper's
+    /// weights as they are. Costs 0.02-0.10% of height mean deformation
+    /// error on the devset players and Cesium Man, where the artists blend
+    /// the neck and the shoulders (bench/README.md, issue 15).
     bool separateLimbs = true;
     /// Worker threads of the sweeps; 0 = hardware concurrency.
     int threads = 0;
