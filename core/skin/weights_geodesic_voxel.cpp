@@ -79,11 +79,17 @@ struct SolidIndex {
 /// heap, re_male's weights differ by 3e-5 in mean row L1, 0.03 at most).
 class BucketQueue {
 public:
-    explicit BucketQueue(float width) : m_inverse(1.0f / width) {}
+    explicit BucketQueue(float width) : m_width(width), m_inverse(1.0f / width) {}
     bool empty() const { return m_size == 0; }
     void push(float key, std::int32_t v)
     {
-        const float scaled = key * m_inverse;
+        // Buckets count from the first key less a margin (a bone far outside
+        // the solid seeds it at a large distance: no buckets for the gap).
+        if (!m_based) {
+            m_base = key - 64.0f * m_width;
+            m_based = true;
+        }
+        const float scaled = (key - m_base) * m_inverse;
         size_t b = scaled < static_cast<float>(m_current) ? m_current : static_cast<size_t>(scaled);
         if (b >= m_buckets.size())
             m_buckets.resize(std::max(b + 1, 2 * m_buckets.size()));
@@ -101,7 +107,10 @@ public:
     }
 
 private:
+    float m_width;
     float m_inverse;
+    float m_base = 0.0f;
+    bool m_based = false;
     std::vector<std::vector<std::pair<float, std::int32_t>>> m_buckets;
     size_t m_current = 0;
     size_t m_size = 0;

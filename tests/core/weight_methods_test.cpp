@@ -350,6 +350,9 @@ TEST(EveryWeightMethod, BadInputGetsWeightsOrAClearMessage)
         {"a single sheet alone", sheet, chain},
         {"a one-joint skeleton", body, test::chainSkeleton({Vec3(0, 0.5, 0)})},
         {"a bone outside the mesh", body, test::chainSkeleton({Vec3(0, 0.1, 0), Vec3(0, 0.9, 0), Vec3(2, 2, 2), Vec3(3, 3, 3)})},
+        // Far away (a broken file): the distance from it is 1e5 voxels and more.
+        {"a bone far outside the mesh", body,
+         test::chainSkeleton({Vec3(0, 0.1, 0), Vec3(0, 0.9, 0), Vec3(3e3, 3e3, 3e3), Vec3(4e3, 4e3, 4e3)})},
     };
     for (const Case& c : cases)
         for (const std::string& id : builtInMethods()) {
