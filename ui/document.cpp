@@ -187,8 +187,8 @@ void Document::buildCurveSkeleton(int resolution, bool undoable)
             p.setCurveSkeleton(nullptr); // recomputed with the new options
         },
         [this, before, resolution] {
-            if (!before)
-                m_undo.clear(); // a new character's first skeleton: nothing earlier to go back to
+            // A new character's first skeleton adds no step (opening it cleared the
+            // stack); an Up change's skeleton stays inside the Up step.
             emit curveSkeletonChanged();
             autoRig();
             if (before)
@@ -316,7 +316,7 @@ void Document::setUpAxis(const QString& up)
 {
     OrientationOptions options = m_project.orientation();
     options.up = up.toLower().toStdString();
-    if (!m_project.hasCharacter() || options.up == m_project.orientation().up || m_busy)
+    if (!m_project.hasCharacter() || options.up == m_project.orientation().up)
         return;
     try {
         validateOrientationOptions(options);

@@ -81,11 +81,14 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     facingRow->addWidget(up, 1);
     connect(up, &QComboBox::activated, this,
             [this, up](int i) { m_document->setUpAxis(up->itemData(i).toString()); });
-    // Undo, redo, a new character and a project's own choice show in the box.
-    connect(m_document, &Document::characterChanged, up, [this, up] {
+    // Undo, redo, a new character and a project's own choice show in the box;
+    // a refused change (a stage still running, a failed load) shows the choice in force.
+    const auto showUp = [this, up] {
         const QSignalBlocker block(up);
         up->setCurrentIndex(std::max(0, up->findData(QString::fromStdString(m_document->project().orientation().up))));
-    });
+    };
+    connect(m_document, &Document::characterChanged, up, showUp);
+    connect(m_document, &Document::stageFailed, up, showUp);
 
     facingRow->addWidget(new QLabel(tr("faces"), this));
     auto* facing = new QComboBox(this);
