@@ -244,7 +244,7 @@ int cmdBenchDeformQuality(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--facing", "--up", "--weights",
                                "--weight-params", "--deformers"},
-                         {"--force", "--use-file-skeleton", "--explain"}, "bench deform-quality");
+                         {"--force", "--use-file-skeleton", "--explain", "--flip-against-bone"}, "bench deform-quality");
     if (a.positional.size() != 2)
         throw Error("rigsmith bench deform-quality: expected one character file (or 'default')");
     const std::string file = a.positional[1];
@@ -261,7 +261,9 @@ int cmdBenchDeformQuality(const std::vector<std::string>& raw)
         ids.push_back(findDeformer(id).id);
     const SkinningResult& s = *project.skinning();
     const DeformerInput input{project.character()->imported.mesh, s.weights, &s.segmentation, project.rig()->skeleton};
-    const std::vector<DeformQuality> rows = measureDeformers(input, project.rig()->front, ids);
+    DeformQualityOptions measure;
+    measure.flipAgainstBone = a.flag("--flip-against-bone");
+    const std::vector<DeformQuality> rows = measureDeformers(input, project.rig()->front, ids, measure);
     clock.lap("measure");
     if (a.flag("--explain"))
         explainWorstTriangles(rows, input);
