@@ -10,6 +10,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <utility>
 
 namespace rig {
 namespace {
@@ -420,31 +421,48 @@ double limbTwistScale(double limbWeight)
 Segmentation twistSegmentation(const Segmentation& seg, const SkinWeights& W, const std::vector<int>& parents)
 {
     const int nJ = static_cast<int>(parents.size());
+    for (int j = 0; j < nJ; ++j)
+        if (const int p = parents[static_cast<size_t>(j)]; (j == 0) != (p < 0) || p >= j)
+            throw InvalidInput("rig::twistSegmentation(): joint " + std::to_string(j) + " has parent " +
+                               std::to_string(p) + "; need one root at index 0 and parents[i] < i");
     validateSegmentation(seg, W.vertexCount(), nJ);
     const std::vector<int> root = limbRoots(parents);
-    auto inSubtree = [&](int top, int j) {
-        for (size_t guard = 0; j >= 0 && guard <= parents.size(); ++guard, j = parents[static_cast<size_t>(j)])
-            if (j == top)
-                return true;
-        return false;
-    };
-    // in[c·#J + j]: joint j lies in the limb of link c (only links some vertex uses).
-    std::vector<std::int8_t> in(static_cast<size_t>(nJ) * static_cast<size_t>(nJ), -1);
+    // Pre-order entry and exit of each joint: j lies in the subtree of r iff
+    // enter[r] <= enter[j] < leave[r].
+    std::vector<std::vector<int>> children(static_cast<size_t>(nJ));
+    for (int j = 1; j < nJ; ++j)
+        children[static_cast<size_t>(parents[static_cast<size_t>(j)])].push_back(j);
+    std::vector<int> enter(static_cast<size_t>(nJ), 0), leave(static_cast<size_t>(nJ), 0);
+    std::vector<std::pair<int, size_t>> stack;
+    int clock = 0;
+    if (nJ > 0)
+        stack.push_back({0, 0});
+    if (nJ > 0)
+        enter[0] = clock++;
+    while (!stack.empty()) {
+        auto& [j, next] = stack.back();
+        if (next < children[static_cast<size_t>(j)].size()) {
+            const int c = children[static_cast<size_t>(j)][next++];
+            enter[static_cast<size_t>(c)] = clock++;
+            stack.push_back({c, 0});
+        } else {
+            leave[static_cast<size_t>(j)] = clock;
+            stack.pop_back();
+        }
+    }
     Segmentation out = seg;
     for (int i = 0; i < W.vertexCount(); ++i) {
         const int c = seg.bone[static_cast<size_t>(i)];
         if (c <= 0 || root[static_cast<size_t>(c)] < 0)
             continue;
+        const size_t r = static_cast<size_t>(root[static_cast<size_t>(c)]);
         double w = 0.0;
         for (int s = 0; s < W.maxInfluences; ++s) {
             const int j = W.joints(i, s);
             if (j < 0 || j >= nJ)
                 throw InvalidInput("rig::twistSegmentation(): vertex " + std::to_string(i) + " has joint index " +
                                    std::to_string(j) + " outside the skeleton's " + std::to_string(nJ) + " joints");
-            std::int8_t& f = in[static_cast<size_t>(c) * static_cast<size_t>(nJ) + static_cast<size_t>(j)];
-            if (f < 0)
-                f = inSubtree(root[static_cast<size_t>(c)], j) ? 1 : 0;
-            if (f > 0)
+            if (enter[r] <= enter[static_cast<size_t>(j)] && enter[static_cast<size_t>(j)] < leave[r])
                 w += W.weights(i, s);
         }
         out.delta[static_cast<size_t>(i)] = std::clamp(seg.delta[static_cast<size_t>(i)] * limbTwistScale(w), 0.0, 1.0);

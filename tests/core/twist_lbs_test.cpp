@@ -360,6 +360,18 @@ TEST(TwistLbs, TheTwistOfALimbLeavesTorsoSkinOnItsLinkInPlace)
     EXPECT_EQ(eff.bone, t.segmentation.bone);
     EXPECT_DOUBLE_EQ(eff.delta[0], 0.0);
     EXPECT_NEAR(eff.delta[2], 0.5, 1e-6);
+    // Inputs that do not fit are rejected.
+    SkinWeights outside = t.weights;
+    outside.joints(1, 0) = 6;
+    EXPECT_THROW(twistSegmentation(t.segmentation, outside, t.skeleton), InvalidInput);
+    Segmentation shortSeg = t.segmentation;
+    shortSeg.delta.pop_back();
+    EXPECT_THROW(twistSegmentation(shortSeg, t.weights, t.skeleton), InvalidInput);
+    TwistTransforms broken = twistTransforms(t.skeleton, p, ps);
+    broken.parents = {-1, 0, 1, 1, 5, 4}; // a parent after its child
+    EXPECT_THROW(twistLbs(t.mesh.V, t.mesh.N, t.weights, t.segmentation, broken), InvalidInput);
+    broken.parents.pop_back();
+    EXPECT_THROW(twistLbs(t.mesh.V, t.mesh.N, t.weights, t.segmentation, broken), InvalidInput);
 }
 
 TEST(TwistLbs, ALinkLeavingABranchingJointCarriesNoTwist)
