@@ -288,7 +288,9 @@ int cmdBench(const std::vector<std::string>& raw)
         return cmdBenchSkinning(raw);
     if (what == "deform-quality")
         return cmdBenchDeformQuality(raw);
-    throw Error("rigsmith bench: expected 'bar', 'skinning' or 'deform-quality' (see rigsmith --help)");
+    if (what == "weights")
+        return cmdBenchWeights(raw);
+    throw Error("rigsmith bench: expected 'bar', 'skinning', 'deform-quality' or 'weights' (see rigsmith --help)");
 }
 
 } // namespace rig::app

@@ -176,6 +176,7 @@ int cmdCompareWeights(const std::vector<std::string>& raw);
 int cmdEvaluate(const std::vector<std::string>& raw);
 int cmdBenchBar(const std::vector<std::string>& raw);
 int cmdBenchSkinning(const std::vector<std::string>& raw);
+int cmdBenchWeights(const std::vector<std::string>& raw);
 int cmdBench(const std::vector<std::string>& raw);
 int cmdRetarget(const std::vector<std::string>& raw);
 int cmdRig(const std::vector<std::string>& raw);

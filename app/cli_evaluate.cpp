@@ -270,7 +270,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                   << excluded.dump() << '\n'
                   << "  weights over " << poseSource << '\n'
               << "    " << pad("method", 16) << pad("L1", 8) << pad("prec %", 8) << pad("recall %", 10)
-              << pad("mean d %", 10) << "max d %\n";
+              << pad("mean d %", 10) << pad("max d %", 10) << "unweighted\n";
     for (const MethodResult& m : methods) {
         if (!m.comparison) {
             std::cout << "    " << pad(m.method, 16) << "failed: " << m.error << '\n';
@@ -279,7 +279,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         const WeightComparison& w = *m.comparison;
         std::cout << "    " << pad(m.method, 16) << pad(fixed(w.meanL1, 3), 8) << pad(fixed(100 * w.precision, 1), 8)
                   << pad(fixed(100 * w.recall, 1), 10) << pad(fixed(w.meanDistancePercent, 3), 10)
-                  << fixed(w.maxDistancePercent, 3) << '\n';
+                  << pad(fixed(w.maxDistancePercent, 3), 10) << w.unweightedComputed << '\n';
     }
 
     // The file's own clips retargeted onto the auto rig (issue 22).
@@ -317,7 +317,8 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                       {"mean_distance_percent", r.meanDistancePercent},
                       {"max_distance_percent", r.maxDistancePercent},
                       {"poses", r.poses},
-                      {"compared_vertices", r.comparedVertices}});
+                      {"compared_vertices", r.comparedVertices},
+                      {"unweighted_vertices", r.unweightedComputed}});
         } else {
             w["error"] = m.error;
         }

@@ -236,7 +236,13 @@ int cmdExport(const std::vector<std::string>& raw)
     StageTimings stages;
     StageClock clock(stages);
     const ProjectFile file = readProjectFile(projectPath);
-    RestoredProject restored = restoreProject(file);
+    RestoredProject restored = [&] {
+        try {
+            return restoreProject(file);
+        } catch (const InvalidInput& e) {
+            throw InvalidInput(projectPath + ": " + e.what());
+        }
+    }();
     clock.lap("restore");
     for (const auto& note : restored.notes)
         std::cerr << "rigsmith export: note: " << note << '\n';

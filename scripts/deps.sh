@@ -9,7 +9,7 @@ PACKAGES=(
   libassimp-dev libeigen3-dev libglm-dev libtinygltf-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth assimp-testmodels
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev ccache
   nodejs
 )
 

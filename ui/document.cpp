@@ -149,6 +149,7 @@ void Document::openCharacter(const QString& spec)
         Stage::Load, Stage::Load,
         [path](RigProject& p) {
             p.setCharacterSpec(path);
+            p.setOrientation({}); // another file: its own up axis, until the artist says otherwise
             p.setClipPath({}); // a new character starts without a clip
         },
         [this] {
@@ -311,9 +312,35 @@ void Document::setFront(const Vec3& front)
     pushSetting(tr("Facing %1").arg(QString::fromStdString(facingName(front)).toUpper()), std::move(before));
 }
 
+void Document::setUpAxis(const QString& up)
+{
+    OrientationOptions options = m_project.orientation();
+    options.up = up.toLower().toStdString();
+    if (!m_project.hasCharacter() || options.up == m_project.orientation().up || m_busy)
+        return;
+    try {
+        validateOrientationOptions(options);
+    } catch (const std::exception& e) {
+        emit stageFailed(stageName(Stage::Load), QString::fromUtf8(e.what()));
+        return;
+    }
+    SettingsState before = settingsState();
+    runPipelineStages(
+        Stage::Load, Stage::Load, [options](RigProject& p) { p.setOrientation(options); },
+        [this, before, up] {
+            emit characterChanged();
+            emit curveSkeletonChanged(); // cleared: the load stage starts the new one
+            emit rigChanged();
+            pushSetting(tr("Up %1").arg(up), before);
+        });
+}
+
 Document::SettingsState Document::settingsState() const
 {
     SettingsState s;
+    s.character = m_project.character();
+    s.orientation = m_project.orientation();
+    s.orientationResult = m_project.orientationResult();
     s.skeletonOptions = m_project.curveSkeletonOptions();
     s.skeleton = m_project.curveSkeleton();
     s.labels = m_project.labels();
@@ -333,6 +360,12 @@ void Document::pushSetting(const QString& text, SettingsState before)
 
 void Document::restoreSettings(const SettingsState& state)
 {
+    const bool newCharacter = state.character && m_project.character() != state.character;
+    if (newCharacter) { // an Up change undone or redone: the character in its frame, and the stages on it
+        m_project.setOrientation(state.orientation);
+        m_project.setCharacter(state.character);
+        m_project.setOrientationResult(state.orientationResult);
+    }
     const bool newSkeleton = m_project.curveSkeleton() != state.skeleton;
     const bool newTemplate = m_project.rigTemplate() != state.rigTemplate;
     const bool newFront = !m_project.front().isApprox(state.front);
@@ -349,6 +382,8 @@ void Document::restoreSettings(const SettingsState& state)
         m_humanoidWarning = state.humanoidWarning;
         emit humanoidWarningChanged(m_humanoidWarning);
     }
+    if (newCharacter)
+        emit characterChanged();
     if (newSkeleton)
         emit curveSkeletonChanged();
     if (newTemplate)
@@ -825,7 +860,12 @@ void Document::openProject(const QString& path, const QString& mesh)
             ProjectFile pf = readProjectFile(file);
             if (!meshPath.empty())
                 pf.meshPath = meshPath;
-            auto r = std::make_shared<RestoredProject>(restoreProject(pf, progress));
+            std::shared_ptr<RestoredProject> r;
+            try {
+                r = std::make_shared<RestoredProject>(restoreProject(pf, progress));
+            } catch (const InvalidInput& e) {
+                throw InvalidInput(file + ": " + e.what());
+            }
             return [r, restored](RigProject& p) {
                 p = r->project;
                 *restored = std::move(*r);

@@ -74,6 +74,11 @@ public:
     /// Sets the direction the character faces (+Z by default) and re-labels and
     /// refits the rig for it (the relabelling is undoable).
     void setFront(const Vec3& front);
+    /// Says which of the file's axes points up ("file": the file's own say or
+    /// import's guess; "auto": detected from the shape; "+x" ... "-z"): the
+    /// character is loaded again in that frame and the skeleton, rig and weights
+    /// recomputed (issue 14). Undoable; saved in the project.
+    void setUpAxis(const QString& up);
     /// Suggests labels for the current skeleton (undoable: "Auto-label").
     bool autoLabel();
     /// The nearest node of the labelled curve skeleton to `p` (the `ajM` snap,
@@ -278,6 +283,9 @@ private:
     /// setting's undo step restores. Results are shared immutable values, so a
     /// snapshot is cheap and undo shows the previous result without recomputing.
     struct SettingsState {
+        std::shared_ptr<const LoadedCharacter> character; ///< In the frame of `orientation`.
+        OrientationOptions orientation;
+        OrientationResult orientationResult;
         CurveSkeletonOptions skeletonOptions;
         std::shared_ptr<const CurveSkeletonResult> skeleton;
         EndNodeLabels labels;

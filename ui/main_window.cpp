@@ -534,7 +534,18 @@ void MainWindow::onCharacterChanged()
     if (info.upAxisGuessed && info.upAxis != "+Y")
         m_statsLabel->setText(m_statsLabel->text() +
                               tr(" · up axis %1 (guessed)").arg(QString::fromStdString(info.upAxis)));
-    if (info.upAxisGuessed)
+    if (!info.warnings.empty()) {
+        // Far from the origin, lost precision: the artist must see it, not only the log (issue 21).
+        QStringList lines;
+        for (const std::string& w : info.warnings)
+            lines << QString::fromStdString(w);
+        showNotice(lines.join(' '), 30000);
+    } else if (m_document->project().orientation().up != "file")
+        statusBar()->showMessage(tr("Loaded %1: %2")
+                                     .arg(QString::fromStdString(character->displayName),
+                                          QString::fromStdString(m_document->project().orientationResult().summary())),
+                                 15000);
+    else if (info.upAxisGuessed)
         statusBar()->showMessage(
             tr("%1 does not say which axis is up; guessed %2 from its shape (turned to +Y up).")
                 .arg(QString::fromStdString(character->displayName), QString::fromStdString(info.upAxis)),

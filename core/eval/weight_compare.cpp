@@ -147,6 +147,8 @@ WeightComparison weightFigures(const Mesh& mesh, const Skeleton& skeleton, const
         compared[static_cast<size_t>(i)] = true;
         ++c.comparedVertices;
         l1 += (W.row(i).transpose() - r).cwiseAbs().sum();
+        if (!(W.row(i).sum() >= 0.5))
+            ++c.unweightedComputed;
         for (int j = 0; j < nj; ++j) {
             const bool w = W(i, j) >= t, ref = r(j) >= t;
             computedCount += w;

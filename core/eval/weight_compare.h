@@ -59,6 +59,7 @@ struct WeightComparison {
     bool randomPoses = false;         ///< True when random poses were used (no frames given).
     int comparedVertices = 0;         ///< Vertices with reference weights.
     int unweightedReference = 0;      ///< Vertices without reference weights (left out).
+    int unweightedComputed = 0;       ///< Compared vertices whose computed row has no weight (sum < 0.5): a silent zero row.
 };
 
 /// Compares `weights` with the reference `reference` (#V by #J, rows summing to

@@ -277,6 +277,7 @@ void writeProjectFile(const ProjectFile& p, const std::string& path)
     doc["mesh"] = mesh;
     doc["skeleton"] = {{"resolution", p.resolution}};
     doc["facing"] = p.facing;
+    doc["orientation"] = {{"up", p.orientationUp}, {"facing", p.orientationFacing}};
     doc["template"] = p.templateSpec;
     if (p.labels) {
         Json labels = Json::object();
@@ -377,6 +378,13 @@ ProjectFile parseProjectFile(std::string_view bytes, const std::string& path)
     }
     if (doc.contains("facing"))
         p.facing = r.text(doc, "facing", "project");
+    if (doc.contains("orientation")) {
+        const Json& o = doc["orientation"];
+        if (!o.is_object())
+            throw r.fail("\"orientation\" must be an object like {\"up\": \"auto\", \"facing\": \"+z\"}");
+        p.orientationUp = r.text(o, "up", "\"orientation\"");
+        p.orientationFacing = r.text(o, "facing", "\"orientation\"");
+    }
     if (doc.contains("template"))
         p.templateSpec = r.text(doc, "template", "project");
     if (doc.contains("labels") && !doc["labels"].is_null()) {

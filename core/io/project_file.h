@@ -81,6 +81,11 @@ struct ProjectFile {
     std::uint64_t meshBytes = 0;   ///< Size of the mesh file in bytes.
     int resolution = 155;          ///< Voxel resolution n of the curve skeleton (thesis §5.1).
     std::string facing = "+z";     ///< The character's facing direction (`parseFacing()`).
+    /// How the load stood the character up and turned it (`OrientationOptions`,
+    /// core/project/character_orientation.h): the saved joints are in that frame.
+    /// "orientation" in the file; absent in projects of version 1 files: "file", "+z".
+    std::string orientationUp = "file";
+    std::string orientationFacing = "+z";
     std::string templateSpec = "humanoid21"; ///< The rig template (`resolveTemplate()`).
     std::optional<EndNodeLabels> labels;     ///< End-node labels, when labelled.
     std::optional<Skeleton> rig;             ///< The rig after joint edits, when fitted.

@@ -137,6 +137,8 @@ ProjectFile projectFileFrom(const RigProject& project, const ProjectSaveState& s
     }
     f.resolution = project.curveSkeletonOptions().voxelize.resolution;
     f.facing = facingName(project.front());
+    f.orientationUp = project.orientation().up;
+    f.orientationFacing = project.orientation().facing;
     f.templateSpec = !state.templateSpec.empty() ? state.templateSpec
                      : project.rigTemplate()     ? project.rigTemplate()->name
                                                  : std::string("humanoid21");
@@ -165,6 +167,7 @@ RestoredProject restoreProject(const ProjectFile& file, const Progress& progress
         r.notes.push_back(r.mesh.message);
     RigProject& p = r.project;
     p.setCharacterSpec(file.meshPath);
+    p.setOrientation({file.orientationUp, file.orientationFacing}); // the frame the saved joints are in
     CurveSkeletonOptions options = p.curveSkeletonOptions();
     options.voxelize.resolution = file.resolution;
     p.setCurveSkeletonOptions(options);
@@ -180,6 +183,12 @@ RestoredProject restoreProject(const ProjectFile& file, const Progress& progress
     p.setPartBindings(matchingPartBindings(file.partBindings, characterParts(p.character()->imported), r.notes));
 
     if (file.rig) {
+        const MatrixX3d& V = p.character()->imported.mesh.V;
+        try {
+            validateSkeletonNearMesh(*file.rig, V.colwise().minCoeff().transpose(), V.colwise().maxCoeff().transpose());
+        } catch (const InvalidInput& e) {
+            throw InvalidInput(std::string("the saved rig does not fit the mesh ") + file.meshPath + ": " + e.what());
+        }
         // The saved joints win over a re-fit: they carry the artist's edits.
         // The fit is still run (when the labels allow) for the chains and the
         // joint-to-node map the rig tools use.

@@ -3,6 +3,8 @@
 #include "core/common/error.h"
 
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <unordered_set>
 
 namespace rig {
@@ -14,6 +16,17 @@ std::optional<int> Skeleton::find(const std::string& name) const
             return static_cast<int>(i);
     return std::nullopt;
 }
+
+namespace {
+
+std::string positionText(const Vec3& p)
+{
+    std::ostringstream out;
+    out << std::setprecision(4) << '(' << p.x() << ", " << p.y() << ", " << p.z() << ')';
+    return out.str();
+}
+
+} // namespace
 
 void validateSkeleton(const Skeleton& s)
 {
@@ -34,8 +47,29 @@ void validateSkeleton(const Skeleton& s)
                                "' has parent " + std::to_string(p) + "; need one root at index 0 and parents[i] < i");
         if (!s.bindPositions.row(static_cast<Eigen::Index>(i)).allFinite())
             throw InvalidInput("rig::validateSkeleton(): joint '" + s.names[i] + "' has a NaN or infinite position");
+        if (s.bindPositions.row(static_cast<Eigen::Index>(i)).cwiseAbs().maxCoeff() > kMaxJointCoordinate)
+            throw InvalidInput("rig::validateSkeleton(): joint '" + s.names[i] + "' lies at " +
+                               positionText(s.bindPositions.row(static_cast<Eigen::Index>(i)).transpose()) +
+                               ", beyond ±1e9 units from the origin (a corrupt value?)");
         if (std::abs(s.bindOrientations[i].norm() - 1.0) > 1e-6)
             throw InvalidInput("rig::validateSkeleton(): joint '" + s.names[i] + "' has a non-unit orientation");
+    }
+}
+
+void validateSkeletonNearMesh(const Skeleton& s, const Vec3& lo, const Vec3& hi)
+{
+    const double size = (hi - lo).maxCoeff();
+    if (!(size >= 0.0) || !std::isfinite(size))
+        throw InvalidInput("rig::validateSkeletonNearMesh(): the character's bounding box is empty or not finite");
+    const double margin = 2.0 * size;
+    for (int j = 0; j < s.jointCount(); ++j) {
+        const Vec3 p = s.bindPositions.row(j).transpose();
+        const double outside = (lo - p).cwiseMax(p - hi).cwiseMax(0.0).norm();
+        if (!(outside <= margin))
+            throw InvalidInput("joint '" + s.names[static_cast<size_t>(j)] + "' lies at " + positionText(p) + ", " +
+                               std::to_string(outside) + " units outside the character, whose size is " +
+                               std::to_string(size) + ": the rig does not belong to this mesh (fit the rig again, "
+                               "or open the project with the mesh it was made for)");
     }
 }
 

@@ -36,10 +36,23 @@ struct Skeleton {
     std::optional<int> find(const std::string& name) const;
 };
 
+/// Positions beyond this many units from the origin are refused by `validateSkeleton()`:
+/// no character is that large (1e9 mm is 1,000 km), and such a value in a saved
+/// rig or project is corruption (a joint at 1e308 would overflow bone lengths).
+constexpr double kMaxJointCoordinate = 1e9;
+
 /// Checks the invariants (sizes agree, parents[i] < i, exactly one root at 0,
-/// unique non-empty names, finite positions, unit orientations).
+/// unique non-empty names, finite positions within ±`kMaxJointCoordinate`, unit orientations).
 /// @throws rig::InvalidInput naming the first violation.
 void validateSkeleton(const Skeleton& skeleton);
+
+/// Checks that every joint lies near the character it rigs: within the mesh's
+/// bounding box `[lo, hi]` grown by twice its largest extent on every side.
+/// A joint farther out cannot belong to this mesh (a rig saved for another
+/// character, a corrupt project): skinning and export would silently produce
+/// a character torn apart.
+/// @throws rig::InvalidInput "joint 'NAME' lies D units outside the character, whose size is S: ..."
+void validateSkeletonNearMesh(const Skeleton& skeleton, const Vec3& lo, const Vec3& hi);
 
 /// Children lists: #J vectors of child indices, in increasing order.
 std::vector<std::vector<int>> childrenOf(const Skeleton& skeleton);

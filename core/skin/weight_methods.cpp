@@ -99,6 +99,8 @@ WeightMethod geodesicVoxelRow()
     p.add(numberParameter("leafBoneLength", "Leaf bone length", "Length of a leaf joint's bone, as a fraction of its parent link",
            0.0, 2.0, 2, true),
           &GeodesicVoxelOptions::leafBoneLength);
+    p.add(numberParameter("separateLimbs", "Separate limbs", "Drop weight reaching from one limb into another (1: on)", 0, 1, 0, true),
+          &GeodesicVoxelOptions::separateLimbs);
     return makeWeightMethod<GeodesicVoxelOptions>(
         "geodesic-voxel", "Geodesic voxel binding (Dionne & de Lasa)",
         "Dionne & de Lasa 2013, Geodesic Voxel Binding for Production Character Meshes, Alg. 1, eq. 7", false, p,

@@ -234,7 +234,7 @@ double jumpAcross(const InfluenceRows& r, int a, int b)
 /// diagonal in rings of its mean edge, at least 1 and at most half of
 /// `smoothingIterations` (so a coarse mesh is not smoothed through).
 std::vector<int> smoothingRings(const Mesh& mesh, const VertexAdjacency& adj, const InfluenceRows& rows,
-                                int smoothingIterations, double smoothingWidth, int& radius)
+                                int smoothingIterations, double smoothingWidth, int& radius, double& reach)
 {
     const int n = mesh.vertexCount();
     std::vector<int> ring(static_cast<size_t>(n), -1), frontier, next;
@@ -256,7 +256,8 @@ std::vector<int> smoothingRings(const Mesh& mesh, const VertexAdjacency& adj, co
     for (int i = 0; i < n; ++i)
         box.extend(mesh.V.row(i).transpose());
     // The band's width in world units, in rings of this mesh's edges.
-    const int geometric = meanEdge > 0.0 ? static_cast<int>(std::lround(smoothingWidth * box.diagonal() / meanEdge)) : 1;
+    reach = meanEdge > 0.0 ? smoothingWidth * box.diagonal() / meanEdge : 1.0;
+    const int geometric = static_cast<int>(std::lround(reach));
     radius = std::max(1, std::min(smoothingIterations / 2, geometric));
     for (int r = 1; r <= radius && !frontier.empty(); ++r) {
         next.clear();
@@ -307,10 +308,13 @@ SmoothingZone smoothingZone(const VertexAdjacency& adj, const std::vector<int>& 
 /// weights, with disallowed joints' weight moved (`moves`) so rows sum to 1.
 void relaxZone(Eigen::MatrixXd& Z, const SmoothingZone& zone, const VertexAdjacency& adj,
                const std::vector<int>& mainJoint, const std::vector<std::vector<std::pair<int, int>>>& moves,
-               int iterations)
+               double iterations)
 {
     Eigen::VectorXd acc(Z.rows());
-    for (int it = 0; it < iterations; ++it) {
+    const int sweeps = static_cast<int>(std::ceil(iterations - 1e-9));
+    for (int it = 0; it < sweeps; ++it) {
+        // The last sweep may be a fraction of one: its step is scaled down.
+        const double omega = kOmega * std::min(1.0, iterations - it);
         for (size_t z = 0; z < zone.updated; ++z) { // Gauss-Seidel: in place
             const int i = zone.vertices[z];
             acc = Z.col(static_cast<Eigen::Index>(z));
@@ -323,7 +327,7 @@ void relaxZone(Eigen::MatrixXd& Z, const SmoothingZone& zone, const VertexAdjace
             // Over-relaxed (SOR): the ramp across a region border needs
             // O(radius²) plain sweeps. acc.sum() = 1 + degree: rows sum to 1.
             Z.col(static_cast<Eigen::Index>(z)) =
-                (1.0 - kOmega) * Z.col(static_cast<Eigen::Index>(z)) + (kOmega / acc.sum()) * acc;
+                (1.0 - omega) * Z.col(static_cast<Eigen::Index>(z)) + (omega / acc.sum()) * acc;
         }
     }
 }
@@ -368,15 +372,19 @@ InfluenceRows smoothAcrossBorders(const Mesh& mesh, const Skeleton& skeleton, co
     }
     const VertexAdjacency adjacency = vertexAdjacency(n, mesh.F);
     int radius = 1;
-    const SmoothingZone zone =
-        smoothingZone(adjacency, smoothingRings(mesh, adjacency, rows, o.smoothingIterations, o.smoothingWidth, radius));
+    double reach = 1.0;
+    const SmoothingZone zone = smoothingZone(
+        adjacency, smoothingRings(mesh, adjacency, rows, o.smoothingIterations, o.smoothingWidth, radius, reach));
     Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(J, static_cast<Eigen::Index>(zone.vertices.size())); // column per vertex
     for (size_t z = 0; z < zone.vertices.size(); ++z)
         for (int k = rows.start[static_cast<size_t>(zone.vertices[z])]; k < rows.start[static_cast<size_t>(zone.vertices[z]) + 1]; ++k)
             Z(rows.joint[static_cast<size_t>(k)], static_cast<Eigen::Index>(z)) += rows.weight[static_cast<size_t>(k)];
-    // Diffusion crosses r rings in about r² sweeps: more would only spread
-    // the ramp's ends over the fixed zone (on a coarse mesh, 1 ring: 2 sweeps).
-    relaxZone(Z, zone, adjacency, mainJoint, redirectedJoints(skeleton), std::min(o.smoothingIterations, 2 * radius * radius));
+    // Diffusion spreads a weight over about √s edges in s sweeps: the band's
+    // width g (in mean edges, not rounded) takes g² sweeps, more would only
+    // spread the ramp's ends over the fixed zone. On a coarse mesh (g < 1:
+    // the band narrower than one edge) that is a fraction of one sweep.
+    const double sweeps = std::min(static_cast<double>(o.smoothingIterations), reach * reach);
+    relaxZone(Z, zone, adjacency, mainJoint, redirectedJoints(skeleton), sweeps);
     return rowsFromZone(rows, Z, zone);
 }
 

@@ -33,12 +33,18 @@
 /// weights can jump between neighbouring vertices. Over-relaxed Gauss-Seidel
 /// sweeps average each vertex with its 1-ring, in the zone around the edges
 /// whose ends differ by more than 0.05 in some weight, out to
-/// `smoothingWidth` (2%) of the mesh's diagonal, in rings of its mean edge
-/// (at least 1, at most smoothingIterations/2), with at most 2r² sweeps for
-/// r rings (what diffusion needs to cross them; at most
-/// `smoothingIterations`). So the band has the same width in metres on a
-/// coarse and a dense mesh: 1 ring and 2 sweeps on the devset's game
-/// characters, 4-5 rings and 16 sweeps on the 22k-vertex generated one.
+/// `smoothingWidth` (2%) of the mesh's diagonal: g = width / mean edge
+/// (not rounded), the zone g rings rounded (at least 1, at most
+/// smoothingIterations/2), and g² sweeps (diffusion spreads a weight over
+/// about √s edges in s sweeps; at most `smoothingIterations`), a fraction of
+/// one sweep (its step scaled down) when the band is narrower than an edge.
+/// So the band has the same width in metres on a coarse and a dense mesh:
+/// g = 0.8-1.4 on the devset's game characters (re_drone 0.66 of a sweep,
+/// re_male 1.5 sweeps, Cesium Man 1.9), 4-5 rings and 16 sweeps on the
+/// 22k-vertex generated one. (Before 2r² sweeps for r = round(g) rings: 2
+/// sweeps on every game character, which smeared the coarsest, re_drone:
+/// 2.7 influences per vertex where its artist uses 1.3, 0.90% of height mean
+/// deformation error; now 2.1 and 0.7%, bench/README.md, issue 15.)
 /// (Before, the band was up to 8 rings and 4% of the diagonal, rounded up,
 /// with 16 sweeps whatever the mesh: on the devset's low-poly characters with
 /// short links — fingers, twist joints — the zone covered most of the mesh,

@@ -388,8 +388,18 @@ int appendSolvedRows(HeatContext& ctx, const std::vector<int>& vs, const RowMatr
         const size_t before = ctx.W.size();
         Eigen::Index main = 0;
         sol.row(k).maxCoeff(&main);
-        const int own =
-            ctx.options.separateLimbs ? ctx.limb[static_cast<size_t>(sourceJoints[static_cast<size_t>(main)])] : -1;
+        int own = ctx.options.separateLimbs ? ctx.limb[static_cast<size_t>(sourceJoints[static_cast<size_t>(main)])] : -1;
+        if (ctx.options.separateLimbs && own < 0) {
+            // A trunk vertex keeps the limb weights of one limb, its heaviest
+            // (the pelvis under the right buttock does not follow the left thigh).
+            double best = 0.0;
+            for (size_t s = 0; s < sourceJoints.size(); ++s)
+                if (const int l = ctx.limb[static_cast<size_t>(sourceJoints[s])];
+                    l >= 0 && sol(k, static_cast<Eigen::Index>(s)) > best) {
+                    best = sol(k, static_cast<Eigen::Index>(s));
+                    own = l;
+                }
+        }
         for (size_t s = 0; s < sourceJoints.size(); ++s) {
             const double w = sol(k, static_cast<Eigen::Index>(s));
             const int l = ctx.limb[static_cast<size_t>(sourceJoints[s])];

@@ -86,7 +86,10 @@ struct HeatWeightOptions {
     /// Drop, at each vertex whose largest weight is on a limb (limbs.h: a leg,
     /// an arm, the head), the weights of joints of other limbs: the heat that
     /// diffused across the crotch or the armpit (Pinocchio keeps it, and a left
-    /// inner thigh then follows the right leg by a few percent). The dropped
+    /// inner thigh then follows the right leg by a few percent). A vertex whose
+    /// largest weight is on the trunk keeps the weights of one limb only, the
+    /// one with the largest weight there (the generated character sitting:
+    /// 40 right-buttock vertices took 5.6% from the left thigh). The dropped
     /// weights are small where the surfaces meet, so the cut is a crease of a
     /// few percent; off: the plain solution.
     bool separateLimbs = true;

@@ -1,6 +1,7 @@
 #include "core/io/project_file.h"
 
 #include "core/common/error.h"
+#include "core/project/pipeline.h"
 #include "core/project/project_io.h"
 #include "core/rig/fit_template.h"
 #include "core/skin/weights_gaussian.h"
@@ -58,6 +59,8 @@ ProjectFile fullProject(const fs::path& dir, int weightRows = 5)
     p.meshBytes = fs::file_size(p.meshPath);
     p.resolution = 96;
     p.facing = "-x";
+    p.orientationUp = "auto";
+    p.orientationFacing = "auto";
     p.templateSpec = "humanoid21";
     p.labels = parseEndNodeLabels("head=10,lhand=20,rhand=30,lfoot=40,rfoot=50");
     Skeleton k;
@@ -94,6 +97,8 @@ void expectSame(const ProjectFile& a, const ProjectFile& b)
     EXPECT_EQ(a.meshBytes, b.meshBytes);
     EXPECT_EQ(a.resolution, b.resolution);
     EXPECT_EQ(a.facing, b.facing);
+    EXPECT_EQ(a.orientationUp, b.orientationUp);
+    EXPECT_EQ(a.orientationFacing, b.orientationFacing);
     EXPECT_EQ(a.templateSpec, b.templateSpec);
     ASSERT_EQ(a.labels.has_value(), b.labels.has_value());
     if (a.labels) {
@@ -524,6 +529,67 @@ TEST(ProjectIo, SaveAndRestoreReproduceTheSession)
     ASSERT_TRUE(r.weights);
     EXPECT_EQ(r.weights->joints, skinning.weights.joints);
     EXPECT_EQ(r.weights->weights, skinning.weights.weights);
+}
+
+TEST(ProjectIo, ARigThatDoesNotBelongToTheMeshIsRefusedNamingTheJoint)
+{
+    // Saved joints far outside the character (a rig of another mesh, a corrupt
+    // value) used to be restored and exported with exit 0.
+    const fs::path dir = tempFolder("restore_far_joint");
+    ProjectFile p;
+    p.meshPath = "default:t";
+    p.resolution = 48;
+    Skeleton k;
+    k.names = {"Hips", "Spine", "Head"};
+    k.parents = {-1, 0, 1};
+    k.bindPositions.resize(3, 3);
+    k.bindPositions << 0, 0.95, 0, 0, 1.3, 0, 0, 1.6, 0;
+    k.bindOrientations.assign(3, Eigen::Quaterniond::Identity());
+    orientBones(k);
+    p.rig = k;
+    const std::string path = (dir / "hero.rsproj").string();
+    writeProjectFile(p, path);
+    EXPECT_TRUE(restoreProject(readProjectFile(path)).project.rig()) << "joints inside the character are restored";
+
+    p.rig->bindPositions.row(1) << 0, 1.3, 40.0; // 40 units in front of a character 1.8 tall
+    writeProjectFile(p, path);
+    expectError<InvalidInput>([&] { restoreProject(readProjectFile(path)); },
+                              "the saved rig does not fit the mesh default:t: joint 'Spine' lies at (0, 1.3, 40)");
+    expectError<InvalidInput>([&] { restoreProject(readProjectFile(path)); }, "the rig does not belong to this mesh");
+
+    p.rig->bindPositions.row(1) << 1e308, 1.3, 0;
+    EXPECT_THROW(writeProjectFile(p, path), InvalidInput) << "a save refuses the corrupt rig";
+    const std::string text = readText(path);
+    writeText(path, text.substr(0, text.find("40.0")) + "1e308" + text.substr(text.find("40.0") + 4));
+    expectError<IoError>([&] { readProjectFile(path); },
+                         path + ": \"rig\": rig::validateSkeleton(): joint 'Spine' lies at (0, 1.3, 1e+308)");
+}
+
+TEST(ProjectIo, TheOrientationIsSavedSoTheJointsComeBackInTheirFrame)
+{
+    // A character stood up by --up (or the GUI's Up box) was restored unturned:
+    // the saved joints, in the turned frame, no longer matched the mesh.
+    const fs::path dir = tempFolder("restore_orientation");
+    RigProject project;
+    project.setCharacterSpec("default:t");
+    project.setOrientation({"+z", "+z"}); // the file's +Z points up: the character is tipped over
+    CurveSkeletonOptions options;
+    options.voxelize.resolution = 48;
+    project.setCurveSkeletonOptions(options);
+    runStages(project, Stage::Load, Stage::Load);
+    const std::string path = (dir / "tipped.rsproj").string();
+    writeProjectFile(projectFileFrom(project), path);
+    const ProjectFile file = readProjectFile(path);
+    EXPECT_EQ(file.orientationUp, "+z");
+    const RestoredProject r = restoreProject(file);
+    EXPECT_EQ(r.project.orientation().up, "+z");
+    EXPECT_TRUE(r.project.character()->imported.mesh.V.isApprox(project.character()->imported.mesh.V))
+        << "the restored mesh is not in the saved frame";
+
+    ProjectFile bad = file;
+    bad.orientationUp = "sideways";
+    writeProjectFile(bad, path);
+    expectError<InvalidInput>([&] { restoreProject(readProjectFile(path)); }, "sideways");
 }
 
 TEST(ProjectIo, AMissingMeshIsAClearError)

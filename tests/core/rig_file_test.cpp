@@ -92,6 +92,25 @@ TEST(RigFile, IntegersNulsAndTrailingGarbageAreRefusedNamingTheValue)
     std::filesystem::remove(path);
 }
 
+TEST(RigFile, AbsurdJointPositionsAreRefusedNamingTheJoint)
+{
+    // A joint at 1e308 (a corrupt or hostile file) used to be read and
+    // exported as is: bone lengths overflow to infinity downstream.
+    const std::string path = tempPath("absurd.json");
+    for (const std::string x : {"1e308", "-2e9", "1e300"}) {
+        writeText(path, R"({"format": "rigsmith-rig", "version": 1, "joints": [
+            {"name": "Hips", "parent": -1, "position": [0, 1, 0], "orientation": [1, 0, 0, 0]},
+            {"name": "Spine", "parent": 0, "position": [)" + x + R"(, 1.2, 0], "orientation": [1, 0, 0, 0]}]})");
+        expectError<IoError>([&] { readRigFile(path); }, path + ": rig::validateSkeleton(): joint 'Spine' lies at (");
+        expectError<IoError>([&] { readRigFile(path); }, "beyond ±1e9 units from the origin");
+    }
+    writeText(path, R"({"format": "rigsmith-rig", "version": 1, "joints": [
+        {"name": "Hips", "parent": -1, "position": [0, 1, 0], "orientation": [1, 0, 0, 0]},
+        {"name": "Spine", "parent": 0, "position": [9e8, 1.2, 0], "orientation": [1, 0, 0, 0]}]})");
+    EXPECT_EQ(readRigFile(path).skeleton.jointCount(), 2) << "a large but possible coordinate is read";
+    std::filesystem::remove(path);
+}
+
 TEST(RigFile, RoundTripsExactlyAndAtomically)
 {
     const RigFile rig = sampleRig();

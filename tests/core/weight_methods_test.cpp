@@ -7,14 +7,20 @@
 #include "core/skin/skinning.h"
 #include "core/skin/weights_gaussian.h"
 #include "core/skin/weights_heat.h"
+#include "core/voxel/fill.h"
+#include "core/voxel/voxelize.h"
 #include "tests/support/expect_error.h"
+#include "tests/support/meshes.h"
 #include "tests/support/skeletons.h"
 #include "tests/support/test_methods.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <iostream>
+#include <map>
 #include <set>
 
 namespace rig {
@@ -172,6 +178,198 @@ TEST(WeightMethods, SettingsOfProjectsSavedBeforeTheTableRestoreIdentically)
         EXPECT_EQ(a.joints, b.joints) << method;
         EXPECT_EQ(a.weights, b.weights) << method;
     }
+}
+
+// ---- Every method of the table (issue 15): properties any weights must have.
+
+/// The built-in methods (a test-only method registered by another test is left out).
+std::vector<std::string> builtInMethods()
+{
+    std::vector<std::string> ids;
+    for (const WeightMethod& m : weightMethods())
+        if (m.id != test::testMethodId)
+            ids.push_back(m.id);
+    return ids;
+}
+
+VoxelGrid solidOf(const Mesh& mesh)
+{
+    return fillInterior(voxelizeSurface(mesh, VoxelizeOptions{}), mesh).grid;
+}
+
+/// Rows non-negative, finite, summing to 1 within 1e-6, at most 4 influences;
+/// returns the rows as a dense #V by #J matrix.
+Eigen::MatrixXd expectValidRows(const SkinWeights& w, int vertices, int joints, const std::string& what)
+{
+    EXPECT_NO_THROW(validateSkinWeights(w, vertices, joints)) << what;
+    EXPECT_LE(w.maxInfluences, 4) << what;
+    const Eigen::MatrixXd D = denseWeights(w, joints);
+    int bad = 0;
+    for (int i = 0; i < vertices; ++i) {
+        const bool ok = D.row(i).allFinite() && D.row(i).minCoeff() >= 0.0 && std::abs(D.row(i).sum() - 1.0) <= 1e-6 &&
+                        (D.row(i).array() > 0.0).count() <= 4;
+        if (!ok && ++bad <= 3)
+            ADD_FAILURE() << what << ": vertex " << i << " row sums to " << D.row(i).sum() << ", min "
+                          << D.row(i).minCoeff() << ", " << (D.row(i).array() > 0.0).count() << " influences";
+    }
+    EXPECT_EQ(bad, 0) << what;
+    return D;
+}
+
+/// The generator's limb of a body part ("" for the trunk).
+std::string limbOf(BodyPart p)
+{
+    switch (p) {
+    case BodyPart::LeftUpperArm: case BodyPart::LeftForearm: case BodyPart::LeftHand: return "LeftArm";
+    case BodyPart::RightUpperArm: case BodyPart::RightForearm: case BodyPart::RightHand: return "RightArm";
+    case BodyPart::LeftThigh: case BodyPart::LeftShin: case BodyPart::LeftFoot: return "LeftLeg";
+    case BodyPart::RightThigh: case BodyPart::RightShin: case BodyPart::RightFoot: return "RightLeg";
+    default: return "";
+    }
+}
+
+const std::map<std::string, std::vector<std::string>>& limbJointNames()
+{
+    static const std::map<std::string, std::vector<std::string>> m = {
+        {"LeftArm", {"LeftArm", "LeftForeArm", "LeftHand"}},
+        {"RightArm", {"RightArm", "RightForeArm", "RightHand"}},
+        {"LeftLeg", {"LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase"}},
+        {"RightLeg", {"RightUpLeg", "RightLeg", "RightFoot", "RightToeBase"}},
+    };
+    return m;
+}
+
+std::string largestJoint(const Eigen::MatrixXd& D, const Skeleton& s, int i)
+{
+    Eigen::Index j = 0;
+    D.row(i).maxCoeff(&j);
+    return s.names[static_cast<size_t>(j)];
+}
+
+/// Every method on the generated character in every pose it is generated in:
+/// valid rows on every vertex, and no vertex of one limb (the generator's own
+/// body parts, not the method's segmentation) carries a weight of 0.05 or
+/// more from a joint of another limb.
+TEST(EveryWeightMethod, ValidRowsAndNoBleedingBetweenLimbsInEveryGeneratedPose)
+{
+    for (const HumanoidPose pose : {HumanoidPose::T, HumanoidPose::A, HumanoidPose::ArmsDown, HumanoidPose::KneesBent,
+                                    HumanoidPose::Sitting, HumanoidPose::Reach, HumanoidPose::Twist}) {
+        const Humanoid h = generateHumanoid({.pose = pose, .cellSize = 0.025});
+        const Skeleton s = groundTruth(h);
+        const VoxelGrid solid = solidOf(h.mesh);
+        for (const std::string& id : builtInMethods()) {
+            const std::string what = id + " on " + std::string(humanoidPoseName(pose));
+            WeightOptions o;
+            o.method = id;
+            const SkinningResult r = computeSkinning(h.mesh, s, &solid, o);
+            const Eigen::MatrixXd D = expectValidRows(r.weights, h.mesh.vertexCount(), s.jointCount(), what);
+            int bleeding = 0;
+            for (int i = 0; i < h.mesh.vertexCount(); ++i) {
+                const std::string limb = limbOf(static_cast<BodyPart>(h.vertexPart[static_cast<size_t>(i)]));
+                if (limb.empty())
+                    continue;
+                for (const auto& [other, joints] : limbJointNames()) {
+                    if (other == limb)
+                        continue;
+                    for (const std::string& j : joints)
+                        if (D(i, *s.find(j)) >= 0.05 && ++bleeding <= 3)
+                            ADD_FAILURE() << what << ": " << limb << " vertex " << i << " has weight " << D(i, *s.find(j))
+                                          << " from " << j << " (largest on " << largestJoint(D, s, i) << ")";
+                }
+            }
+            EXPECT_EQ(bleeding, 0) << what;
+            EXPECT_EQ(r.diagnostics.bleedingVertices, 0) << what;
+        }
+    }
+}
+
+/// The character cut open at the neck (the head an open, separate part) with
+/// two separate eyeballs: every method weights every vertex, and the eyes and
+/// the top of the head follow the head and the neck.
+TEST(EveryWeightMethod, SeparateEyeballsAndAnOpenNeckAreWeighted)
+{
+    const Humanoid h = generateHumanoid({.cellSize = 0.025});
+    const Skeleton s = groundTruth(h);
+    Mesh cut = h.mesh;
+    std::vector<Eigen::Vector3i> kept;
+    const double neckY = 0.5 * (h.joints(jointIndex(HumanoidJoint::Neck), 1) + h.joints(jointIndex(HumanoidJoint::Head), 1));
+    for (Eigen::Index f = 0; f < cut.F.rows(); ++f) {
+        const double y = (cut.V(cut.F(f, 0), 1) + cut.V(cut.F(f, 1), 1) + cut.V(cut.F(f, 2), 1)) / 3.0;
+        if (std::abs(y - neckY) > 0.012)
+            kept.emplace_back(cut.F.row(f).transpose());
+    }
+    ASSERT_LT(static_cast<Eigen::Index>(kept.size()), cut.F.rows());
+    cut.F.resize(static_cast<Eigen::Index>(kept.size()), 3);
+    for (size_t f = 0; f < kept.size(); ++f)
+        cut.F.row(static_cast<Eigen::Index>(f)) = kept[f].transpose();
+    const Vec3 head = h.joints.row(jointIndex(HumanoidJoint::Head)).transpose();
+    const Mesh eyeL = test::capsuleMesh(head + Vec3(0.03, 0.1, 0.07), head + Vec3(0.031, 0.1, 0.07), 0.012, 12, 4, 1);
+    const Mesh eyeR = test::capsuleMesh(head + Vec3(-0.03, 0.1, 0.07), head + Vec3(-0.031, 0.1, 0.07), 0.012, 12, 4, 1);
+    const Mesh all = test::concat({cut, eyeL, eyeR});
+    const VoxelGrid solid = solidOf(all);
+    const int headJoint = *s.find("Head"), neckJoint = *s.find("Neck");
+    const double top = head.y() + 0.1;
+    for (const std::string& id : builtInMethods()) {
+        WeightOptions o;
+        o.method = id;
+        const SkinningResult r = computeSkinning(all, s, &solid, o);
+        const Eigen::MatrixXd D = expectValidRows(r.weights, all.vertexCount(), s.jointCount(), id);
+        int astray = 0;
+        for (int i = 0; i < all.vertexCount(); ++i) {
+            const bool eye = i >= cut.vertexCount();
+            if (!eye && all.V(i, 1) < top)
+                continue;
+            const double w = D(i, headJoint) + D(i, neckJoint);
+            if (w < 0.95 && ++astray <= 3)
+                ADD_FAILURE() << id << ": " << (eye ? "eye" : "head") << " vertex " << i << " has only " << w
+                              << " on the head and the neck";
+        }
+        EXPECT_EQ(astray, 0) << id;
+    }
+}
+
+/// Bad input: each method gives valid weights (no NaN, no silent zero row) or
+/// refuses with a message naming the problem.
+TEST(EveryWeightMethod, BadInputGetsWeightsOrAClearMessage)
+{
+    const Mesh body = test::capsuleMesh(Vec3(0, 0, 0), Vec3(0, 1, 0), 0.12, 16, 6, 24);
+    const Skeleton chain = test::chainSkeleton({Vec3(0, 0.1, 0), Vec3(0, 0.5, 0), Vec3(0, 0.9, 0)});
+    // A single sheet (no volume) beside the body: a separate part of two triangles.
+    Mesh sheet;
+    sheet.V.resize(4, 3);
+    sheet.V << 0.3, 0.4, 0.0, 0.5, 0.4, 0.0, 0.5, 0.6, 0.0, 0.3, 0.6, 0.0;
+    sheet.F.resize(2, 3);
+    sheet.F << 0, 1, 2, 0, 2, 3;
+    struct Case {
+        std::string name;
+        Mesh mesh;
+        Skeleton skeleton;
+    };
+    const std::vector<Case> cases = {
+        {"a body and a single sheet", test::concat({body, sheet}), chain},
+        {"a single sheet alone", sheet, chain},
+        {"a one-joint skeleton", body, test::chainSkeleton({Vec3(0, 0.5, 0)})},
+        {"a bone outside the mesh", body, test::chainSkeleton({Vec3(0, 0.1, 0), Vec3(0, 0.9, 0), Vec3(2, 2, 2), Vec3(3, 3, 3)})},
+        // Far away (a broken file): the distance from it is 1e5 voxels and more.
+        {"a bone far outside the mesh", body,
+         test::chainSkeleton({Vec3(0, 0.1, 0), Vec3(0, 0.9, 0), Vec3(3e3, 3e3, 3e3), Vec3(4e3, 4e3, 4e3)})},
+    };
+    for (const Case& c : cases)
+        for (const std::string& id : builtInMethods()) {
+            const std::string what = id + " on " + c.name;
+            WeightOptions o;
+            o.method = id;
+            try {
+                const VoxelGrid solid = solidOf(c.mesh);
+                const SkinningResult r = computeSkinning(c.mesh, c.skeleton, &solid, o);
+                expectValidRows(r.weights, c.mesh.vertexCount(), c.skeleton.jointCount(), what);
+            } catch (const InvalidInput& e) {
+                // A refusal must say what is wrong (more than a function name).
+                const std::string m = e.what();
+                EXPECT_GT(m.size(), 30u) << what << ": " << m;
+                std::cout << "[ refused  ] " << what << ": " << m << '\n';
+            }
+        }
 }
 
 } // namespace

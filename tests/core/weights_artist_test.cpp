@@ -63,6 +63,9 @@ Eigen::SparseMatrix<double, Eigen::RowMajor> sparseOf(const SkinWeights& w, int 
 // or more per vertex on the players and the drone, the artists 2.1 and 1.3;
 // largest weight 0.55-0.57, the artists 0.79 and 0.87) and moved vertices by
 // 1.2-2.3% of the height on average, up to 17-28% (`rigsmith evaluate`).
+// The mean is held to the issue's target for the default, 0.8%: re_drone
+// measured 0.92% while the smoothing took 2 sweeps on every coarse mesh
+// (2.96 influences per vertex, the artist 1.29); 0.66% with g² sweeps.
 TEST(ArtistWeights, TheGaussianMethodDeformsLikeTheArtists)
 {
     int tested = 0;
@@ -92,7 +95,7 @@ TEST(ArtistWeights, TheGaussianMethodDeformsLikeTheArtists)
             compareWeightsAnimated(c.mesh, s, w, c.skeleton->W, std::span<const std::vector<Eigen::Affine3d>>(frames));
         std::cout << "[ artist   ] " << name << ": mean / max deformation distance " << r.meanDistancePercent << " / "
                   << r.maxDistancePercent << " % of height over " << frames.size() << " frames\n";
-        EXPECT_LT(r.meanDistancePercent, 1.0);
+        EXPECT_LE(r.meanDistancePercent, 0.8); // issue 15: the default's target
         EXPECT_LT(r.maxDistancePercent, 12.0);
         ++tested;
     }

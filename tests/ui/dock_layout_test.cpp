@@ -30,7 +30,7 @@ TEST_P(DockLayout, MainControlsOfEachDockAreVisibleWithoutScrolling)
     QCoreApplication::processEvents();
     ASSERT_EQ(w.size(), GetParam());
     const std::vector<std::pair<const char*, std::vector<const char*>>> docks = {
-        {"rigDock", {"templateName", "facing", "autoLabel", "pick_head", "jointName", "jointX", "jointY", "jointZ",
+        {"rigDock", {"templateName", "upAxis", "facing", "autoLabel", "pick_head", "jointName", "jointX", "jointY", "jointZ",
                      "mirrorEdits"}},
         {"weightDock", {"weightMethod", "segmentationMethod", "weightParameters", "meshColoring", "recomputeWeights"}},
         {"poseDock", {"jointTree", "poseJointName", "poseAngleX", "poseAngleY", "poseAngleZ", "deformerCombo",

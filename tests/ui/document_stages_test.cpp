@@ -37,6 +37,47 @@ MatrixX3d posedVertices(const Document& doc)
     return lbs(p.character()->imported.mesh.V, MatrixX3d(), p.skinning()->weights, posed.skinning).V;
 }
 
+/// The extent of the character along each axis.
+Vec3 extent(const Document& doc)
+{
+    const MatrixX3d& V = doc.project().character()->imported.mesh.V;
+    return (V.colwise().maxCoeff() - V.colwise().minCoeff()).transpose();
+}
+
+TEST(DocumentStages, TheUpAxisReloadsTheCharacterInItsFrameAndIsUndoable)
+{
+    Rigged r;
+    Document& doc = r.doc;
+    ASSERT_TRUE(doc.project().rig());
+    const MatrixX3d standing = doc.project().character()->imported.mesh.V;
+    ASSERT_GT(extent(doc).y(), 2.0 * extent(doc).z()) << "the default character stands along +Y";
+    const int steps = doc.undoStack()->count();
+
+    doc.setUpAxis("+z"); // says the file's +Z points up: the character is tipped onto its back
+    doc.waitForIdle();
+    EXPECT_EQ(doc.project().orientation().up, "+z");
+    EXPECT_GT(extent(doc).z(), 2.0 * extent(doc).y()) << "not re-loaded in the new frame";
+    EXPECT_EQ(doc.undoStack()->count(), steps + 1);
+    EXPECT_EQ(doc.undoStack()->undoText(), "Up +z");
+
+    doc.undoStack()->undo();
+    doc.waitForIdle();
+    EXPECT_EQ(doc.project().orientation().up, "file");
+    EXPECT_EQ(doc.project().character()->imported.mesh.V, standing) << "undo did not bring the standing character back";
+    EXPECT_TRUE(doc.project().rig()) << "undo did not bring the rig back";
+
+    doc.undoStack()->redo();
+    doc.waitForIdle();
+    EXPECT_EQ(doc.project().orientation().up, "+z");
+    EXPECT_GT(extent(doc).z(), 2.0 * extent(doc).y());
+
+    QSignalSpy failed(&doc, &Document::stageFailed);
+    doc.setUpAxis("sideways");
+    ASSERT_EQ(failed.count(), 1);
+    EXPECT_TRUE(failed.first().at(1).toString().contains("sideways"));
+    EXPECT_EQ(doc.project().orientation().up, "+z") << "a refused value changed nothing";
+}
+
 TEST(DocumentStages, WeightsFollowTheRigAndAreValid)
 {
     Rigged r;

@@ -15,6 +15,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -132,6 +133,29 @@ TEST(MainWindow, ANonHumanoidGetsANoticeNotAnErrorBox)
     EXPECT_EQ(notice.count(), 1); // a cube has no five end nodes
     EXPECT_FALSE(w.document()->project().rig());
     EXPECT_EQ(w.findChild<QMessageBox*>("errorBox"), nullptr);
+}
+
+TEST(MainWindow, AnImportWarningReachesTheStatusBar)
+{
+    // A model ten million units from the origin is recentred and its lost
+    // precision named; the window used to say only "Loaded".
+    QTemporaryDir dir;
+    const QString path = dir.filePath("far.obj");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    QByteArray obj;
+    for (int i = 0; i < 8; ++i)
+        obj += QString("v %1 %2 %3\n").arg(1e7 + (i & 1), 0, 'f', 1).arg((i >> 1) & 1).arg(-1e7 + ((i >> 2) & 1), 0, 'f', 1).toUtf8();
+    obj += "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";
+    f.write(obj);
+    f.close();
+    MainWindow w(Kind::Placeholder);
+    QSignalSpy messages(w.statusBar(), &QStatusBar::messageChanged);
+    ASSERT_TRUE(openAndWait(w, path));
+    bool named = false;
+    for (const auto& m : messages)
+        named = named || m.first().toString().contains("from the origin");
+    EXPECT_TRUE(named) << "no status-bar message named the far-from-origin import";
 }
 
 TEST(MainWindow, UnknownPoseIsAnErrorNotACrash)

@@ -5,6 +5,8 @@
 #include "ui/document.h"
 #include "ui/viewport/overlay_data.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -63,8 +65,29 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
         m_templateName->setText(rig ? tr("%1 (%2 joints)").arg(name).arg(rig->skeleton.jointCount()) : name);
     });
 
+    // Up and facing share a row: the dock stays short enough for a laptop screen.
     auto* facingRow = new QHBoxLayout;
-    facingRow->addWidget(new QLabel(tr("Character faces"), this));
+    facingRow->addWidget(new QLabel(tr("Up"), this));
+    auto* up = new QComboBox(this);
+    up->setObjectName("upAxis");
+    up->addItem(tr("File"), "file");
+    up->addItem(tr("Auto"), "auto");
+    for (const char* axis : {"+y", "-y", "+z", "-z", "+x", "-x"})
+        up->addItem(QString(axis).toUpper(), axis);
+    up->setToolTip(tr("Which of the file's axes points up. A character lying down or upside down: "
+                      "pick its up axis, or let Rigsmith detect it (feet on the ground, head up). "
+                      "The character is loaded again and rigged in that frame (undoable). "
+                      "File: as the file says; Auto: detected from the shape"));
+    facingRow->addWidget(up, 1);
+    connect(up, &QComboBox::activated, this,
+            [this, up](int i) { m_document->setUpAxis(up->itemData(i).toString()); });
+    // Undo, redo, a new character and a project's own choice show in the box.
+    connect(m_document, &Document::characterChanged, up, [this, up] {
+        const QSignalBlocker block(up);
+        up->setCurrentIndex(std::max(0, up->findData(QString::fromStdString(m_document->project().orientation().up))));
+    });
+
+    facingRow->addWidget(new QLabel(tr("faces"), this));
     auto* facing = new QComboBox(this);
     facing->setObjectName("facing");
     facing->addItems({"+Z", "-Z", "+X", "-X"});
