@@ -138,10 +138,11 @@ Usage:
                                   included, the solid given, on the generated character polygonized at
                                   cell size C metres (default 0.0175: 22k vertices; 0.0117: 50k; 0.0058: 206k)
   rigsmith bench deform-quality FILE [--weights {METHODS}] [--deformers ID,...] [--report R.json] [--explain]
-                   [--up U] [--facing F] [--ends ...] [--resolution N] [--force]
+                   [--up U] [--facing F] [--ends ...] [--resolution N] [--force] [--flip-against-bone]
                                   auto-rig FILE and pose it in the test poses (elbows, knees 120 deg,
                                   shoulders, hips raised 90 deg, forearms and wrists twisted +-90/180 deg):
-                                  per deformer and pose the triangles stretched beyond 2x or flipped, the
+                                  per deformer and pose the triangles stretched beyond 2x or flipped
+                                  (turned over against their skin's local rotation, or their bone's), the
                                   largest stretch, the largest limb-segment volume change and the new
                                   self-intersecting triangle pairs near the posed joint
   rigsmith retarget RIG.json CLIP --out OUT.bvh|OUT.json [--rest auto|bind|frame0|zero] [--step N]

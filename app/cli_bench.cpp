@@ -7,6 +7,7 @@
 #include "core/common/error.h"
 #include "core/common/timing.h"
 #include "core/eval/bar_experiment.h"
+#include "core/deform/twist_lbs.h"
 #include "core/eval/deform_quality.h"
 #include "core/project/pipeline.h"
 #include "core/deform/deformers.h"
@@ -214,10 +215,12 @@ json summarizeDeformQuality(const std::vector<DeformQuality>& rows)
     return out;
 }
 
-/// Per row with a stretched triangle: its first vertex's segment, δ and weights
-/// (what the deformer was told about it).
+/// Per row with a stretched triangle: its vertices' segment, δ, the partial
+/// twist fraction δ·λ of the twist-corrected deformer (twist_lbs.h) and weights
+/// (what the deformers were told about them).
 void explainWorstTriangles(const std::vector<DeformQuality>& rows, const DeformerInput& in)
 {
+    const Segmentation twist = twistSegmentation(*in.segmentation, in.weights, in.skeleton);
     for (const DeformQuality& q : rows) {
         if (q.stretched == 0 || q.worstTriangle < 0)
             continue;
@@ -225,9 +228,9 @@ void explainWorstTriangles(const std::vector<DeformQuality>& rows, const Deforme
         for (int c = 0; c < 3; ++c) {
             const int v = in.mesh.F(q.worstTriangle, c);
             const int bone = in.segmentation->bone[static_cast<size_t>(v)];
-            std::printf("      vertex %d: segment %s, delta %.2f, weights", v,
+            std::printf("      vertex %d: segment %s, delta %.2f, twist fraction %.2f, weights", v,
                         bone >= 0 ? in.skeleton.names[static_cast<size_t>(bone)].c_str() : "(none)",
-                        in.segmentation->delta[static_cast<size_t>(v)]);
+                        in.segmentation->delta[static_cast<size_t>(v)], twist.delta[static_cast<size_t>(v)]);
             for (int k = 0; k < in.weights.maxInfluences && in.weights.weights(v, k) > 0; ++k)
                 std::printf(" %s %.2f", in.skeleton.names[static_cast<size_t>(in.weights.joints(v, k))].c_str(),
                             in.weights.weights(v, k));
@@ -244,7 +247,7 @@ int cmdBenchDeformQuality(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--facing", "--up", "--weights",
                                "--weight-params", "--deformers"},
-                         {"--force", "--use-file-skeleton", "--explain"}, "bench deform-quality");
+                         {"--force", "--use-file-skeleton", "--explain", "--flip-against-bone"}, "bench deform-quality");
     if (a.positional.size() != 2)
         throw Error("rigsmith bench deform-quality: expected one character file (or 'default')");
     const std::string file = a.positional[1];
@@ -261,7 +264,9 @@ int cmdBenchDeformQuality(const std::vector<std::string>& raw)
         ids.push_back(findDeformer(id).id);
     const SkinningResult& s = *project.skinning();
     const DeformerInput input{project.character()->imported.mesh, s.weights, &s.segmentation, project.rig()->skeleton};
-    const std::vector<DeformQuality> rows = measureDeformers(input, project.rig()->front, ids);
+    DeformQualityOptions measure;
+    measure.flipAgainstBone = a.flag("--flip-against-bone");
+    const std::vector<DeformQuality> rows = measureDeformers(input, project.rig()->front, ids, measure);
     clock.lap("measure");
     if (a.flag("--explain"))
         explainWorstTriangles(rows, input);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <utility>
 
 namespace rig {
 namespace {
@@ -265,7 +266,7 @@ double unwrapAngle(double reference, double wrapped)
 Vec3 twistAxis(const Skeleton& s, int j)
 {
     const int p = s.parents[static_cast<size_t>(j)];
-    if (p < 0)
+    if (p < 0 || std::count(s.parents.begin(), s.parents.end(), p) > 1)
         return Vec3::Zero();
     const Vec3 d = (s.bindPositions.row(j) - s.bindPositions.row(p)).transpose();
     const double len = d.norm();
@@ -314,6 +315,7 @@ TwistTransforms twistTransforms(const Skeleton& s, const Pose& pose, const Posed
             T.angle[static_cast<size_t>(j)] = a;
     }
     T.axisPoint = s.bindPositions;
+    T.parents = s.parents;
     T.axisDirection.resize(n, 3);
     T.untwisted.resize(static_cast<size_t>(n));
     T.segmentBase.resize(static_cast<size_t>(n));
@@ -383,13 +385,117 @@ void twistLbs(const SkinBinding& b, const TwistTransforms& T, SkinnedMesh& out, 
     });
 }
 
+namespace {
+
+/// Per link c (child joint), the top joint of its limb: c climbed up while
+/// the parent has c as its only child (−1 for the root).
+std::vector<int> limbRoots(const std::vector<int>& parents)
+{
+    const size_t n = parents.size();
+    std::vector<int> children(n, 0);
+    for (const int p : parents)
+        if (p >= 0 && static_cast<size_t>(p) < n)
+            ++children[static_cast<size_t>(p)];
+    std::vector<int> root(n, -1);
+    for (size_t c = 0; c < n; ++c) {
+        if (parents[c] < 0)
+            continue;
+        int x = static_cast<int>(c);
+        for (size_t guard = 0; guard < n; ++guard) {
+            const int p = parents[static_cast<size_t>(x)];
+            if (p < 0 || children[static_cast<size_t>(p)] != 1)
+                break;
+            x = p;
+        }
+        root[c] = x;
+    }
+    return root;
+}
+
+double limbTwistScale(double limbWeight)
+{
+    const double t = std::clamp(2.0 * limbWeight - 1.0, 0.0, 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+
+Segmentation twistSegmentation(const Segmentation& seg, const SkinWeights& W, const std::vector<int>& parents)
+{
+    const int nJ = static_cast<int>(parents.size());
+    for (int j = 0; j < nJ; ++j)
+        if (const int p = parents[static_cast<size_t>(j)]; (j == 0) != (p < 0) || p >= j)
+            throw InvalidInput("rig::twistSegmentation(): joint " + std::to_string(j) + " has parent " +
+                               std::to_string(p) + "; need one root at index 0 and parents[i] < i");
+    validateSegmentation(seg, W.vertexCount(), nJ);
+    const std::vector<int> root = limbRoots(parents);
+    // Pre-order entry and exit of each joint: j lies in the subtree of r iff
+    // enter[r] <= enter[j] < leave[r].
+    std::vector<std::vector<int>> children(static_cast<size_t>(nJ));
+    for (int j = 1; j < nJ; ++j)
+        children[static_cast<size_t>(parents[static_cast<size_t>(j)])].push_back(j);
+    std::vector<int> enter(static_cast<size_t>(nJ), 0), leave(static_cast<size_t>(nJ), 0);
+    std::vector<std::pair<int, size_t>> stack;
+    int clock = 0;
+    if (nJ > 0)
+        stack.push_back({0, 0});
+    if (nJ > 0)
+        enter[0] = clock++;
+    while (!stack.empty()) {
+        auto& [j, next] = stack.back();
+        if (next < children[static_cast<size_t>(j)].size()) {
+            const int c = children[static_cast<size_t>(j)][next++];
+            enter[static_cast<size_t>(c)] = clock++;
+            stack.push_back({c, 0});
+        } else {
+            leave[static_cast<size_t>(j)] = clock;
+            stack.pop_back();
+        }
+    }
+    Segmentation out = seg;
+    for (int i = 0; i < W.vertexCount(); ++i) {
+        const int c = seg.bone[static_cast<size_t>(i)];
+        if (c <= 0 || root[static_cast<size_t>(c)] < 0)
+            continue;
+        const size_t r = static_cast<size_t>(root[static_cast<size_t>(c)]);
+        double w = 0.0;
+        for (int s = 0; s < W.maxInfluences; ++s) {
+            const int j = W.joints(i, s);
+            if (j < 0 || j >= nJ)
+                throw InvalidInput("rig::twistSegmentation(): vertex " + std::to_string(i) + " has joint index " +
+                                   std::to_string(j) + " outside the skeleton's " + std::to_string(nJ) + " joints");
+            if (enter[r] <= enter[static_cast<size_t>(j)] && enter[static_cast<size_t>(j)] < leave[r])
+                w += W.weights(i, s);
+        }
+        out.delta[static_cast<size_t>(i)] = std::clamp(seg.delta[static_cast<size_t>(i)] * limbTwistScale(w), 0.0, 1.0);
+    }
+    return out;
+}
+
+} // namespace
+
+Segmentation twistSegmentation(const Segmentation& seg, const SkinWeights& W, const Skeleton& skeleton)
+{
+    validateSkeleton(skeleton);
+    return twistSegmentation(seg, W, skeleton.parents);
+}
+
 void bindTwist(SkinBinding& b, const Segmentation& seg, const Skeleton& skeleton)
 {
     validateSkeleton(skeleton);
+    // The binding's own influences (sorted, the same weights bindSkin() was given).
+    SkinWeights W;
+    W.maxInfluences = b.influences;
+    W.joints.resize(b.vertexCount, b.influences);
+    W.weights.resize(b.vertexCount, b.influences);
+    for (int i = 0; i < b.vertexCount; ++i)
+        for (int s = 0; s < b.influences; ++s) {
+            const size_t at = static_cast<size_t>(i) * static_cast<size_t>(b.influences) + static_cast<size_t>(s);
+            W.joints(i, s) = b.jointOffset[at] / 16;
+            W.weights(i, s) = b.weights[at];
+        }
     MatrixX3d u(skeleton.jointCount(), 3);
     for (int j = 0; j < skeleton.jointCount(); ++j)
         u.row(j) = twistAxis(skeleton, j).transpose();
-    bindTwist(b, seg, skeleton.bindPositions, u);
+    bindTwist(b, twistSegmentation(seg, W, skeleton.parents), skeleton.bindPositions, u);
 }
 
 void twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, const Segmentation& seg,
@@ -399,7 +505,10 @@ void twistLbs(const MatrixX3d& V, const MatrixX3d& N, const SkinWeights& W, cons
     if (T.axisPoint.rows() != b.jointCount || T.axisDirection.rows() != b.jointCount)
         throw InvalidInput("rig::twistLbs(): the twist transforms have inconsistent sizes; build them with "
                            "rig::twistTransforms()");
-    bindTwist(b, seg, T.axisPoint, T.axisDirection);
+    if (static_cast<int>(T.parents.size()) != b.jointCount)
+        throw InvalidInput("rig::twistLbs(): the twist transforms carry no skeleton hierarchy; build them with "
+                           "rig::twistTransforms()");
+    bindTwist(b, twistSegmentation(seg, W, T.parents), T.axisPoint, T.axisDirection);
     SkinnedMesh posed;
     twistLbs(b, T, posed, options);
     toDeformedMesh(posed, b.hasNormals, out);

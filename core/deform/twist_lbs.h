@@ -48,6 +48,34 @@
 /// twist nor bend (all M_k equal) it is LBS. The result is continuous across
 /// segment ends (δ = 1 on c equals δ = 0 on a child of c).
 ///
+/// ## Which vertices take the partial twist (issue 16 item 4)
+/// The thesis gives every vertex on link c the twist θ_c δ, whatever its
+/// weights: it assumes the segmentation puts on c only skin of the limb. On a
+/// real character it does not (HUMAN.blend with bone-heat weights: region
+/// growing puts waist vertices beside the hanging arm on the upper-arm link at
+/// δ 0.6–0.8 with a third of their weight on the arm), and the progressive
+/// twist then turns torso skin about the arm: 41 triangles stretched up to 14×
+/// by a 90° twist where LBS stretches none. Two changes, both from the rig
+/// itself, none a clamp on the result:
+///  - **The twist of a limb stays on the limb's skin.** A vertex on link c
+///    takes the partial twist θ_c δ λ, λ = s(2 w_L − 1), s the smoothstep on
+///    [0, 1] and w_L its weight on the joints of c's limb (the subtree hanging
+///    off the nearest joint above c with more than one child: the arm below
+///    the chest, the leg below the hips). Skin weighted wholly on the limb
+///    (w_L = 1, every vertex of the thesis's bar and tube) keeps the thesis's
+///    θ δ; a vertex weighted as much on the body as on the limb (w_L ≤ ½, where
+///    a weight-respecting segmentation switches from the limb's links to the
+///    body's) takes none, so the twist field is continuous across that border
+///    however the segmentation drew it. `twistSegmentation()` gives these δ λ.
+///  - **Links leaving a branching joint carry no twist** (`twistAxis()` is zero
+///    there): about the pelvis link (hips → hip joint) or the chest → clavicle
+///    link a "twist" of the child is a bend of the limb against the body (a
+///    thigh raised forward turns about the pelvis link), and spreading it along
+///    the link turned the pelvis about the hip joint (twice LBS's stretched
+///    triangles). Such a joint's rotation is then blended as a bend (DLB).
+/// Figures before/after: bench/README.md, "Deformation quality on real
+/// characters (issue 16, item 3)".
+///
 /// ## Twists beyond ±180°
 /// A quaternion holds a twist only modulo 360°, and the extracted angle is
 /// wrapped to (−180°, 180°], so a twist growing past 180° would flip the
@@ -88,7 +116,9 @@ SwingTwist swingTwist(const Eigen::Quaterniond& q, const Vec3& axis);
 double unwrapAngle(double reference, double wrapped);
 
 /// Unit link direction of joint j in bind space, (b_j − b_parent(j))/‖·‖: the
-/// axis its twist is measured about. Zero for the root and zero-length links.
+/// axis its twist is measured about. Zero (no twist correction) for the root,
+/// zero-length links, and links leaving a joint with several children (hips,
+/// chest, a hand's fingers; see "Which vertices take the partial twist").
 Vec3 twistAxis(const Skeleton& skeleton, int joint);
 
 /// #J wrapped twist angles of a pose (radians in [−π, π]): the twist of each
@@ -105,6 +135,7 @@ struct TwistTransforms {
     MatrixX3d axisPoint;                        ///< #J by 3 b_c, a point on link c's axis (bind space).
     MatrixX3d axisDirection;                    ///< #J by 3 u_c, unit link axis (zero: no twist).
     std::vector<double> angle;                  ///< #J θ_c in radians, unwrapped when given.
+    std::vector<int> parents;                   ///< #J the skeleton's hierarchy (limb membership, `twistSegmentation()`).
 };
 
 /// Builds the twist data of a pose. `posed` must be forwardKinematics(skeleton,
@@ -116,9 +147,18 @@ struct TwistTransforms {
 TwistTransforms twistTransforms(const Skeleton& skeleton, const Pose& pose, const PosedSkeleton& posed,
                                 std::span<const double> unwrappedTwist = {});
 
+/// The segmentation the twist-corrected deformer twists by: the same links,
+/// δ replaced by the partial-twist fraction δ·λ (λ from the vertex's weight on
+/// the link's limb, see "Which vertices take the partial twist"). What a GPU
+/// path must upload in place of δ to match the CPU deformer.
+/// @throws rig::InvalidInput for an invalid skeleton or segmentation, or a
+/// weight's joint outside the skeleton.
+Segmentation twistSegmentation(const Segmentation& segmentation, const SkinWeights& weights, const Skeleton& skeleton);
+
 /// `bindTwist()` of skin_binding.h with the skeleton's link axes (b_c its
-/// bind positions, u_c = `twistAxis()`): what `twistTransforms()` of any pose
-/// of this skeleton carries.
+/// bind positions, u_c = `twistAxis()`) and `twistSegmentation()` of the
+/// binding's own weights: what `twistTransforms()` of any pose of this
+/// skeleton carries.
 /// @throws rig::InvalidInput for an invalid skeleton or segmentation.
 void bindTwist(SkinBinding& binding, const Segmentation& segmentation, const Skeleton& skeleton);
 
@@ -134,7 +174,8 @@ void twistLbs(const SkinBinding& binding, const TwistTransforms& T, SkinnedMesh&
 /// eq. 4.7 with eq. 4.9, swings blended by DLB; see the formulation above).
 /// @param V #V by 3 rest positions. @param N #V by 3 rest normals, or empty.
 /// @param W influences (the same as for LBS; joint indices index the pose).
-/// @param segmentation #V segments and δ (segmentation_data.h).
+/// @param segmentation #V segments and δ (segmentation_data.h); the partial
+/// twist is `twistSegmentation()`'s δ·λ (the hierarchy from `T.parents`).
 /// @param T the pose's `twistTransforms()`.
 /// @throws rig::InvalidInput when sizes disagree, an index is out of range or
 /// a transform is not rigid.

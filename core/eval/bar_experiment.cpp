@@ -129,22 +129,46 @@ BarRig makeBar(const BarOptions& o)
     return bar;
 }
 
+namespace {
+
+/// `deformBar()` with the deformer bound once (a sweep binds once per
+/// deformer: the simplex deformer factors its system when bound).
+void deformBarBound(const BarRig& bar, const MatrixX3d& eulerDegrees, const BoundDeformer& bound, bool wrapped,
+                    const SkinningOptions& options, DeformedMesh& out)
+{
+    if (eulerDegrees.rows() != kJoints)
+        throw InvalidInput("rig::deformBar(): need 5 rows of Euler angles, one per joint");
+    const Pose pose = eulerPose(eulerDegrees);
+    std::vector<double> unwrapped;
+    if (!wrapped) {
+        // The bar's links run along +Y and the bind frames are the identity, so
+        // the Y channel is the twist; the re-extracted twist is unwrapped onto it
+        // (equal when the other channels leave the twist alone).
+        unwrapped = twistAngles(bar.skeleton, pose);
+        for (int j = 1; j < kJoints; ++j)
+            unwrapped[static_cast<size_t>(j)] =
+                unwrapAngle(eulerDegrees(j, 1) * kDeg, unwrapped[static_cast<size_t>(j)]);
+    }
+    SkinnedMesh posed;
+    bound.deform(pose, unwrapped, posed, options);
+    toDeformedMesh(posed, bound.hasNormals(), out);
+}
+
+std::unique_ptr<BoundDeformer> bindBar(const BarRig& bar, const DeformerInfo& deformer)
+{
+    return deformer.bind(DeformerInput{bar.mesh, bar.weights, &bar.segmentation, bar.skeleton});
+}
+
+} // namespace
+
 DeformedMesh deformBar(const BarRig& bar, const MatrixX3d& eulerDegrees, const DeformerInfo& deformer,
                        bool wrapped, const SkinningOptions& options)
 {
     if (eulerDegrees.rows() != kJoints)
         throw InvalidInput("rig::deformBar(): need 5 rows of Euler angles, one per joint");
-    const Pose pose = eulerPose(eulerDegrees);
-    const DeformerInput input{bar.mesh, bar.weights, &bar.segmentation, bar.skeleton};
-    if (wrapped)
-        return deformOnce(deformer, input, pose, {}, options);
-    // The bar's links run along +Y and the bind frames are the identity, so
-    // the Y channel is the twist; the re-extracted twist is unwrapped onto it
-    // (equal when the other channels leave the twist alone).
-    std::vector<double> unwrapped = twistAngles(bar.skeleton, pose);
-    for (int j = 1; j < kJoints; ++j)
-        unwrapped[static_cast<size_t>(j)] = unwrapAngle(eulerDegrees(j, 1) * kDeg, unwrapped[static_cast<size_t>(j)]);
-    return deformOnce(deformer, input, pose, unwrapped, options);
+    DeformedMesh out;
+    deformBarBound(bar, eulerDegrees, *bindBar(bar, deformer), wrapped, options, out);
+    return out;
 }
 
 BarVolumeTable barVolumeExperiment(const BarOptions& options)
@@ -224,11 +248,12 @@ TwistContinuity barTwistContinuity(double maxDegrees, double stepDegrees, const 
         for (const bool wrapped : {false, true}) {
             ContinuitySeries& series = (wrapped ? out.wrapped : out.series)[d.id];
             MatrixX3d euler = MatrixX3d::Zero(kJoints, 3);
-            DeformedMesh prev = deformBar(bar, euler, d, wrapped, one);
-            DeformedMesh cur;
+            const std::unique_ptr<BoundDeformer> bound = bindBar(bar, d);
+            DeformedMesh prev, cur;
+            deformBarBound(bar, euler, *bound, wrapped, one, prev);
             for (int s = 1; s <= steps; ++s) {
                 euler(kTwistedJoint, 1) = s * stepDegrees;
-                cur = deformBar(bar, euler, d, wrapped, one);
+                deformBarBound(bar, euler, *bound, wrapped, one, cur);
                 const double ratio = (cur.V - prev.V).rowwise().norm().maxCoeff() / unit;
                 if (ratio > series.maxRatio) {
                     series.maxRatio = ratio;

@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 
 #include <Eigen/Geometry>
+#include <Eigen/SVD>
 
 #include <algorithm>
 #include <cmath>
@@ -208,11 +209,62 @@ int selfIntersections(const MatrixX3d& V, const MatrixX3i& F, const Vec3& centre
     return count;
 }
 
+namespace {
+
+/// Per vertex, the rotation that best carries its rest one-ring (the vertex
+/// and its neighbours, centred) onto the posed one (Kabsch: the polar factor
+/// of the cross-covariance); `fallback[v]` where the rest ring spans no plane.
+std::vector<Eigen::Matrix3d> ringRotations(const Mesh& rest, const MatrixX3d& posed,
+                                           const std::vector<Eigen::Matrix3d>& fallback)
+{
+    const Eigen::Index n = rest.V.rows();
+    std::vector<std::vector<int>> ring(static_cast<size_t>(n));
+    for (Eigen::Index f = 0; f < rest.F.rows(); ++f)
+        for (int k = 0; k < 3; ++k) {
+            auto& r = ring[static_cast<size_t>(rest.F(f, k))];
+            for (int m = 1; m < 3; ++m)
+                r.push_back(rest.F(f, (k + m) % 3));
+        }
+    std::vector<Eigen::Matrix3d> R(static_cast<size_t>(n));
+    for (Eigen::Index v = 0; v < n; ++v) {
+        auto& r = ring[static_cast<size_t>(v)];
+        std::sort(r.begin(), r.end());
+        r.erase(std::unique(r.begin(), r.end()), r.end());
+        r.push_back(static_cast<int>(v));
+        Vec3 a = Vec3::Zero(), b = Vec3::Zero();
+        for (const int u : r) {
+            a += rest.V.row(u).transpose();
+            b += posed.row(u).transpose();
+        }
+        a /= static_cast<double>(r.size());
+        b /= static_cast<double>(r.size());
+        Eigen::Matrix3d H = Eigen::Matrix3d::Zero();
+        for (const int u : r)
+            H += (rest.V.row(u).transpose() - a) * (posed.row(u).transpose() - b).transpose();
+        const Eigen::JacobiSVD<Eigen::Matrix3d> svd(H, Eigen::ComputeFullU | Eigen::ComputeFullV);
+        const Eigen::Vector3d sv = svd.singularValues();
+        if (r.size() < 3 || sv(1) <= 1e-12 * std::max(sv(0), 1e-300)) {
+            R[static_cast<size_t>(v)] = fallback[static_cast<size_t>(v)];
+            continue;
+        }
+        Eigen::Matrix3d D = Eigen::Matrix3d::Identity();
+        D(2, 2) = (svd.matrixV() * svd.matrixU().transpose()).determinant() < 0 ? -1.0 : 1.0;
+        R[static_cast<size_t>(v)] = svd.matrixV() * D * svd.matrixU().transpose();
+    }
+    return R;
+}
+
+} // namespace
+
 DeformQuality measureDeformation(const Mesh& rest, const MatrixX3d& posed, const Skeleton& skeleton,
                                  const PosedSkeleton& ps, const std::vector<int>& segment,
                                  const std::vector<int>& topJoint, int posedJoint, const DeformQualityOptions& o)
 {
     DeformQuality q;
+    std::vector<Eigen::Matrix3d> bone(static_cast<size_t>(rest.V.rows()));
+    for (Eigen::Index v = 0; v < rest.V.rows(); ++v)
+        bone[static_cast<size_t>(v)] = ps.skinning[static_cast<size_t>(topJoint[static_cast<size_t>(v)])].linear();
+    const std::vector<Eigen::Matrix3d> local = o.flipAgainstBone ? bone : ringRotations(rest, posed, bone);
     for (Eigen::Index f = 0; f < rest.F.rows(); ++f) {
         const auto i = rest.F.row(f);
         double stretch = 0;
@@ -228,8 +280,11 @@ DeformQuality measureDeformation(const Mesh& rest, const MatrixX3d& posed, const
         q.stretched += stretch > o.stretchLimit ? 1 : 0;
         const Vec3 restNormal = (rest.V.row(i(1)) - rest.V.row(i(0))).cross(rest.V.row(i(2)) - rest.V.row(i(0)));
         const Vec3 posedNormal = (posed.row(i(1)) - posed.row(i(0))).cross(posed.row(i(2)) - posed.row(i(0)));
-        const auto& M = ps.skinning[static_cast<size_t>(topJoint[static_cast<size_t>(i(0))])];
-        q.flipped += posedNormal.dot(M.linear() * restNormal) < 0 ? 1 : 0;
+        const Eigen::Matrix3d M = o.flipAgainstBone ? local[static_cast<size_t>(i(0))]
+                                                    : Eigen::Matrix3d(local[static_cast<size_t>(i(0))] +
+                                                                      local[static_cast<size_t>(i(1))] +
+                                                                      local[static_cast<size_t>(i(2))]);
+        q.flipped += posedNormal.dot(M * restNormal) < 0 ? 1 : 0;
     }
     q.maxVolumeChange = maxSegmentVolumeChange(rest, posed, skeleton, ps, segment, o.minSegmentVolume);
     const double height = rest.V.col(1).maxCoeff() - rest.V.col(1).minCoeff();

@@ -7,7 +7,13 @@
 /// Per deformer and pose it counts
 ///  - stretched triangles: an edge longer than `stretchLimit` × its rest length;
 ///  - flipped triangles: the posed normal points against the rest normal
-///    carried by the bone of the triangle's first vertex (its largest weight);
+///    carried by the skin's own local rotation there (per corner, the rotation
+///    that best fits its one-ring, rest to posed: Kabsch; summed over the
+///    three corners), i.e. the triangle turned over against its
+///    neighbourhood: a fold. (First definition, `flipAgainstBone`: against
+///    the rotation of the first vertex's largest-weight bone; that also counts
+///    skin a twist deformer turns correctly about the bone by more than 90°,
+///    e.g. the wrist end of a forearm under a 180° hand twist.)
 ///  - the largest edge stretch;
 ///  - the volume change of each limb segment: the signed volume of the cone
 ///    from the segment's bone midpoint to the skin the segmentation gives that
@@ -49,6 +55,9 @@ struct DeformQualityOptions {
     /// height around the posed joint.
     double contactRadius = 0.12;
     double minSegmentVolume = 0.01; ///< Segments below this fraction of the total volume are skipped (hands' tips).
+    /// Flipped against the rotation of the triangle's first vertex's bone (the
+    /// measure's first definition) instead of its skin's own local rotation.
+    bool flipAgainstBone = false;
 };
 
 struct DeformQuality {

@@ -11,7 +11,8 @@
 namespace rig {
 namespace {
 
-DeformQuality measureBar(const BarRig& bar, const Pose& pose, const std::string& deformer, int joint)
+DeformQuality measureBar(const BarRig& bar, const Pose& pose, const std::string& deformer, int joint,
+                         const DeformQualityOptions& options = {})
 {
     const DeformerInput input{bar.mesh, bar.weights, &bar.segmentation, bar.skeleton};
     const DeformedMesh d = deformOnce(findDeformer(deformer), input, pose);
@@ -19,7 +20,7 @@ DeformQuality measureBar(const BarRig& bar, const Pose& pose, const std::string&
     for (int v = 0; v < bar.weights.vertexCount(); ++v)
         top[static_cast<size_t>(v)] = bar.weights.joints(v, 0);
     return measureDeformation(bar.mesh, d.V, bar.skeleton, forwardKinematics(bar.skeleton, pose),
-                              bar.segmentation.bone, top, joint);
+                              bar.segmentation.bone, top, joint, options);
 }
 
 // Deformers write float positions: 1e-4 is their precision on the bar's edges.
@@ -58,6 +59,45 @@ TEST(DeformQuality, LbsCollapsesATwistedBarAndDqsDoesNot)
     const DeformQuality dqs = measureBar(bar, pose, "dqs", 2);
     EXPECT_GT(lbs.maxVolumeChange, 0.05); // the candy wrapper: 7.7 % of a link's volume
     EXPECT_LT(dqs.maxVolumeChange, lbs.maxVolumeChange / 2);
+}
+
+TEST(DeformQuality, FlipsAreFoldsNotSkinTurnedAboutItsBone)
+{
+    // The twist deformer turns the bar's skin progressively about the twisted
+    // link, up to 180° at its end: not a single triangle is turned over
+    // against its neighbours, but against the bone's rotation (the first
+    // definition) the far half of the link counted as flipped.
+    const BarRig bar = makeBar();
+    Pose pose = identityPose(bar.skeleton);
+    const Vec3 axis = (bar.skeleton.bindPositions.row(3) - bar.skeleton.bindPositions.row(2)).normalized();
+    const Eigen::Quaterniond& o = bar.skeleton.bindOrientations[3];
+    pose.localRotations[3] = o.conjugate() * Eigen::Quaterniond(Eigen::AngleAxisd(std::numbers::pi * 0.999, axis)) * o;
+    EXPECT_EQ(measureBar(bar, pose, "twist", 3).flipped, 0);
+    EXPECT_GT(measureBar(bar, pose, "twist", 3, {.flipAgainstBone = true}).flipped, 0);
+    // A real fold: one vertex pushed through the skin turns its triangles over.
+    Mesh rest;
+    rest.V.resize(9, 3);
+    for (int i = 0; i < 9; ++i)
+        rest.V.row(i) << i % 3, i / 3, 0.0;
+    rest.F.resize(8, 3);
+    for (int y = 0, f = 0; y < 2; ++y)
+        for (int x = 0; x < 2; ++x) {
+            const int a = 3 * y + x;
+            rest.F.row(f++) << a, a + 1, a + 4;
+            rest.F.row(f++) << a, a + 4, a + 3;
+        }
+    Skeleton one;
+    one.names = {"root"};
+    one.parents = {-1};
+    one.bindPositions = MatrixX3d::Zero(1, 3);
+    one.bindOrientations = {Eigen::Quaterniond::Identity()};
+    MatrixX3d posed = rest.V;
+    posed.row(4) << 2.6, 1.0, 0.0; // the centre pushed past its right neighbour, in the plane
+    const std::vector<int> zero(9, 0);
+    const DeformQuality q =
+        measureDeformation(rest, posed, one, forwardKinematics(one, identityPose(one)), zero, zero, 0);
+    EXPECT_GT(q.flipped, 0);
+    EXPECT_LT(q.flipped, 8);
 }
 
 TEST(DeformQuality, SelfIntersectionsCountCrossingTrianglesOnly)

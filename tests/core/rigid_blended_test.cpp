@@ -1,6 +1,7 @@
 #include "core/deform/rigid_blended.h"
 
 #include "core/common/error.h"
+#include "core/eval/deform_quality.h"
 #include "core/eval/skinning_timing.h"
 #include "core/mesh/mesh_queries.h"
 #include "tests/support/expect_error.h"
@@ -111,11 +112,17 @@ TEST(RigidBlended, A120DegreeBendFoldsLessThanHalfOfWhatLbsAndDqsFold)
 {
     const Tube t;
     const Pose pose = t.bent(7, 120.0);
-    const DeformedMesh blended = deformOnce(findDeformer("rigid-blended"), t.input(), pose);
+    // This tube is as wide as its links are long: the default zone (1.5
+    // radii = 0.75) would pass the middle of the links, where a vertex
+    // changes hinge; one radius keeps it inside.
+    SkinnedMesh posed;
+    bindRigidBlended(t.input(), {.blendZone = 1.0})->deform(pose, {}, posed);
+    DeformedMesh blended;
+    toDeformedMesh(posed, false, blended);
     const int folds = flippedTriangles(t.mesh, blended.V, t.scene.skeleton, t.scene.segmentation, pose);
-    // Issue 16 asks for none; the inner side of the arc blend still folds a
-    // little (61 of 39,600 here, bench/README.md), less than half of what LBS
-    // and DQS fold with the same weights.
+    // The inner side of the arc blend still folds a little (61 of 39,600
+    // here, bench/README.md), less than half of what LBS and DQS fold with
+    // the same weights.
     for (const char* other : {"lbs", "dqs"}) {
         const DeformedMesh d = deformOnce(findDeformer(other), t.input(), pose);
         const int theirs = flippedTriangles(t.mesh, d.V, t.scene.skeleton, t.scene.segmentation, pose);
@@ -130,6 +137,35 @@ TEST(RigidBlended, A120DegreeBendFoldsLessThanHalfOfWhatLbsAndDqsFold)
             const double rest = (t.mesh.V.row(i).transpose() - Vec3(0, 7, 0)).norm();
             EXPECT_NEAR((blended.V.row(i).transpose() - joint).norm(), rest, 1e-5) << i; // float output
         }
+}
+
+/// Issue 16's target on a limb five radii long: a 120° bend with the default
+/// zone folds no triangle (against its one-ring's rotation), stretches none
+/// and makes the skin pass through itself nowhere. The zone of one radius
+/// folds the inner side (skin at ρ from the bend axis shrinks along the limb
+/// by 1 − ρθ/(2·zone·R), negative for ρ = R at θ = 120° and zone 1).
+TEST(RigidBlended, A120DegreeBendOfASlenderLimbNeitherFoldsNorIntersects)
+{
+    Tube t;
+    t.mesh.V.col(0) *= 0.4; // radius 0.2 around links 1 long
+    t.mesh.V.col(2) *= 0.4;
+    const Pose pose = t.bent(7, 120.0);
+    const PosedSkeleton skeleton = forwardKinematics(t.scene.skeleton, pose);
+    std::vector<int> top(size_t(t.mesh.V.rows()));
+    for (int v = 0; v < int(top.size()); ++v)
+        top[size_t(v)] = t.scene.weights.joints(v, 0);
+    auto measure = [&](const RigidBlendOptions& o) {
+        SkinnedMesh posed;
+        bindRigidBlended(t.input(), o)->deform(pose, {}, posed);
+        DeformedMesh d;
+        toDeformedMesh(posed, false, d);
+        return measureDeformation(t.mesh, d.V, t.scene.skeleton, skeleton, t.scene.segmentation.bone, top, 7);
+    };
+    const DeformQuality q = measure({});
+    EXPECT_EQ(q.flipped, 0);
+    EXPECT_EQ(q.stretched, 0);
+    EXPECT_EQ(q.intersections, 0);
+    EXPECT_GT(measure({.blendZone = 1.0}).flipped, 0);
 }
 
 TEST(RigidBlended, ARigidMotionOfTheSkeletonMovesTheMeshRigidly)
