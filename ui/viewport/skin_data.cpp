@@ -20,6 +20,14 @@ void putRows(glm::vec4* out, const Eigen::Isometry3d& T)
 
 } // namespace
 
+std::vector<SkinVertex> makeSkinVertices(const SkinWeights& W, const Segmentation& seg, const Skeleton& skeleton)
+{
+    if (seg.vertexCount() == 0)
+        return makeSkinVertices(W, nullptr);
+    const Segmentation twist = twistSegmentation(seg, W, skeleton);
+    return makeSkinVertices(W, &twist);
+}
+
 std::vector<SkinVertex> makeSkinVertices(const SkinWeights& W, const Segmentation* seg)
 {
     const int n = W.vertexCount();

@@ -58,6 +58,13 @@ inline constexpr int skinTexelsPerJoint = 16;
 /// @throws rig::InvalidInput when the sizes disagree.
 std::vector<SkinVertex> makeSkinVertices(const SkinWeights& weights, const Segmentation* segmentation);
 
+/// What the viewport uploads: the influences and, as the segment fraction, δ·λ
+/// of `twistSegmentation()` (core/deform/twist_lbs.h: the twist stays on the
+/// limb's skin), so the GPU twist-corrected deformer twists as the CPU one.
+/// @throws rig::InvalidInput as above and as `twistSegmentation()`.
+std::vector<SkinVertex> makeSkinVertices(const SkinWeights& weights, const Segmentation& segmentation,
+                                         const Skeleton& skeleton);
+
 /// The per-pose texels (#J · skinTexelsPerJoint, layout above) of a pose.
 /// `unwrappedTwist` as for `twistTransforms()` (empty: wrapped angles).
 /// @throws rig::InvalidInput when the pose does not match the skeleton.

@@ -7,6 +7,7 @@
 #include "ui/viewport/picking.h"
 #include "ui/viewport/weight_colors.h"
 
+#include <QDebug>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -471,7 +472,17 @@ void Viewport::paintGL()
                           (m_weights->joints.size() == 0 || m_weights->joints.maxCoeff() < m_rig->skeleton.jointCount()) &&
                           (!m_segmentation || m_segmentation->vertexCount() == 0 ||
                            m_segmentation->vertexCount() == m_mesh->vertexCount());
-        std::vector<SkinVertex> skin = fits ? makeSkinVertices(*m_weights, m_segmentation.get()) : std::vector<SkinVertex>{};
+        std::vector<SkinVertex> skin;
+        if (fits && m_segmentation) {
+            try { // the twist as the CPU deformer has it (δ·λ, core/deform/twist_lbs.h)
+                skin = makeSkinVertices(*m_weights, *m_segmentation, m_rig->skeleton);
+            } catch (const Error& e) {
+                qWarning().noquote() << "twist segmentation:" << e.what(); // drawn with the links' δ
+                skin = makeSkinVertices(*m_weights, m_segmentation.get());
+            }
+        } else if (fits) {
+            skin = makeSkinVertices(*m_weights, nullptr);
+        }
         if (!skin.empty() && !m_drawnWelded.empty()) { // the file's meshes: each vertex skinned as its welded twin
             std::vector<SkinVertex> drawn(m_drawnWelded.size());
             for (size_t v = 0; v < drawn.size(); ++v)
