@@ -235,23 +235,95 @@ std::pair<Vec3, Vec3> fitLine(const Polyline& line, double a, double b)
     return {centre, direction};
 }
 
-// The knees at the bend (FitOptions::kneesAtBends). Per leg chain:
-//  1. the knee: its inner joint between the two longest bones (the largest
-//     shorter neighbouring rest bone), so a hip joint or a toe never counts;
-//  2. the bend: where, within half a neighbouring bone of the thesis's
-//     placement, the segment turns most between its direction over the
-//     w = a quarter of the shorter bone before and after a point;
-//  3. bent more than `minBend`: the knee goes where the segment's straight
+// The node of `line` nearest to `position`.
+int nearestNode(const Polyline& line, const Vec3& position)
+{
+    int node = line.nodes.front();
+    double best = std::numeric_limits<double>::infinity();
+    for (size_t k = 0; k < line.points.size(); ++k)
+        if (line.nodes[k] >= 0 && (line.points[k] - position).norm() < best) {
+            best = (line.points[k] - position).norm();
+            node = line.nodes[k];
+        }
+    return node;
+}
+
+// A corner of `line` near arc length `thesis`, with `before` and `after` the
+// lengths of the (scaled) bones on either side of the joint placed there:
+//  1. the bend: where, within half a neighbouring bone of `thesis`, the line
+//     turns most between its direction over the w = a quarter of the shorter
+//     bone before and after a point;
+//  2. bent more than `minBend`: the corner is where the line's straight
 //     stretches on either side (from w to 0.8 of the neighbouring bone away
 //     from the bend) meet, the midpoint of their closest points. A curve
 //     skeleton rounds a bend off inside the corner and is shorter there than
-//     the bones, so by arc length the knee slides down the shin (4 cm when
-//     sitting; now 0.2-0.5 cm off). Shorter stretches (w to 2w) catch the
-//     bumps of the curve skeleton (a right shin's 1 cm bulge at the calf put
-//     the knee 1.1 cm back).
-void placeKnees(const RigTemplate& t, const std::array<Polyline, limbCount>& lines,
-                const std::array<double, limbCount>& scales, double minBend,
-                std::vector<std::optional<std::pair<Vec3, int>>>& placed)
+//     the bones, so by arc length the joint slides past the corner (a knee
+//     4 cm down the shin when sitting; now 0.2-0.5 cm off). Shorter
+//     stretches (w to 2w) catch the bumps of the curve skeleton (a right
+//     shin's 1 cm bulge at the calf put the knee 1.1 cm back).
+// std::nullopt when the line is straighter than `minBend` there.
+struct Corner {
+    Vec3 position;
+    double arc = 0.0; ///< Arc length of the bend on the line.
+};
+// The bend is not measured past arc length `searchEnd`.
+std::optional<Corner> cornerNear(const Polyline& line, double thesis, double before, double after, double minBend,
+                                 double searchEnd = std::numeric_limits<double>::infinity())
+{
+    const double length = line.length();
+    const double w = 0.25 * std::min(before, after);
+    if (!(w > 0.0) || !(length > 0.0))
+        return std::nullopt;
+    auto point = [&](double s) { return line.at(s / length).first; };
+    double bend = 0.0, at = thesis;
+    constexpr int steps = 50;
+    for (int i = 0; i <= steps; ++i) {
+        const double s = thesis - 0.5 * before + 0.5 * (before + after) * i / steps;
+        if (s - 2.0 * w < 0.0 || s + 2.0 * w > length || s + w > searchEnd)
+            continue;
+        const Vec3 in = point(s) - point(s - w), out = point(s + w) - point(s);
+        if (const double angle = std::atan2(in.cross(out).norm(), in.dot(out)); angle > bend) {
+            bend = angle;
+            at = s;
+        }
+    }
+    if (bend <= minBend)
+        return std::nullopt;
+    const auto [p1, d1] = fitLine(line, std::max(0.0, at - 0.8 * before), at - w);
+    const auto [p2, d2] = fitLine(line, at + w, std::min(length, at + 0.8 * after));
+    const Vec3 r = p1 - p2;
+    const double b = d1.dot(d2), den = 1.0 - b * b; // d1, d2 are unit
+    if (den < 1e-9)
+        return std::nullopt;
+    const double u = (b * d2.dot(r) - d1.dot(r)) / den, v = (d2.dot(r) - b * d1.dot(r)) / den;
+    Vec3 position = 0.5 * ((p1 + u * d1) + (p2 + v * d2));
+    if ((position - point(at)).norm() > w) // a stray fit: the bend itself
+        position = point(at);
+    return Corner{position, at};
+}
+
+// The knees at the bend and the ankles on the shin's line
+// (FitOptions::kneesAtBends, anklesOnShins). Per leg chain:
+//  1. the knee: its inner joint between the two longest bones (the largest
+//     shorter neighbouring rest bone), so a hip joint or a toe never counts;
+//     the ankle: the joint after it, when the template's chain turns there by
+//     more than `minBend` (the shin down, the foot forward);
+//  2. the ankle: the thesis's placement moved onto the shin's straight line
+//     (fitted through the segment between a tenth of the shin below the
+//     knee's and 0.35 of it above the ankle's arc-length placement), the
+//     point of that line nearest to it. A curve skeleton turns from the shin
+//     into the foot through the middle of the foot, rounding the heel off,
+//     so by arc length the ankle lands on the foot, ahead of the leg's line
+//     (3-4 % of the height forward on the devset's players, issue 14); the
+//     projection keeps its height;
+//  3. the knee at its bend (`cornerNear()`) when bent more than `minBend`,
+//     its bend measured no further down than half the shin above the ankle's
+//     placement: on short legs the bend of the ankle or a boot's rim lies
+//     within half a shin of the knee's placement and drew the knee down to it
+//     (14 % of the height low on re_male at resolution 255).
+void placeLegs(const RigTemplate& t, const std::array<Polyline, limbCount>& lines,
+               const std::array<double, limbCount>& scales, double minBend, bool knees, bool ankles,
+               std::vector<std::optional<std::pair<Vec3, int>>>& placed)
 {
     for (Limb l : {Limb::LeftFoot, Limb::RightFoot}) {
         const auto c = static_cast<size_t>(l);
@@ -260,8 +332,11 @@ void placeKnees(const RigTemplate& t, const std::array<Polyline, limbCount>& lin
         const double length = line.length();
         if (joints.size() < 3 || line.points.size() < 3 || !(length > 0.0))
             continue;
-        // 1. The knee.
-        auto restArc = [&](size_t k) { return t.chainPositions[static_cast<size_t>(joints[k])] * t.chainLengths[c]; };
+        // 1. The knee and the ankle.
+        auto restArc = [&](size_t k) {
+            return k < joints.size() ? t.chainPositions[static_cast<size_t>(joints[k])] * t.chainLengths[c]
+                                     : t.chainLengths[c];
+        };
         size_t knee = 0;
         double bone = 0.0;
         for (size_t k = 1; k + 1 < joints.size(); ++k)
@@ -271,45 +346,31 @@ void placeKnees(const RigTemplate& t, const std::array<Polyline, limbCount>& lin
             }
         if (knee == 0)
             continue;
-        // 2. The bend.
         const double before = scales[c] * (restArc(knee) - restArc(knee - 1));
-        const double after = scales[c] * (restArc(knee + 1) - restArc(knee));
-        const double w = 0.25 * std::min(before, after);
-        const double thesis = t.chainPositions[static_cast<size_t>(joints[knee])] * length;
-        auto point = [&](double s) { return line.at(s / length).first; };
-        double bend = 0.0, at = thesis;
-        constexpr int steps = 50;
-        for (int i = 0; i <= steps; ++i) {
-            const double s = thesis - 0.5 * before + 0.5 * (before + after) * i / steps;
-            if (s - 2.0 * w < 0.0 || s + 2.0 * w > length)
-                continue;
-            const Vec3 in = point(s) - point(s - w), out = point(s + w) - point(s);
-            if (const double angle = std::atan2(in.cross(out).norm(), in.dot(out)); angle > bend) {
-                bend = angle;
-                at = s;
+        const double shin = scales[c] * (restArc(knee + 1) - restArc(knee));
+        const double kneeArc = t.chainPositions[static_cast<size_t>(joints[knee])] * length;
+        double searchEnd = std::numeric_limits<double>::infinity();
+        // 2. The ankle.
+        if (const size_t ankle = knee + 1; ankle < joints.size()) {
+            auto rest = [&](size_t k) -> Vec3 {
+                return k < joints.size() ? Vec3(t.restPositions.row(joints[k]).transpose()) : t.chainTips[c];
+            };
+            const Vec3 down = rest(ankle) - rest(knee), foot = rest(ankle + 1) - rest(ankle);
+            const double turn = std::atan2(down.cross(foot).norm(), down.dot(foot));
+            const double ankleArc = t.chainPositions[static_cast<size_t>(joints[ankle])] * length;
+            searchEnd = ankleArc - 0.5 * shin;
+            const double from = std::max(0.0, kneeArc + 0.1 * shin), to = ankleArc - 0.35 * shin;
+            if (ankles && turn > minBend && to > from) {
+                const auto [p, d] = fitLine(line, from, to);
+                const Vec3 q = line.at(ankleArc / length).first;
+                const Vec3 onShin = p + d.dot(q - p) * d;
+                placed[static_cast<size_t>(joints[ankle])] = std::make_pair(onShin, nearestNode(line, onShin));
             }
         }
-        if (bend <= minBend)
-            continue;
-        // 3. Where the straight stretches meet.
-        const auto [p1, d1] = fitLine(line, std::max(0.0, at - 0.8 * before), at - w);
-        const auto [p2, d2] = fitLine(line, at + w, std::min(length, at + 0.8 * after));
-        const Vec3 r = p1 - p2;
-        const double b = d1.dot(d2), den = 1.0 - b * b; // d1, d2 are unit
-        if (den < 1e-9)
-            continue;
-        const double u = (b * d2.dot(r) - d1.dot(r)) / den, v = (d2.dot(r) - b * d1.dot(r)) / den;
-        Vec3 position = 0.5 * ((p1 + u * d1) + (p2 + v * d2));
-        if ((position - point(at)).norm() > w) // a stray fit: the bend itself
-            position = point(at);
-        int node = line.nodes.front();
-        double best = std::numeric_limits<double>::infinity();
-        for (size_t k = 0; k < line.points.size(); ++k)
-            if (line.nodes[k] >= 0 && (line.points[k] - position).norm() < best) {
-                best = (line.points[k] - position).norm();
-                node = line.nodes[k];
-            }
-        placed[static_cast<size_t>(joints[knee])] = std::make_pair(position, node);
+        // 3. The knee.
+        if (knees)
+            if (const auto corner = cornerNear(line, kneeArc, before, shin, minBend, searchEnd))
+                placed[static_cast<size_t>(joints[knee])] = std::make_pair(corner->position, nearestNode(line, corner->position));
     }
 }
 
@@ -467,8 +528,9 @@ FitResult fitTemplate(const CurveSkeleton& s, const EndNodeLabels& labels, const
     std::vector<std::optional<std::pair<Vec3, int>>> placed(static_cast<size_t>(n));
     if (options.armsFromShoulders)
         placeArms(t, lines, result.chainScales, options.up.normalized(), placed);
-    if (options.kneesAtBends && !result.legsJoinedByCloth) // legs under cloth are straight lines by construction
-        placeKnees(t, lines, result.chainScales, options.minKneeBend * std::numbers::pi / 180.0, placed);
+    if ((options.kneesAtBends || options.anklesOnShins) && !result.legsJoinedByCloth) // legs under cloth are straight lines by construction
+        placeLegs(t, lines, result.chainScales, options.minKneeBend * std::numbers::pi / 180.0, options.kneesAtBends,
+                  options.anklesOnShins, placed);
     std::vector<int> chainOfJoint(static_cast<size_t>(n), -1); // nearest chain up the hierarchy, for scales
     for (int j = 0; j < n; ++j) {
         const Chain chain = t.chains[static_cast<size_t>(j)];

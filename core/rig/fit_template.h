@@ -52,7 +52,19 @@
 /// near the knee's arc-length placement, the knee (the leg chain's inner joint
 /// between its two longest bones) goes where the straight stretches of the
 /// segment before and after the bend meet (joint placement at the point of
-/// maximum bend). The other leg joints keep the thesis's normalized arc length.
+/// maximum bend). The knee's bend is measured no further down than half the
+/// shin above the ankle's placement, so the ankle's own bend (on short legs
+/// over long feet, or a boot's rim) is not taken for the knee.
+///
+/// A fourth, on by default (`FitOptions::anklesOnShins`): a curve skeleton
+/// turns from the shin into the foot through the middle of the foot, rounding
+/// the heel off, so by normalized arc length the ankle lands on the foot, ahead
+/// of the leg's line (2-4 % of the height forward on the devset's players,
+/// issue 14). Where the template's leg turns at the ankle, the ankle goes to
+/// the point of the shin's straight line (fitted through the segment between
+/// the knee's and the ankle's arc-length placements) nearest to its arc-length
+/// placement: over the heel, at the same height. The other leg joints keep the
+/// thesis's normalized arc length.
 ///
 /// Joints off the five chains (fingers beside the main finger, thumbs, a tail)
 /// keep their rest offset from their parent, scaled by the chain's length ratio
@@ -86,6 +98,10 @@ struct FitOptions {
     /// The least bend, in degrees, of the leg's segment at the knee for
     /// `kneesAtBends` to move it; a straighter knee keeps the arc length.
     double minKneeBend = 30.0;
+    /// Move the ankle onto the shin's line (see the file comment), where the
+    /// template's leg turns by more than `minKneeBend` at the ankle. Off: the
+    /// thesis's normalized arc length.
+    bool anklesOnShins = true;
     /// Legs joined by cloth (a long skirt, a robe, a long coat: issue 14): the
     /// curve skeleton forks at the hem, far below the hips. When the fork
     /// (the hips node) sits lower than `minForkProportion` of the template's

@@ -5,6 +5,7 @@
 #include "core/skeleton/extract.h"
 
 #include "tests/support/inside_mesh.h"
+#include "tests/support/stick_figure.h"
 
 #include <gtest/gtest.h>
 
@@ -207,6 +208,78 @@ TEST(FitTemplate, BentKneesWhereTheStretchesMeet)
             EXPECT_LE(e, 0.01) << humanoidPoseName(pose) << " " << k.names[static_cast<size_t>(j)];
             EXPECT_GE(eThesis, 0.02) << humanoidPoseName(pose) << " " << k.names[static_cast<size_t>(j)];
         }
+    }
+}
+
+// A stick figure whose shins run straight down to a sharp ankle and whose feet
+// are long (`foot` ahead of the ankle): by normalized arc length (the thesis)
+// the ankle lands on the foot, ahead of the leg's line (the 2-4 % of the
+// height "ankles forward" of issue 14 on the devset's players); on the shin's
+// line (FitOptions::anklesOnShins) it stays over the heel.
+struct StickLegs {
+    CurveSkeleton skeleton;
+    EndNodeLabels labels;
+};
+StickLegs stickWithFeet(double ankleHeight, double foot)
+{
+    test::StickBuilder b;
+    const int hips = b.add({0.0, 0.95, 0.0});
+    const int chest = b.line(hips, {0.0, 1.4, 0.0});
+    b.line(chest, {0.0, 1.65, 0.0});
+    b.line(b.line(chest, {0.2, 1.45, 0.0}), {0.8, 1.45, 0.0});
+    b.line(b.line(chest, {-0.2, 1.45, 0.0}), {-0.8, 1.45, 0.0});
+    b.line(b.line(b.line(hips, {0.1, 0.9, 0.0}), {0.1, ankleHeight, 0.0}), {0.1, 0.04, foot});
+    b.line(b.line(b.line(hips, {-0.1, 0.9, 0.0}), {-0.1, ankleHeight, 0.0}), {-0.1, 0.04, foot});
+    StickLegs out{b.build(), {}};
+    auto near = [&](const Vec3& p) {
+        int best = 0;
+        for (int v = 1; v < out.skeleton.nodeCount(); ++v)
+            if ((row(out.skeleton.positions, v) - p).norm() < (row(out.skeleton.positions, best) - p).norm())
+                best = v;
+        return best;
+    };
+    out.labels[Limb::Head] = near({0.0, 1.65, 0.0});
+    out.labels[Limb::LeftHand] = near({0.8, 1.45, 0.0});
+    out.labels[Limb::RightHand] = near({-0.8, 1.45, 0.0});
+    out.labels[Limb::LeftFoot] = near({0.1, 0.04, foot});
+    out.labels[Limb::RightFoot] = near({-0.1, 0.04, foot});
+    return out;
+}
+
+TEST(FitTemplate, AnklesOnTheShinsLine)
+{
+    using J = HumanoidJoint;
+    const StickLegs s = stickWithFeet(0.1, 0.3);
+    const Skeleton k = fitTemplate(s.skeleton, s.labels, humanoid21()).skeleton;
+    const Skeleton thesis = fitTemplate(s.skeleton, s.labels, humanoid21(), {.anklesOnShins = false}).skeleton;
+    for (const J ankle : {J::LeftFoot, J::RightFoot}) {
+        const int j = jointIndex(ankle);
+        const Vec3 shin(ankle == J::LeftFoot ? 0.1 : -0.1, 0.0, 0.0);
+        auto aside = [&](const Skeleton& x) {
+            Vec3 d = row(x.bindPositions, j) - shin;
+            d.y() = 0.0;
+            return d.norm();
+        };
+        EXPECT_LE(aside(k), 0.005) << k.names[static_cast<size_t>(j)];
+        EXPECT_GE(aside(thesis), 0.03) << k.names[static_cast<size_t>(j)] << " (the thesis's arc length)";
+        EXPECT_GT(row(k.bindPositions, j).y(), 0.06) << "above the sole, near the ankle's height";
+    }
+}
+
+// Short shins over long feet: the ankle's bend lies within half a shin of the
+// knee's arc-length placement, and the knee's search for a bend
+// (FitOptions::kneesAtBends) took it for the knee and put the knee at the ankle
+// (re_male at resolution 255: 14 % of the height low). The straight knee stays
+// on the leg above the shin's lower half.
+TEST(FitTemplate, AnAnklesBendIsNotTakenForTheKnee)
+{
+    using J = HumanoidJoint;
+    const StickLegs s = stickWithFeet(0.25, 0.35);
+    const Skeleton k = fitTemplate(s.skeleton, s.labels, humanoid21()).skeleton;
+    for (const J knee : {J::LeftLeg, J::RightLeg}) {
+        const int j = jointIndex(knee);
+        EXPECT_GT(row(k.bindPositions, j).y(), 0.4) << k.names[static_cast<size_t>(j)];
+        EXPECT_NEAR(row(k.bindPositions, j).z(), 0.0, 1e-9) << "on the straight leg";
     }
 }
 
