@@ -183,9 +183,8 @@ RestoredProject restoreProject(const ProjectFile& file, const Progress& progress
     p.setPartBindings(matchingPartBindings(file.partBindings, characterParts(p.character()->imported), r.notes));
 
     if (file.rig) {
-        const MatrixX3d& V = p.character()->imported.mesh.V;
         try {
-            validateSkeletonNearMesh(*file.rig, V.colwise().minCoeff().transpose(), V.colwise().maxCoeff().transpose());
+            validateSkeletonNearMesh(*file.rig, p.character()->stats.bounds);
         } catch (const InvalidInput& e) {
             throw InvalidInput(std::string("the saved rig does not fit the mesh ") + file.meshPath + ": " + e.what());
         }

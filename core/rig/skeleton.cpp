@@ -56,11 +56,12 @@ void validateSkeleton(const Skeleton& s)
     }
 }
 
-void validateSkeletonNearMesh(const Skeleton& s, const Vec3& lo, const Vec3& hi)
+void validateSkeletonNearMesh(const Skeleton& s, const Box3& bounds)
 {
-    const double size = (hi - lo).maxCoeff();
-    if (!(size >= 0.0) || !std::isfinite(size))
+    const double size = bounds.size().maxCoeff();
+    if (bounds.empty() || !std::isfinite(size))
         throw InvalidInput("rig::validateSkeletonNearMesh(): the character's bounding box is empty or not finite");
+    const Vec3 &lo = bounds.min, &hi = bounds.max;
     const double margin = 2.0 * size;
     for (int j = 0; j < s.jointCount(); ++j) {
         const Vec3 p = s.bindPositions.row(j).transpose();

@@ -47,12 +47,12 @@ constexpr double kMaxJointCoordinate = 1e9;
 void validateSkeleton(const Skeleton& skeleton);
 
 /// Checks that every joint lies near the character it rigs: within the mesh's
-/// bounding box `[lo, hi]` grown by twice its largest extent on every side.
+/// bounding box grown by twice its largest extent on every side.
 /// A joint farther out cannot belong to this mesh (a rig saved for another
 /// character, a corrupt project): skinning and export would silently produce
 /// a character torn apart.
 /// @throws rig::InvalidInput "joint 'NAME' lies D units outside the character, whose size is S: ..."
-void validateSkeletonNearMesh(const Skeleton& skeleton, const Vec3& lo, const Vec3& hi);
+void validateSkeletonNearMesh(const Skeleton& skeleton, const Box3& bounds);
 
 /// Children lists: #J vectors of child indices, in increasing order.
 std::vector<std::vector<int>> childrenOf(const Skeleton& skeleton);
