@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <span>
 #include <string>
@@ -57,6 +58,29 @@ Eigen::SparseMatrix<double, Eigen::RowMajor> sparseOf(const SkinWeights& w, int 
     return S;
 }
 
+/// Calls `test` on each devset character present with its imported data and the
+/// artist's skeleton (a missing file is named and skipped); returns how many ran.
+int forEachArtistCharacter(
+    const std::function<void(const std::string&, const ImportedCharacter&, const Skeleton&)>& test)
+{
+    int tested = 0;
+    for (const std::string name : {"re_male", "re_female", "re_drone", "khr_cesium_man"}) {
+        const std::string file = devset + name + ".glb";
+        if (!std::filesystem::exists(file)) {
+            std::cout << "skipped (missing): " << file << '\n';
+            continue;
+        }
+        SCOPED_TRACE(name);
+        const ImportedCharacter c = importCharacter(file);
+        EXPECT_TRUE(c.skeleton) << name << " has no skeleton";
+        if (!c.skeleton)
+            continue;
+        test(name, c, rigFromImportedSkeleton(*c.skeleton).skeleton);
+        ++tested;
+    }
+    return tested;
+}
+
 // The thesis's weights (Alg. 4.2.1) on the artists' skeletons, deformed with
 // them over the files' animations, stay near the artists': before the
 // smoothing band was set in metres they smeared (3.1-3.4 influences of 0.05
@@ -68,17 +92,7 @@ Eigen::SparseMatrix<double, Eigen::RowMajor> sparseOf(const SkinWeights& w, int 
 // (2.96 influences per vertex, the artist 1.29); 0.66% with g² sweeps.
 TEST(ArtistWeights, TheGaussianMethodDeformsLikeTheArtists)
 {
-    int tested = 0;
-    for (const std::string name : {"re_male", "re_female", "re_drone", "khr_cesium_man"}) {
-        const std::string file = devset + name + ".glb";
-        if (!std::filesystem::exists(file)) {
-            std::cout << "skipped (missing): " << file << '\n';
-            continue;
-        }
-        SCOPED_TRACE(name);
-        const ImportedCharacter c = importCharacter(file);
-        ASSERT_TRUE(c.skeleton);
-        const Skeleton s = rigFromImportedSkeleton(*c.skeleton).skeleton;
+    const int tested = forEachArtistCharacter([](const std::string& name, const ImportedCharacter& c, const Skeleton& s) {
         const Segmentation seg = segmentMesh(c.mesh, s, nullptr);
         const SkinWeights w = segmentationWeights(c.mesh, s, seg);
         const Spread ours = spreadOf(sparseOf(w, s.jointCount()));
@@ -97,8 +111,7 @@ TEST(ArtistWeights, TheGaussianMethodDeformsLikeTheArtists)
                   << r.maxDistancePercent << " % of height over " << frames.size() << " frames\n";
         EXPECT_LE(r.meanDistancePercent, 0.8); // issue 15: the default's target
         EXPECT_LT(r.maxDistancePercent, 12.0);
-        ++tested;
-    }
+    });
     if (tested == 0)
         GTEST_SKIP() << "the devset is absent (" << devset << ")";
 }
@@ -107,17 +120,7 @@ TEST(ArtistWeights, TheGaussianMethodDeformsLikeTheArtists)
 // own weights reach (almost) no vertex far from a bone.
 TEST(ArtistWeights, ArtistsWeightsReachNoFarVertex)
 {
-    int tested = 0;
-    for (const std::string name : {"re_male", "re_female", "re_drone", "khr_cesium_man"}) {
-        const std::string file = devset + name + ".glb";
-        if (!std::filesystem::exists(file)) {
-            std::cout << "skipped (missing): " << file << '\n';
-            continue;
-        }
-        SCOPED_TRACE(name);
-        const ImportedCharacter c = importCharacter(file);
-        ASSERT_TRUE(c.skeleton);
-        const Skeleton s = rigFromImportedSkeleton(*c.skeleton).skeleton;
+    const int tested = forEachArtistCharacter([](const std::string& name, const ImportedCharacter& c, const Skeleton& s) {
         const SkinWeights artist = skinWeightsFromReference(c.skeleton->W);
         const Vec3 extent = (c.mesh.V.colwise().maxCoeff() - c.mesh.V.colwise().minCoeff()).transpose();
         int reached = 0;
@@ -125,8 +128,7 @@ TEST(ArtistWeights, ArtistsWeightsReachNoFarVertex)
         std::cout << "[ artist   ] " << name << ": " << reached << " of " << c.mesh.vertexCount()
                   << " vertices reached from afar by the artist's weights\n";
         EXPECT_LE(reached, c.mesh.vertexCount() / 200);
-        ++tested;
-    }
+    });
     if (tested == 0)
         GTEST_SKIP() << "the devset is absent (" << devset << ")";
 }

@@ -36,13 +36,19 @@ bool openAndWait(MainWindow& w, const QString& spec)
     return loaded && (failed.isEmpty() || failed.first().first().toString() != "load");
 }
 
-QString writeCube(const QTemporaryDir& dir, const QString& name)
+/// A unit cube as OBJ, its corner at `offset`.
+QString writeCube(const QTemporaryDir& dir, const QString& name, const Vec3& offset = Vec3::Zero())
 {
     const QString path = dir.filePath(name);
     QFile f(path);
     f.open(QIODevice::WriteOnly);
-    f.write("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n"
-            "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n");
+    for (int i = 0; i < 8; ++i)
+        f.write(QString("v %1 %2 %3\n")
+                    .arg(offset.x() + (i & 1), 0, 'f', 1)
+                    .arg(offset.y() + ((i >> 1) & 1), 0, 'f', 1)
+                    .arg(offset.z() + ((i >> 2) & 1), 0, 'f', 1)
+                    .toUtf8());
+    f.write("f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n");
     return path;
 }
 
@@ -140,15 +146,7 @@ TEST(MainWindow, AnImportWarningReachesTheStatusBar)
     // A model ten million units from the origin is recentred and its lost
     // precision named; the window used to say only "Loaded".
     QTemporaryDir dir;
-    const QString path = dir.filePath("far.obj");
-    QFile f(path);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-    QByteArray obj;
-    for (int i = 0; i < 8; ++i)
-        obj += QString("v %1 %2 %3\n").arg(1e7 + (i & 1), 0, 'f', 1).arg((i >> 1) & 1).arg(-1e7 + ((i >> 2) & 1), 0, 'f', 1).toUtf8();
-    obj += "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";
-    f.write(obj);
-    f.close();
+    const QString path = writeCube(dir, "far.obj", Vec3(1e7, 0.0, -1e7));
     MainWindow w(Kind::Placeholder);
     QSignalSpy messages(w.statusBar(), &QStatusBar::messageChanged);
     ASSERT_TRUE(openAndWait(w, path));
