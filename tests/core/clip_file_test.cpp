@@ -7,6 +7,7 @@
 #include "core/motion/retarget.h"
 #include "core/motion/skeleton_structure.h"
 #include "core/rig/fit_template.h"
+#include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -92,7 +93,7 @@ TEST(ClipFile, AFileWithoutAnimationSaysSo)
     }
 }
 
-const std::string devset = std::string(RIGSMITH_SOURCE_DIR) + "/../shared/devset/";
+const std::string devset = rig::test::sourcePath("../shared/devset/");
 
 Skeleton defaultRig()
 {

@@ -12,6 +12,7 @@
 #include "tests/support/meshes.h"
 
 #include "tests/support/expect_error.h"
+#include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -393,7 +394,7 @@ std::optional<nlohmann::json> runThree(const std::string& glb, const std::vector
 {
     if (std::system("node --version > /dev/null 2>&1") != 0)
         return std::nullopt;
-    const std::string clients = std::string(RIGSMITH_SOURCE_DIR) + "/tests/clients";
+    const std::string clients = rig::test::sourcePath("tests/clients");
     EXPECT_TRUE(fs::exists(clients + "/node_modules/three/package.json"))
         << "three.js is not installed in " << clients << ": run scripts/deps.sh (npm ci there)";
     const std::string out = glb + ".three.json";

@@ -10,6 +10,7 @@
 #include "core/io/mesh_import.h"
 #include "core/project/character_source.h"
 #include "core/project/rig_project.h"
+#include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -25,7 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string models = RIGSMITH_ASSIMP_MODELS;
-const std::string devset = std::string(RIGSMITH_SOURCE_DIR) + "/../shared/devset";
+const std::string devset = rig::test::sourcePath("../shared/devset");
 
 std::string tempPath(const std::string& name)
 {
@@ -173,7 +174,7 @@ void expectRoundTrip(const std::string& file, const std::string& out)
 /// Runs the Khronos validator (tests/clients/validate_gltf.mjs); nullopt when node or the validator is missing.
 std::optional<nlohmann::json> validate(const std::string& file)
 {
-    const std::string clients = std::string(RIGSMITH_SOURCE_DIR) + "/tests/clients";
+    const std::string clients = rig::test::sourcePath("tests/clients");
     if (std::system("node --version > /dev/null 2>&1") != 0 ||
         !fs::exists(clients + "/node_modules/gltf-validator/package.json"))
         return std::nullopt;
@@ -203,7 +204,7 @@ void expectValid(const std::string& file)
 bool validatorMissing()
 {
     return std::system("node --version > /dev/null 2>&1") != 0 ||
-           !fs::exists(std::string(RIGSMITH_SOURCE_DIR) + "/tests/clients/node_modules/gltf-validator/package.json");
+           !fs::exists(rig::test::sourcePath("tests/clients/node_modules/gltf-validator/package.json"));
 }
 
 TEST(GltfSourceExport, MrFixitKeepsItsTwoTexturesAndItsSkeleton)

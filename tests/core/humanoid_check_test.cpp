@@ -3,6 +3,7 @@
 #include "core/rig/humanoid_check.h"
 
 #include "core/project/rig_project.h"
+#include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -38,7 +39,7 @@ TEST(HumanoidCheck, TheDefaultCharacterLooksHumanoidInEveryPose)
 
 TEST(HumanoidCheck, ArtistCharactersLookHumanoid)
 {
-    const std::string devset = std::string(RIGSMITH_SOURCE_DIR) + "/../shared/devset/";
+    const std::string devset = rig::test::sourcePath("../shared/devset/");
     for (const std::string& file : {models + "/X/BCN_Epileptic.X", devset + "re_male.glb", devset + "re_female.glb",
                                     devset + "re_drone.glb", devset + "khr_cesium_man.glb"}) {
         if (!std::filesystem::exists(file)) {

@@ -6,6 +6,7 @@
 #include "core/io/guarded_import.h"
 
 #include "core/common/error.h"
+#include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +23,7 @@ namespace fs = std::filesystem;
 
 TEST(ImportCrashers, EveryCrasherEndsInAMessageNamingTheFile)
 {
-    const fs::path dir = fs::path(RIGSMITH_SOURCE_DIR) / "tests/fuzz/crashers/import";
+    const fs::path dir = fs::path(rig::test::sourcePath("tests/fuzz/crashers/import"));
     const char* const extensions[] = {".ply", ".obj", ".gltf", ".x", ".fbx"};
     GuardedImportOptions options;
     options.timeoutSeconds = 3.0;

@@ -8,6 +8,7 @@
 #include "core/motion/clip_file.h"
 #include "core/project/rig_project.h"
 #include "core/skin/skin_weights.h"
+#include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +19,7 @@ namespace {
 
 TEST(RetargetEval, ItsOwnClipOnItsOwnSkeletonScoresZero)
 {
-    const std::string file = std::string(RIGSMITH_SOURCE_DIR) + "/../shared/devset/re_drone.glb";
+    const std::string file = rig::test::sourcePath("../shared/devset/re_drone.glb");
     if (!std::filesystem::exists(file))
         GTEST_SKIP() << "the devset is absent (" << file << "): the retargeting measure is not checked on it";
     const ImportedCharacter c = importCharacter(file);

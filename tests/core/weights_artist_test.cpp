@@ -9,6 +9,7 @@
 #include "core/skin/segmentation.h"
 #include "core/skin/skinning.h"
 #include "core/skin/weights_gaussian.h"
+#include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +23,7 @@
 namespace rig {
 namespace {
 
-const std::string devset = std::string(RIGSMITH_SOURCE_DIR) + "/../shared/devset/";
+const std::string devset = rig::test::sourcePath("../shared/devset/");
 
 /// Influences of weight >= 0.05 per vertex, and the mean largest weight.
 struct Spread {

@@ -8,6 +8,7 @@
 
 #include "core/skin/weight_methods.h"
 #include "tests/support/qt/image_compare.h"
+#include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -36,7 +37,7 @@ int hueCount(const QImage& img)
 
 TEST(WeightMethodsGl, EachMethodsHeatMapColoursADevsetCharacter)
 {
-    const std::string file = RIGSMITH_SOURCE_DIR "/../shared/devset/re_female.glb";
+    const std::string file = rig::test::sourcePath("../shared/devset/re_female.glb");
     if (!std::filesystem::exists(file))
         GTEST_SKIP() << "the devset (" << file << ") is not here; this test needs ../shared beside the clone";
     MainWindow window(MainWindow::ViewportKind::OpenGL);

@@ -5,6 +5,7 @@
 #include "core/io/project_file.h"
 #include "core/project/rig_project.h"
 #include "ui/document.h"
+#include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -120,8 +121,8 @@ TEST(Recovery, ARunningInstancesAutosaveIsNeverOffered)
     // Another instance, alive: its lock is held.
     const QString live = folder + "/autosave-424242_live0-untitled.rsproj";
     const QString dead = folder + "/autosave-434343_dead0-untitled.rsproj";
-    QFile::copy(QStringLiteral(RIGSMITH_SOURCE_DIR "/tests/ui/recovery_test.cpp"), live); // contents do not matter here
-    QFile::copy(QStringLiteral(RIGSMITH_SOURCE_DIR "/tests/ui/recovery_test.cpp"), dead);
+    QFile::copy(QString::fromStdString(rig::test::sourcePath("tests/ui/recovery_test.cpp")), live); // contents do not matter here
+    QFile::copy(QString::fromStdString(rig::test::sourcePath("tests/ui/recovery_test.cpp")), dead);
     QLockFile lock(folder + "/autosave-424242_live0.lock");
     ASSERT_TRUE(lock.tryLock(0));
     const QStringList offered = MainWindow::recoverableAutosaves();
