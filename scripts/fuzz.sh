@@ -7,9 +7,10 @@
 # rig_files_fuzz (rig and weights readers), retarget_fuzz (a BVH clip onto the
 # default rig), import_fuzz (PLY/OBJ/glTF/.X through the importer process, end
 # to end: the parent must survive and report).
-# Builds tests/fuzz with clang, AddressSanitizer and UBSan in its own build
-# directory (build-fuzz, or $RIGSMITH_FUZZ_BUILD_DIR), starts from the seed
-# corpus in tests/fuzz/corpus/TARGET (left untouched: new inputs go to
+# Builds tests/fuzz in the sanitizer tree (scripts/sanitize-config.sh: clang,
+# AddressSanitizer, UBSan and coverage over the whole engine, in
+# build-sanitize or $RIGSMITH_SANITIZE_BUILD_DIR), starts from the seed corpus
+# in tests/fuzz/corpus/TARGET (left untouched: new inputs go to
 # BUILD_DIR/fuzz-corpus/TARGET) and exits non-zero on a finding, whose input is
 # saved under BUILD_DIR/fuzz-artifacts/. import_fuzz needs the importer of a
 # normal build ($RIGSMITH_IMPORTER, default build/app/rigsmith-import).
@@ -19,14 +20,10 @@ DURATION="${1:-20}"
 shift || true
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(bvh_fuzz project_fuzz rig_files_fuzz retarget_fuzz import_fuzz)
-BUILD_DIR="${RIGSMITH_FUZZ_BUILD_DIR:-build-fuzz}"
 JOBS="${RIGSMITH_JOBS:-$(nproc)}"
-CXX_COMPILER="${CXX:-clang++}"
-case "$CXX_COMPILER" in *clang*) ;; *) CXX_COMPILER=clang++ ;; esac
 export RIGSMITH_IMPORTER="${RIGSMITH_IMPORTER:-$PWD/${RIGSMITH_BUILD_DIR:-build}/app/rigsmith-import}"
 
-cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER="$CXX_COMPILER" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-DNDEBUG" \
-  -DRIGSMITH_BUILD_UI=OFF -DRIGSMITH_BUILD_TESTS=OFF -DRIGSMITH_BUILD_BENCH=OFF -DRIGSMITH_BUILD_FUZZ=ON >/dev/null
+BUILD_DIR="$(scripts/sanitize-config.sh)"
 cmake --build "$BUILD_DIR" --target "${TARGETS[@]}" -j"$JOBS"
 
 ARTIFACTS="$BUILD_DIR/fuzz-artifacts"

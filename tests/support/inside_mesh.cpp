@@ -5,25 +5,43 @@
 
 namespace rig::test {
 
+// Möller-Trumbore on plain doubles: the tests call this for every node of a
+// skeleton against every triangle, and the sanitizer build's instrumented Eigen
+// temporaries made it the slowest code of the core ring.
 int rayCrossings(const Mesh& m, const Vec3& origin, const Vec3& dir)
 {
+    const double* V = m.V.data(); // row-major: vertex i at V + 3 i
+    const int* F = m.F.data();
+    const double d[3] = {dir.x(), dir.y(), dir.z()};
+    const double o[3] = {origin.x(), origin.y(), origin.z()};
+    const auto sub = [](const double* x, const double* y, double* r) {
+        r[0] = x[0] - y[0], r[1] = x[1] - y[1], r[2] = x[2] - y[2];
+    };
+    const auto cross = [](const double* x, const double* y, double* r) {
+        r[0] = x[1] * y[2] - x[2] * y[1], r[1] = x[2] * y[0] - x[0] * y[2], r[2] = x[0] * y[1] - x[1] * y[0];
+    };
+    const auto dot = [](const double* x, const double* y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; };
     int hits = 0;
     for (Eigen::Index f = 0; f < m.F.rows(); ++f) {
-        const Vec3 a = m.V.row(m.F(f, 0)), b = m.V.row(m.F(f, 1)), c = m.V.row(m.F(f, 2));
-        const Vec3 e1 = b - a, e2 = c - a;
-        const Vec3 p = dir.cross(e2);
-        const double det = e1.dot(p);
+        const double* a = V + 3 * F[3 * f];
+        const double* b = V + 3 * F[3 * f + 1];
+        const double* c = V + 3 * F[3 * f + 2];
+        double e1[3], e2[3], p[3], s[3], q[3];
+        sub(b, a, e1);
+        sub(c, a, e2);
+        cross(d, e2, p);
+        const double det = dot(e1, p);
         if (std::abs(det) < 1e-18)
             continue;
-        const Vec3 s = origin - a;
-        const double u = s.dot(p) / det;
+        sub(o, a, s);
+        const double u = dot(s, p) / det;
         if (u < 0.0 || u > 1.0)
             continue;
-        const Vec3 q = s.cross(e1);
-        const double v = dir.dot(q) / det;
+        cross(s, e1, q);
+        const double v = dot(d, q) / det;
         if (v < 0.0 || u + v > 1.0)
             continue;
-        if (e2.dot(q) / det > 0.0)
+        if (dot(e2, q) / det > 0.0)
             ++hits;
     }
     return hits;
