@@ -169,6 +169,15 @@ public:
     /// for unknown names.
     bool setClipMapping(const QString& target, const QString& source);
 
+    // Weight painting (issue 18). Fast work: stays on the GUI thread.
+    /// Shows painted weights without an undo step (live feedback while a stroke
+    /// runs). Ignored without weights or when they do not match the mesh and rig.
+    void previewWeights(const SkinWeights& weights);
+    /// Ends a stroke: the weights become `after` as one undo step ("Paint
+    /// LeftArm") whose undo restores `before` bit for bit. Ignored (returns
+    /// false) when either does not match the current weights' shape.
+    bool commitWeightStroke(SkinWeights before, SkinWeights after, const QString& description);
+
 public slots:
     /// Opens a project file (stage "project"): loads its character, rebuilds
     /// the curve skeleton at the saved resolution, applies the saved labels and
@@ -227,6 +236,9 @@ signals:
     void deformerChanged(const QString& deformer);
     /// The weights (and segmentation) changed or were cleared.
     void skinningChanged();
+    /// The weights were painted (a stroke's preview, its undo or redo): the
+    /// skinning's weights changed, its segmentation and diagnostics did not.
+    void weightsPainted();
     /// The weight options changed (setWeightOptions, project load).
     void weightOptionsChanged();
     /// The parts bound to a bone changed (setPartBinding, undo, redo, project load).
@@ -312,6 +324,10 @@ private:
     void applyPose(const Pose& pose, const std::vector<double>& twist, bool committed);
     /// Identity pose when the rig's joint count changed or the rig is gone.
     void syncPoseToRig();
+
+    friend class WeightStrokeCommand;
+    /// Makes `weights` the current skinning's weights (stroke preview, undo, redo).
+    void applyPaintedWeights(const SkinWeights& weights);
 
     RigProject m_project;
     Pose m_pose, m_committedPose;

@@ -120,6 +120,7 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     createDisplayToolBar();
     createPoseControls(menuBar()->findChild<QMenu*>("viewMenu"));
     createWeightControls();
+    createPaintControls(menuBar()->findChild<QMenu*>("viewMenu"));
     createClipControls(menuBar()->findChild<QMenu*>("fileMenu"));
     createProjectControls(menuBar()->findChild<QMenu*>("fileMenu"));
     createHelpControls();
@@ -169,7 +170,7 @@ void MainWindow::arrangeDocks()
     // window without scrolling (issue 19 item 7). A running stage shows its
     // progress in the status bar whichever tab is in front.
     auto* pipeline = findChild<QDockWidget*>("pipelineDock");
-    for (const char* name : {"rigDock", "weightDock", "poseDock", "partsDock"})
+    for (const char* name : {"rigDock", "weightDock", "poseDock", "partsDock", "paintDock"})
         if (auto* d = findChild<QDockWidget*>(name))
             tabifyDockWidget(pipeline, d);
     findChild<QDockWidget*>("rigDock")->raise();

@@ -29,6 +29,8 @@ class MappingDialog;
 class TimelinePanel;
 class WeightPanel;
 class Viewport;
+class PaintPanel;
+class WeightPaintTool;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -50,6 +52,12 @@ public:
     /// View ▸ Follow Character: the camera moves with the playing character (on by default).
     bool followCharacter() const;
     void setPoseMode(bool on);
+    /// Paint mode (issue 18; Tab cycles Rig → Pose → Paint): a drag on the mesh
+    /// paints the heat map joint's weights with the Paint dock's brush.
+    bool paintMode() const;
+    void setPaintMode(bool on);
+    WeightPaintTool* paintTool() const { return m_paintTool; }
+    PaintPanel* paintPanel() const { return m_paintPanel; }
     /// Recent files, most recent first (from QSettings).
     QStringList recentFiles() const;
     static constexpr int maxRecentFiles = 10;
@@ -193,6 +201,11 @@ private:
     TimelinePanel* m_timeline = nullptr;
     QAction* m_poseModeAction = nullptr;
     QAction* m_splitAction = nullptr;
+    /// Paint mode, its dock, Tab's cycle of the modes, `[` / `]` (issue 18).
+    void createPaintControls(QMenu* view);
+    QAction* m_paintModeAction = nullptr;
+    WeightPaintTool* m_paintTool = nullptr;
+    PaintPanel* m_paintPanel = nullptr;
     /// The right half of the split view: the thesis's deformer beside the current one by default.
     std::string m_splitRight = "twist";
 };

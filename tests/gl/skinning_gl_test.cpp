@@ -300,6 +300,9 @@ TEST_F(PosingGlTest, TabAndDigitKeysSwitchModeAndDeformer)
     EXPECT_EQ(viewport->deformer(), "twist");
     QTest::keyClick(viewport, Qt::Key_2);
     EXPECT_EQ(viewport->deformer(), "dqs");
+    QTest::keyClick(viewport, Qt::Key_Tab); // Tab cycles Rig, Pose, Paint (issue 18)
+    EXPECT_EQ(viewport->mode(), InteractionMode::Paint);
+    EXPECT_FALSE(window->poseMode());
     QTest::keyClick(viewport, Qt::Key_Tab);
     EXPECT_EQ(viewport->mode(), InteractionMode::Rig);
 }

@@ -557,6 +557,22 @@ void Viewport::mousePressEvent(QMouseEvent* event)
     m_pressPos = m_lastMouse;
     m_pressNode.reset();
     m_dragMoved = false;
+    if (event->button() == Qt::LeftButton && m_mode == InteractionMode::Paint &&
+        !(event->modifiers() & (Qt::AltModifier | Qt::ShiftModifier))) {
+        // Paint mode: a joint click picks the joint to paint; a press on the mesh starts a stroke.
+        if (const auto joint = jointAt(m_lastMouse)) {
+            m_drag = Drag::None;
+            setSelectedJoint(*joint);
+            emit jointSelected(*joint);
+            return;
+        }
+        if (m_mesh)
+            if (const auto v = pickMeshVertex(rayAt(m_lastMouse), m_mesh->V, m_mesh->F)) {
+                m_drag = Drag::Paint;
+                emit paintStroke(*v, true);
+                return;
+            }
+    }
     if (event->button() == Qt::LeftButton && posing()) {
         // Pose mode: a ring of the gizmo turns the selected joint; a joint click selects it.
         if (const auto ring = ringAt(m_lastMouse)) {
@@ -608,6 +624,12 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
         const bool snap = event->modifiers() & Qt::ControlModifier;
         const double angle = snap ? snapAngle(float(m_dragAngle), std::numbers::pi_v<float> / 12.0f) : m_dragAngle;
         emit poseDragged(rotateJoint(m_dragStartPose, m_selectedJoint, m_dragRing, angle));
+        return;
+    }
+    if (m_drag == Drag::Paint) {
+        if (m_mesh)
+            if (const auto v = pickMeshVertex(rayAt(p), m_mesh->V, m_mesh->F))
+                emit paintStroke(*v, false);
         return;
     }
     if (m_drag == Drag::Joint) {
@@ -673,6 +695,11 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
 
 void Viewport::mouseReleaseEvent(QMouseEvent* event)
 {
+    if (m_drag == Drag::Paint) {
+        m_drag = Drag::None;
+        emit paintStrokeEnded();
+        return;
+    }
     if (m_drag == Drag::Gizmo) {
         const int ring = m_dragRing;
         m_dragRing = -1;

@@ -27,8 +27,10 @@ struct FitResult;
 namespace rig::ui {
 
 /// What a click on a joint does: Rig mode edits the bind pose (drag a joint to
-/// move it), Pose mode selects the joint and shows the rotate gizmo (Tab).
-enum class InteractionMode { Rig, Pose };
+/// move it), Pose mode selects the joint and shows the rotate gizmo (Tab),
+/// Paint mode selects the joint to paint and a drag on the mesh paints its
+/// weights (issue 18).
+enum class InteractionMode { Rig, Pose, Paint };
 
 /// A text drawn beside a world position (node labels, the side marker).
 struct ViewportLabel {
@@ -159,6 +161,11 @@ signals:
     void poseDragged(const rig::Pose& pose);
     /// The drag ended with this pose; `description` names the edit ("Rotate LeftArm about Y").
     void poseDropped(const rig::Pose& pose, const QString& description);
+    /// Paint mode: a left drag over the mesh (Alt or Shift: the camera instead)
+    /// passes over `vertex` of the rest mesh; `first` on the press.
+    void paintStroke(int vertex, bool first);
+    /// Paint mode: the drag that painted ended.
+    void paintStrokeEnded();
 
 protected:
     void initializeGL() override;
@@ -195,7 +202,7 @@ private:
     void updateClipPlane();
     glm::vec3 m_boundsMin{-0.5f, 0.0f, -0.5f}, m_boundsMax{0.5f, 1.8f, 0.5f};
     QPoint m_lastMouse;
-    enum class Drag { None, Orbit, Pan, Joint, Gizmo } m_drag = Drag::None;
+    enum class Drag { None, Orbit, Pan, Joint, Gizmo, Paint } m_drag = Drag::None;
     std::shared_ptr<const FitResult> m_rig;
     std::vector<glm::vec3> m_vertexColors;
     bool m_vertexHover = false;
