@@ -13,10 +13,12 @@ cmake --build "$BUILD_DIR" --target core_tests rigsmith-import -j"$JOBS"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 ctest --test-dir "$BUILD_DIR" -L core -j"$JOBS" --output-on-failure
 
-# The fuzz corpora, once each (-runs=0: replay only), through the sanitized importer.
+# The fuzz corpora, seeds and crashers, once each (-runs=0: replay only), through
+# the sanitized importer.
+TARGETS=(bvh_fuzz project_fuzz rig_files_fuzz retarget_fuzz import_fuzz)
+cmake --build "$BUILD_DIR" --target "${TARGETS[@]}" -j"$JOBS"
 export RIGSMITH_IMPORTER="$PWD/$BUILD_DIR/app/rigsmith-import"
-scripts/fuzz.sh 0 # builds the targets and replays the crashers (no fuzzing)
-for target in bvh_fuzz project_fuzz rig_files_fuzz retarget_fuzz import_fuzz; do
+for target in "${TARGETS[@]}"; do
   name="${target%_fuzz}"
   dirs=("tests/fuzz/corpus/$name")
   [ -d "tests/fuzz/crashers/$name" ] && dirs+=("tests/fuzz/crashers/$name")
