@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Configures the sanitizer tree once (build-sanitize, or
 # $RIGSMITH_SANITIZE_BUILD_DIR) and prints its path: the engine, the core tests,
-# the importer and the fuzz targets, all compiled by clang with
-# AddressSanitizer and UBSan at -O2 (libFuzzer's coverage on the readers only)
-# (CMakeLists.txt, RIGSMITH_SANITIZE). scripts/sanitize.sh and scripts/fuzz.sh
-# share it, so the engine is compiled once for both rings.
+# the importer and the fuzz targets, compiled by clang with AddressSanitizer and
+# UBSan at -O2 (CMakeLists.txt, RIGSMITH_SANITIZE; tests/fuzz adds libFuzzer's
+# coverage to the readers). scripts/sanitize.sh and scripts/fuzz.sh share it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${RIGSMITH_SANITIZE_BUILD_DIR:-build-sanitize}"
