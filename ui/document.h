@@ -328,6 +328,12 @@ private:
     friend class WeightStrokeCommand;
     /// Makes `weights` the current skinning's weights (stroke preview, undo, redo).
     void applyPaintedWeights(const SkinWeights& weights);
+    /// The skinning result that holds painted weights: while it is current, a
+    /// save marks its weights painted ("weights.painted" in the weight settings)
+    /// and reopening keeps them instead of recomputing (issue 18).
+    std::weak_ptr<const SkinningResult> m_paintedSkinning;
+    /// The weight-settings key that marks saved weights as painted.
+    static constexpr const char* paintedWeightsKey = "weights.painted";
 
     RigProject m_project;
     Pose m_pose, m_committedPose;

@@ -23,6 +23,8 @@ bool Document::saveProject(const QString& path, const std::optional<ProjectCamer
         state.camera = camera;
         state.includeWeights = true;
         ProjectFile file = projectFileFrom(m_project, state);
+        if (file.computedWeights && m_project.skinning() && m_paintedSkinning.lock() == m_project.skinning())
+            file.weights.names[paintedWeightsKey] = "yes"; // reopening keeps them (issue 18)
         if (autosave) // what a recovery reopens it as
             file.autosaveOf = m_projectPath.toStdString(); // empty: a session never saved
         writeProjectFile(file, path.toStdString());
@@ -60,12 +62,14 @@ void Document::openProject(const QString& path, const QString& mesh)
     }
     const std::optional<QString> recoverAs = std::exchange(m_recoverAs, std::nullopt);
     auto restored = std::make_shared<std::optional<RestoredProject>>();
+    auto painted = std::make_shared<bool>(false);
     runStage(
         projectTask,
-        [file, meshPath, restored](const RigProject&, const Progress& progress) -> Apply {
+        [file, meshPath, restored, painted](const RigProject&, const Progress& progress) -> Apply {
             ProjectFile pf = readProjectFile(file);
             if (!meshPath.empty())
                 pf.meshPath = meshPath;
+            *painted = pf.weights.names.count(paintedWeightsKey) > 0;
             std::shared_ptr<RestoredProject> r;
             try {
                 r = std::make_shared<RestoredProject>(restoreProject(pf, progress));
@@ -77,7 +81,7 @@ void Document::openProject(const QString& path, const QString& mesh)
                 *restored = std::move(*r);
             };
         },
-        [this, path, restored, recoverAs] {
+        [this, path, restored, recoverAs, painted] {
             m_undo.clear();
             m_projectPath = recoverAs ? *recoverAs : path;
             m_recovered = recoverAs.has_value();
@@ -90,7 +94,10 @@ void Document::openProject(const QString& path, const QString& mesh)
                 s.segmentation = segmentationFromNearestLink(m_project.character()->imported.mesh.V,
                                                              m_project.rig()->skeleton);
                 m_project.setSkinning(std::make_shared<const SkinningResult>(std::move(s)));
+                if (*painted)
+                    m_paintedSkinning = m_project.skinning();
             }
+            const bool keepPainted = *painted && r.weights && m_project.rig();
             emit characterChanged();
             emit curveSkeletonChanged();
             emit weightOptionsChanged();
@@ -105,7 +112,10 @@ void Document::openProject(const QString& path, const QString& mesh)
                 m_pendingClip = QString::fromStdString(r.clipPath);
                 m_pendingClipIsEdit = false;
             }
-            refreshDerivedStages();
+            if (keepPainted) // painted weights are the artist's: not recomputed (the clip still loads)
+                emit skinningChanged();
+            else
+                refreshDerivedStages();
             setModified(recoverAs.has_value()); // recovered work is not saved anywhere yet
         });
 }

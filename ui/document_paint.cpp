@@ -39,6 +39,7 @@ void Document::applyPaintedWeights(const SkinWeights& weights)
         return;
     auto next = std::make_shared<SkinningResult>(*current);
     next->weights = weights;
+    m_paintedSkinning = next;
     m_project.setSkinning(std::move(next));
     setModified(true);
     emit weightsPainted();

@@ -6,11 +6,13 @@
 #include "ui/panels/paint_panel.h"
 #include "ui/weight_paint_tool.h"
 
+#include "core/io/project_file.h"
 #include "core/project/project_io.h"
 
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QTemporaryDir>
 #include <QUndoStack>
 
 namespace rig::ui {
@@ -152,6 +154,29 @@ TEST_F(WeightPaintUi, MirrorLeftToRightIsOneStepAndPaintedWeightsAreSaved)
     doc()->undoStack()->undo();
     doc()->undoStack()->undo();
     EXPECT_TRUE(paintUiSame(paintUiWeights(), before));
+}
+
+TEST_F(WeightPaintUi, ReopeningAProjectKeepsItsPaintedWeights)
+{
+    WeightPaintTool* tool = window->paintTool();
+    ASSERT_TRUE(tool->beginStroke(paintUiVertexNear("RightForeArm"), paintUiJoint("RightForeArm")));
+    tool->endStroke();
+    const SkinWeights painted = paintUiWeights();
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath("painted.rsproj");
+    ASSERT_TRUE(doc()->saveProject(path, std::nullopt));
+    EXPECT_EQ(readProjectFile(path.toStdString()).weights.names.count("weights.painted"), 1u);
+    doc()->openProject(path);
+    doc()->waitForIdle();
+    ASSERT_TRUE(doc()->project().skinning());
+    EXPECT_TRUE(paintUiSame(paintUiWeights(), painted)) << "the weights stage recomputed the painted weights";
+    // Weights the method computed are not marked: reopening recomputes them, as before.
+    doc()->computeWeights();
+    doc()->waitForIdle();
+    EXPECT_FALSE(paintUiSame(paintUiWeights(), painted));
+    ASSERT_TRUE(doc()->saveProject(path, std::nullopt));
+    EXPECT_EQ(readProjectFile(path.toStdString()).weights.names.count("weights.painted"), 0u);
 }
 
 } // namespace
