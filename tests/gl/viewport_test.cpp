@@ -13,11 +13,11 @@
 #include <QUndoStack>
 
 #include "tests/support/qt/image_compare.h"
+#include "tests/support/qt/window_shot.h"
 
 #include <gtest/gtest.h>
 
 #include <QMouseEvent>
-#include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -221,20 +221,6 @@ TEST_F(ViewportTest, SideMarkersAreDrawnBesideTheCharacter)
     EXPECT_GT(magenta, 20);
 }
 
-/// With RIGSMITH_SHOTS=DIR set, saves the window at a step of a GUI flow, so a
-/// person can look at what the test did (not used for any assertion).
-void saveShot(MainWindow& w, const char* name)
-{
-    if (const char* dir = std::getenv("RIGSMITH_SHOTS")) {
-        QCoreApplication::processEvents();
-        QImage shot = w.grab().toImage();
-        QPainter painter(&shot);
-        painter.drawImage(w.viewport()->mapTo(&w, QPoint(0, 0)), w.viewport()->grabFramebuffer());
-        painter.end();
-        shot.save(QString("%1/%2.png").arg(dir, name));
-    }
-}
-
 QPoint screenOf(Viewport* v, const MatrixX3d& P, int row)
 {
     return v->project(glm::vec3(float(P(row, 0)), float(P(row, 1)), float(P(row, 2)))).toPoint();
@@ -245,7 +231,7 @@ TEST_F(ViewportTest, ClickingNodesThroughTheLabelSlotsRelabelsAndUndoes)
     Document* doc = window->document();
     const EndNodeLabels before = doc->project().labels();
     const auto& s = doc->project().curveSkeleton()->refined;
-    saveShot(*window, "1_auto_labels");
+    rig::test::saveWindowShot(*window, "1_auto_labels");
     viewport->setRig(nullptr); // keep joint spheres from covering the end nodes for this test
     // Walk two slots: the left hand gets the right hand's node, the right hand the left's.
     auto* pick = window->rigPanel()->findChild<QPushButton*>("pick_lhand");
@@ -256,7 +242,7 @@ TEST_F(ViewportTest, ClickingNodesThroughTheLabelSlotsRelabelsAndUndoes)
     EXPECT_EQ(doc->project().labels()[Limb::LeftHand], before[Limb::RightHand]);
     EXPECT_EQ(doc->project().labels()[Limb::RightHand], before[Limb::LeftHand]); // swapped
     EXPECT_EQ(doc->undoStack()->count(), 1);
-    saveShot(*window, "2_hands_swapped_by_clicking");
+    rig::test::saveWindowShot(*window, "2_hands_swapped_by_clicking");
     // The walk moved on to the next slot (right hand).
     ASSERT_TRUE(window->rigPanel()->armedLimb().has_value());
     EXPECT_EQ(*window->rigPanel()->armedLimb(), Limb::RightHand);
@@ -289,14 +275,14 @@ TEST_F(ViewportTest, DraggingAJointMovesItAndUndoRestoresItExactly)
         QCoreApplication::sendEvent(viewport, &move);
     }
     QTest::mouseRelease(viewport, Qt::LeftButton, Qt::ShiftModifier, start + QPoint(0, -30));
-    saveShot(*window, "3_elbow_dragged_up");
+    rig::test::saveWindowShot(*window, "3_elbow_dragged_up");
     const Skeleton& moved = doc->project().rig()->skeleton;
     EXPECT_GT(moved.bindPositions(elbow, 1), rest.bindPositions(elbow, 1) + 0.01); // went up
     EXPECT_EQ(doc->undoStack()->count(), 1);
     EXPECT_EQ(viewport->selectedJoint(), elbow);
     doc->undoStack()->undo();
     EXPECT_EQ(doc->project().rig()->skeleton.bindPositions, rest.bindPositions);
-    saveShot(*window, "4_undone");
+    rig::test::saveWindowShot(*window, "4_undone");
 
     // Without Shift the joint snaps onto the curve skeleton.
     QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, start);

@@ -9,30 +9,17 @@
 #include "ui/viewport/viewport.h"
 #include "ui/weight_paint_tool.h"
 
+#include "tests/support/qt/window_shot.h"
+
 #include <gtest/gtest.h>
 
 #include <QMouseEvent>
-#include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUndoStack>
 
-#include <cstdlib>
-
 namespace rig::ui {
 namespace {
-
-void paintShot(MainWindow& w, const char* name)
-{
-    if (const char* dir = std::getenv("RIGSMITH_SHOTS")) {
-        QCoreApplication::processEvents();
-        QImage shot = w.grab().toImage();
-        QPainter painter(&shot);
-        painter.drawImage(w.viewport()->mapTo(&w, QPoint(0, 0)), w.viewport()->grabFramebuffer());
-        painter.end();
-        shot.save(QString("%1/%2.png").arg(dir, name));
-    }
-}
 
 double paintSegmentDistance(const Vec3& p, const Vec3& a, const Vec3& b)
 {
@@ -68,7 +55,7 @@ TEST(WeightPaintGl, AStrokeDraggedOverTheThighPaintsOnlyUnderTheBrushAndUndoes)
     brush.strength = 0.6;
     brush.mirror = true;
     window.paintTool()->setBrush(brush);
-    paintShot(window, "paint_1_before");
+    rig::test::saveWindowShot(window, "paint_1_before");
 
     // From a third of the way down the left thigh to two thirds, on its front.
     const Mesh& mesh = doc->project().character()->imported.mesh;
@@ -89,7 +76,7 @@ TEST(WeightPaintGl, AStrokeDraggedOverTheThighPaintsOnlyUnderTheBrushAndUndoes)
         QCoreApplication::sendEvent(viewport, &move);
     }
     QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, path.back());
-    paintShot(window, "paint_2_stroke_with_mirror");
+    rig::test::saveWindowShot(window, "paint_2_stroke_with_mirror");
 
     // The vertices the drag passed over, as the viewport picks them.
     std::vector<Vec3> picked;
