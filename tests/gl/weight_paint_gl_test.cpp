@@ -4,6 +4,8 @@
 // RIGSMITH_SHOTS=DIR saves the window before and after (a stroke with mirror).
 #include "ui/main_window.h"
 
+#include "core/common/segment.h"
+
 #include "ui/document.h"
 #include "ui/viewport/picking.h"
 #include "ui/viewport/viewport.h"
@@ -20,14 +22,6 @@
 
 namespace rig::ui {
 namespace {
-
-double paintSegmentDistance(const Vec3& p, const Vec3& a, const Vec3& b)
-{
-    const Vec3 ab = b - a;
-    const double len2 = ab.squaredNorm();
-    const double t = len2 > 0.0 ? std::clamp((p - a).dot(ab) / len2, 0.0, 1.0) : 0.0;
-    return (p - (a + t * ab)).norm();
-}
 
 TEST(WeightPaintGl, AStrokeDraggedOverTheThighPaintsOnlyUnderTheBrushAndUndoes)
 {
@@ -105,7 +99,7 @@ TEST(WeightPaintGl, AStrokeDraggedOverTheThighPaintsOnlyUnderTheBrushAndUndoes)
         }
         double d = 1e9;
         for (size_t i = 0; i + 1 < picked.size(); ++i)
-            d = std::min(d, paintSegmentDistance(p, picked[i], picked[i + 1]));
+            d = std::min(d, (p - closestPointOnSegment(p, picked[i], picked[i + 1])).norm());
         ASSERT_LE(d, brush.radius + slack) << "vertex " << v << " changed outside the brush";
     }
     EXPECT_GT(changed, 20);

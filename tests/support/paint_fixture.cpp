@@ -1,20 +1,13 @@
 #include "tests/support/paint_fixture.h"
 
 #include "core/character/humanoid.h"
+#include "core/common/segment.h"
 #include "tests/support/skeletons.h"
 
 #include <algorithm>
 
 namespace rig::test {
 namespace {
-
-double segmentDistance(const Vec3& p, const Vec3& a, const Vec3& b)
-{
-    const Vec3 ab = b - a;
-    const double len2 = ab.squaredNorm();
-    const double t = len2 > 0.0 ? std::clamp((p - a).dot(ab) / len2, 0.0, 1.0) : 0.0;
-    return (p - (a + t * ab)).norm();
-}
 
 PaintCharacter makePaintCharacter()
 {
@@ -31,7 +24,8 @@ PaintCharacter makePaintCharacter()
             const Vec3 b = children[static_cast<size_t>(j)].empty()
                                ? a
                                : Vec3(c.skeleton.bindPositions.row(children[static_cast<size_t>(j)].front()).transpose());
-            const double d = segmentDistance(c.mesh.V.row(v).transpose(), a, b) + 1e-3;
+            const Vec3 p = c.mesh.V.row(v).transpose();
+            const double d = (p - closestPointOnSegment(p, a, b)).norm() + 1e-3;
             W(v, j) = 1.0 / (d * d * d * d);
         }
     c.weights = skinWeightsFromDense(W, 4);
