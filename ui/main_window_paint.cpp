@@ -77,11 +77,14 @@ void MainWindow::createPaintControls(QMenu* view)
         smaller->setEnabled(on);
         larger->setEnabled(on);
         if (on && poseMode())
-            setPoseMode(false); // paints the rest pose
+            setPoseMode(false); // the pose stays: Paint mode paints the posed mesh
         if (!on)
             m_paintTool->endStroke();
-        if (m_viewport)
+        if (m_viewport) {
             m_viewport->setMode(on ? InteractionMode::Paint : poseMode() ? InteractionMode::Pose : InteractionMode::Rig);
+            m_viewport->setBrushRadius(m_paintTool->brush().radius);
+        }
+        updateCharacterOffset();
         if (on) {
             // The heat map of the joint painted, with its legend.
             if (m_colorJoint < 0 && m_document->project().rig())
@@ -100,6 +103,8 @@ void MainWindow::createPaintControls(QMenu* view)
     });
     connect(m_paintTool, &WeightPaintTool::message, this, [this](const QString& text) { showNotice(text, 6000); });
     connect(m_paintTool, &WeightPaintTool::brushChanged, this, [this] {
+        if (m_viewport)
+            m_viewport->setBrushRadius(m_paintTool->brush().radius);
         if (paintMode())
             statusBar()->showMessage(tr("Brush radius %1").arg(m_paintTool->brush().radius, 0, 'g', 3), 2000);
     });

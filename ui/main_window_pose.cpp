@@ -193,8 +193,8 @@ void MainWindow::updateCharacterOffset()
 {
     if (!m_viewport)
         return;
-    // In Pose mode the character stands where the pose's root moved it (a clip's root motion).
-    const Vec3 t = poseMode() && m_document->project().rig() ? m_document->pose().rootTranslation : Vec3::Zero();
+    // In Pose and Paint mode the character stands where the pose's root moved it (a clip's root motion).
+    const Vec3 t = (poseMode() || paintMode()) && m_document->project().rig() ? m_document->pose().rootTranslation : Vec3::Zero();
     m_viewport->setCharacterOffset(glm::vec3(float(t.x()), float(t.y()), float(t.z())));
 }
 

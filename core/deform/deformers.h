@@ -76,6 +76,11 @@ struct DeformerInfo {
     int gpuProgram = -1;            ///< `uDeformer` of shaders/mesh.vert; -1: drawn from the CPU output.
     /// Prepares the skin. @throws rig::InvalidInput for inconsistent input.
     std::function<std::unique_ptr<BoundDeformer>(const DeformerInput&)> bind;
+    /// `bind` reads the weights. False for deformers driven by the mesh and the
+    /// segmentation alone (simplex, rigid-blended): painting weights leaves
+    /// their binding valid, so the viewport keeps it instead of binding again
+    /// (a sparse factorization) after every dab.
+    bool usesWeights = true;
 };
 
 /// Every deformer, built-in first (their order is the keys 1, 2, 3, …), then

@@ -166,6 +166,7 @@ DeformerInfo rigidBlendedDeformer()
     d.needsSegmentation = true;
     d.gpuProgram = -1;
     d.bind = [](const DeformerInput& in) { return bindRigidBlended(in); };
+    d.usesWeights = false;
     return d;
 }
 

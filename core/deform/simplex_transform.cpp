@@ -289,6 +289,7 @@ DeformerInfo simplexDeformer()
     d.needsSegmentation = false;
     d.gpuProgram = -1;
     d.bind = [](const DeformerInput& in) { return bindSimplex(in); };
+    d.usesWeights = false;
     return d;
 }
 

@@ -96,5 +96,36 @@ TEST(Deformers, TheSkinningTimingTimesEveryDeformerOfTheTable)
     EXPECT_EQ(t.deformers.back().id, test::testDeformerId);
 }
 
+// `usesWeights` is what the viewport trusts to keep a binding while weights
+// are painted: a deformer that says it reads no weights deforms the same
+// with any weights, and one that says it does, differently.
+TEST(Deformers, UsesWeightsTellsWhetherTheWeightsChangeTheDeformation)
+{
+    const SkinningScene s = makeSkinningScene(400);
+    Mesh mesh;
+    mesh.V = s.V;
+    mesh.N = s.N;
+    mesh.F = s.F;
+    // Other valid weights: every vertex wholly on the root.
+    SkinWeights other = s.weights;
+    other.joints.setZero();
+    other.weights.setZero();
+    other.weights.col(0).setOnes();
+    int weightFree = 0;
+    for (const DeformerInfo& d : deformers()) {
+        SCOPED_TRACE(d.id);
+        const DeformedMesh a = deformOnce(d, DeformerInput{mesh, s.weights, &s.segmentation, s.skeleton}, s.pose);
+        const DeformedMesh b = deformOnce(d, DeformerInput{mesh, other, &s.segmentation, s.skeleton}, s.pose);
+        const double change = (a.V - b.V).cwiseAbs().maxCoeff();
+        if (d.usesWeights) {
+            EXPECT_GT(change, 1e-3);
+        } else {
+            EXPECT_EQ(change, 0.0);
+            ++weightFree;
+        }
+    }
+    EXPECT_GE(weightFree, 2); // simplex and rigid-blended
+}
+
 } // namespace
 } // namespace rig

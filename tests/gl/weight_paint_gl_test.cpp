@@ -1,10 +1,14 @@
-// Paint mode in the real viewport: a stroke dragged with QTest over the thigh
-// changes the weights only within the brush of the vertices the drag passed
-// over, is one undo step, and its undo restores the weights bit for bit.
-// RIGSMITH_SHOTS=DIR saves the window before and after (a stroke with mirror).
+// Paint mode in the real viewport: a stroke of Spine's weight dragged with
+// QTest over the left thigh (where Spine has none) changes the weights only
+// within the brush of the vertices the drag passed over and their mirror
+// images, is one undo step, and its undo restores the weights bit for bit.
+// RIGSMITH_SHOTS=DIR saves the window before and after: Spine's heat map
+// gains a stripe on each thigh (the mirror of a middle joint is itself).
 #include "ui/main_window.h"
 
 #include "core/common/segment.h"
+#include "core/deform/deformers.h"
+#include "core/rig/pose.h"
 
 #include "ui/document.h"
 #include "ui/viewport/picking.h"
@@ -19,6 +23,8 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QUndoStack>
+
+#include <numbers>
 
 namespace rig::ui {
 namespace {
@@ -41,9 +47,9 @@ TEST(WeightPaintGl, AStrokeDraggedOverTheThighPaintsOnlyUnderTheBrushAndUndoes)
     window.setPaintMode(true);
     EXPECT_EQ(viewport->mode(), InteractionMode::Paint);
     const Skeleton& rig = doc->project().rig()->skeleton;
-    const int thigh = *rig.find("LeftUpLeg");
-    emit viewport->jointSelected(thigh); // as a click on the joint does
-    EXPECT_EQ(window.heatMapJoint(), thigh);
+    const int thigh = *rig.find("LeftUpLeg"), spine = *rig.find("Spine");
+    emit viewport->jointSelected(spine); // as a click on the joint does
+    EXPECT_EQ(window.heatMapJoint(), spine);
     BrushSettings brush = window.paintTool()->brush();
     brush.radius = 0.05;
     brush.strength = 0.6;
@@ -107,6 +113,161 @@ TEST(WeightPaintGl, AStrokeDraggedOverTheThighPaintsOnlyUnderTheBrushAndUndoes)
     doc->undoStack()->undo();
     EXPECT_TRUE(doc->project().skinning()->weights.weights == before.weights);
     EXPECT_TRUE(doc->project().skinning()->weights.joints == before.joints);
+}
+
+// Painting on the posed mesh: with the left arm raised above the shoulder (a
+// pose from Pose mode), Paint mode draws the arm raised and a stroke dragged
+// over the raised forearm paints the forearm's vertices — picked on the
+// deformed surface, not on the rest mesh (which has nothing there).
+TEST(WeightPaintGl, AStrokeOnTheRaisedArmPaintsTheForearmWhereItIsDrawn)
+{
+    MainWindow window(MainWindow::ViewportKind::OpenGL);
+    window.setAskBeforeDiscarding(false);
+    window.resize(1000, 700);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    window.openFile("default");
+    Document* doc = window.document();
+    doc->waitForIdle();
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(doc->project().skinning());
+    Viewport* viewport = window.viewport();
+    viewport->setViewPreset(ViewPreset::Front);
+    const Skeleton& rig = doc->project().rig()->skeleton;
+    const int shoulder = *rig.find("LeftArm"), elbow = *rig.find("LeftForeArm"), wrist = *rig.find("LeftHand");
+
+    // The left arm turned 80° up about the view axis (world Z), in its own bind frame.
+    Pose pose = identityPose(rig);
+    const Eigen::Quaterniond b = rig.bindOrientations[size_t(shoulder)];
+    const Vec3 out = (rig.bindPositions.row(elbow) - rig.bindPositions.row(shoulder)).transpose();
+    const double up = out.x() > 0.0 ? 1.0 : -1.0; // raising the arm turns it towards +Y
+    pose.localRotations[size_t(shoulder)] =
+        b.conjugate() * Eigen::Quaterniond(Eigen::AngleAxisd(up * 80.0 * std::numbers::pi / 180.0, Vec3::UnitZ())) * b;
+    ASSERT_TRUE(doc->commitPose(pose, "Raise the left arm"));
+    window.setPaintMode(true);
+    QCoreApplication::processEvents();
+    emit viewport->jointSelected(elbow);
+    BrushSettings brush = window.paintTool()->brush();
+    brush.radius = 0.04;
+    brush.strength = 0.8;
+    brush.tool = PaintTool::Subtract;
+    brush.mirror = false;
+    window.paintTool()->setBrush(brush);
+
+    // Along the posed forearm, from a quarter to three quarters of the way to the wrist.
+    const PosedSkeleton posed = forwardKinematics(rig, doc->pose());
+    const Vec3 e = posed.positions.row(elbow).transpose(), w = posed.positions.row(wrist).transpose();
+    ASSERT_GT(e.y(), rig.bindPositions(shoulder, 1) + 0.1) << "the pose must raise the forearm above the shoulder";
+    const auto screen = [&](const Vec3& p) {
+        return viewport->project(glm::vec3(float(p.x()), float(p.y()), float(p.z()))).toPoint();
+    };
+    const QPoint from = screen(e + 0.25 * (w - e)), to = screen(e + 0.75 * (w - e));
+    // The brush circle follows the cursor over the posed arm.
+    QTest::mouseMove(viewport, from);
+    QCoreApplication::processEvents();
+    const auto circle = viewport->brushCircle();
+    ASSERT_TRUE(circle) << "no brush circle over the raised arm";
+    EXPECT_LT(QLineF(circle->first, QPointF(from)).length(), 12.0);
+    EXPECT_GT(circle->second, 2.0);
+    const SkinWeights before = doc->project().skinning()->weights;
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, from);
+    for (int i = 1; i <= 8; ++i) {
+        const QPoint p = from + (to - from) * i / 8;
+        QMouseEvent move(QEvent::MouseMove, p, viewport->mapToGlobal(p), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(viewport, &move);
+    }
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, to);
+    QCoreApplication::processEvents();
+    rig::test::saveWindowShot(window, "paint_3_posed_arm");
+
+    // Every changed vertex lies on the forearm at rest (near the bone from the
+    // elbow to the wrist), and enough of them changed.
+    const Mesh& mesh = doc->project().character()->imported.mesh;
+    const SkinWeights& after = doc->project().skinning()->weights;
+    const Vec3 restElbow = rig.bindPositions.row(elbow).transpose(), restWrist = rig.bindPositions.row(wrist).transpose();
+    int changed = 0;
+    for (int v = 0; v < mesh.vertexCount(); ++v) {
+        if (after.joints.row(v) == before.joints.row(v) && after.weights.row(v) == before.weights.row(v))
+            continue;
+        ++changed;
+        const Vec3 p = mesh.V.row(v).transpose();
+        ASSERT_LE((p - closestPointOnSegment(p, restElbow, restWrist)).norm(), 0.12)
+            << "vertex " << v << " off the forearm changed";
+    }
+    EXPECT_GT(changed, 10);
+}
+
+// A deformer that reads no weights (simplex, rigid-blended: a sparse
+// factorization per binding) keeps its binding while the weights are painted;
+// one that reads them binds again. Counted with a test deformer of each kind.
+int g_binds[2] = {0, 0};
+
+void registerCountingDeformers()
+{
+    for (int usesWeights = 0; usesWeights < 2; ++usesWeights) {
+        DeformerInfo d;
+        d.id = usesWeights ? "test-counting-weighted" : "test-counting-weight-free";
+        d.title = d.shortTitle = d.id;
+        d.usesWeights = usesWeights == 1;
+        d.bind = [usesWeights](const DeformerInput& in) {
+            ++g_binds[usesWeights];
+            return findDeformer("lbs").bind(in);
+        };
+        registerDeformer(std::move(d));
+    }
+}
+
+TEST(WeightPaintGl, DeformersThatReadNoWeightsAreNotBoundAgainByEveryDab)
+{
+    registerCountingDeformers();
+    MainWindow window(MainWindow::ViewportKind::OpenGL);
+    window.setAskBeforeDiscarding(false);
+    window.resize(1000, 700);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    window.openFile("default");
+    Document* doc = window.document();
+    doc->waitForIdle();
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(doc->project().skinning());
+    Viewport* viewport = window.viewport();
+    viewport->setViewPreset(ViewPreset::Front);
+    const Skeleton& rig = doc->project().rig()->skeleton;
+    const int thigh = *rig.find("LeftUpLeg"), knee = *rig.find("LeftLeg");
+    window.setPaintMode(true);
+    emit viewport->jointSelected(thigh);
+    const Vec3 a = rig.bindPositions.row(thigh).transpose(), b = rig.bindPositions.row(knee).transpose();
+    const auto screen = [&](const Vec3& p) {
+        return viewport->project(glm::vec3(float(p.x()), float(p.y()), float(p.z()))).toPoint();
+    };
+    for (int usesWeights = 0; usesWeights < 2; ++usesWeights) {
+        SCOPED_TRACE(usesWeights ? "reads weights" : "reads no weights");
+        viewport->setDeformer(usesWeights ? "test-counting-weighted" : "test-counting-weight-free");
+        QTest::mouseMove(viewport, screen(a + 0.5 * (b - a))); // the first pick binds
+        QCoreApplication::processEvents();
+        viewport->grabFramebuffer(); // a frame draws it (the CPU-deformed path binds too)
+        const int before = g_binds[usesWeights];
+        ASSERT_GT(before, 0);
+        // Three strokes of a few dabs, each followed by a frame and a hover.
+        for (int stroke = 0; stroke < 3; ++stroke) {
+            const QPoint from = screen(a + (0.3 + 0.1 * stroke) * (b - a)), to = screen(a + (0.4 + 0.1 * stroke) * (b - a));
+            QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, from);
+            for (int i = 1; i <= 4; ++i) {
+                const QPoint p = from + (to - from) * i / 4;
+                QMouseEvent move(QEvent::MouseMove, p, viewport->mapToGlobal(p), Qt::NoButton, Qt::LeftButton,
+                                 Qt::NoModifier);
+                QCoreApplication::sendEvent(viewport, &move);
+                viewport->grabFramebuffer();
+            }
+            QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, to);
+            QTest::mouseMove(viewport, from);
+            viewport->grabFramebuffer();
+        }
+        if (usesWeights)
+            EXPECT_GE(g_binds[1] - before, 3) << "a deformer that reads weights must see the painted ones";
+        else
+            EXPECT_EQ(g_binds[0], before) << "painting bound a weight-free deformer again";
+    }
 }
 
 } // namespace

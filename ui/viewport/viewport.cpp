@@ -56,6 +56,9 @@ void Viewport::setMesh(std::shared_ptr<const Mesh> mesh)
     m_mesh = std::move(mesh);
     m_meshDirty = true;
     m_skinDirty = true;
+    m_keepWeightFreeBindings = false;
+    m_cpuBound.clear();
+    invalidatePick(true);
     if (m_mesh && m_mesh->vertexCount() > 0) {
         const Eigen::RowVector3d lo = m_mesh->V.colwise().minCoeff(), hi = m_mesh->V.colwise().maxCoeff();
         m_boundsMin = glm::vec3(lo(0), lo(1), lo(2));
@@ -109,6 +112,7 @@ void Viewport::setEndNodeColors(std::vector<glm::vec4> colors)
 void Viewport::setRig(std::shared_ptr<const FitResult> rig)
 {
     m_rig = std::move(rig);
+    invalidatePick(true);
     if (!m_rig || m_selectedJoint >= m_rig->skeleton.jointCount())
         m_selectedJoint = -1;
     if (!m_rig || m_hoverJoint >= m_rig->skeleton.jointCount())
@@ -126,9 +130,9 @@ void Viewport::setSelectedJoint(int joint)
 void Viewport::rebuildRigDraw()
 {
     const float size = glm::length(m_boundsMax - m_boundsMin);
-    // Pose mode draws the posed skeleton; Rig mode edits the bind pose.
+    // Pose and Paint mode draw the posed skeleton; Rig mode edits the bind pose.
     m_rigDraw = !m_rig ? RigDrawData{}
-                : posing() ? makeRigDrawData(posedSkeleton(m_rig->skeleton, m_posed), 0.012f * size, m_selectedJoint,
+                : deforming() ? makeRigDrawData(posedSkeleton(m_rig->skeleton, m_posed), 0.012f * size, m_selectedJoint,
                                              m_hoverJoint)
                            : makeRigDrawData(m_rig->skeleton, 0.012f * size, m_selectedJoint, m_hoverJoint);
     m_rigDirty = true;
@@ -194,100 +198,6 @@ std::vector<ViewportLabel> Viewport::shownLabels() const
         if (!label.skeleton || m_options.skeleton)
             shown.push_back(label);
     return shown;
-}
-
-void Viewport::paintLabels()
-{
-    QPainter painter(this);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    QFont font = painter.font();
-    font.setBold(true);
-    painter.setFont(font);
-    for (const ViewportLabel& label : shownLabels()) {
-        const glm::vec4 clip = m_camera.projection(aspect()) * m_camera.view() * glm::vec4(label.world, 1.0f);
-        if (clip.w <= 0.0f)
-            continue; // behind the camera
-        const QPointF p = project(label.world) + QPointF(10, -6);
-        painter.setPen(QColor(0, 0, 0, 180)); // shadow for legibility on any background
-        painter.drawText(p + QPointF(1, 1), label.text);
-        painter.setPen(label.color);
-        painter.drawText(p, label.text);
-    }
-    painter.end();
-}
-
-QStringList Viewport::splitTitles() const
-{
-    if (!m_options.split || !posing() || !m_weights)
-        return {};
-    return {QString::fromStdString(findDeformer(m_options.deformer).title),
-            QString::fromStdString(findDeformer(m_options.splitDeformer).title)};
-}
-
-void Viewport::setHeatLegend(bool on)
-{
-    m_heatLegend = on;
-    update();
-}
-
-QRect Viewport::heatLegendBar() const
-{
-    const int h = std::clamp(height() / 3, 80, 260);
-    return QRect(width() - 46, (height() - h) / 2, 16, h);
-}
-
-void Viewport::paintOverlay()
-{
-    paintLabels();
-    QPainter painter(this);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    QFont font = painter.font();
-    font.setBold(true);
-    painter.setFont(font);
-    auto shadowed = [&painter](const QRect& box, int flags, const QString& text, const QColor& color) {
-        painter.setPen(QColor(0, 0, 0, 200));
-        painter.drawText(box.translated(1, 1), flags, text);
-        painter.setPen(color);
-        painter.drawText(box, flags, text);
-    };
-    const QStringList titles = splitTitles();
-    if (titles.size() == 2) {
-        // The divider the two deformers meet at, and each half's deformer at its top.
-        const int x = width() / 2;
-        painter.fillRect(QRect(x - 1, 0, 3, height()), QColor(20, 20, 24, 220));
-        painter.fillRect(QRect(x, 0, 1, height()), QColor(235, 235, 240));
-        const QFontMetrics fm(font);
-        const int line = fm.height() + 8;
-        for (int half = 0; half < 2; ++half) {
-            const QRect box(half == 0 ? 0 : x, 8, x, line);
-            const QString text = titles[half];
-            const int tw = fm.horizontalAdvance(text) + 16;
-            const QRect pill(box.center().x() - tw / 2, box.top(), tw, line);
-            painter.setPen(Qt::NoPen);
-            painter.setBrush(QColor(20, 22, 26, 190));
-            painter.drawRoundedRect(pill, 6, 6);
-            shadowed(pill, Qt::AlignCenter, text, QColor(240, 240, 245));
-        }
-    }
-    if (m_heatLegend) {
-        // The heat map's scale: 0 at the bottom to 1 at the top, as `heatColor()` paints it.
-        const QRect bar = heatLegendBar();
-        for (int y = 0; y < bar.height(); ++y) {
-            const glm::vec3 c = heatColor(1.0f - float(y) / float(std::max(1, bar.height() - 1)));
-            painter.fillRect(QRect(bar.left(), bar.top() + y, bar.width(), 1), QColor::fromRgbF(c.r, c.g, c.b));
-        }
-        painter.setPen(QColor(230, 230, 235));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(bar.adjusted(0, 0, -1, -1));
-        const QFontMetrics fm(font);
-        shadowed(QRect(bar.left() - 30, bar.top() - fm.height() - 4, bar.width() + 60, fm.height()), Qt::AlignCenter,
-                 "1", QColor(240, 240, 245));
-        shadowed(QRect(bar.left() - 30, bar.bottom() + 4, bar.width() + 60, fm.height()), Qt::AlignCenter, "0",
-                 QColor(240, 240, 245));
-        shadowed(QRect(bar.left() - 60, bar.top() - 2 * fm.height() - 8, bar.width() + 90, fm.height()),
-                 Qt::AlignCenter, tr("weight"), QColor(200, 200, 210));
-    }
-    painter.end();
 }
 
 void Viewport::setSkeletonVisible(bool on)
@@ -468,10 +378,7 @@ void Viewport::paintGL()
     }
     if (m_skinDirty && m_renderer.initialized()) {
         // Influences only when they fit the mesh and the rig (a stale stage result draws unskinned).
-        const bool fits = m_weights && m_mesh && m_rig && m_weights->vertexCount() == m_mesh->vertexCount() &&
-                          (m_weights->joints.size() == 0 || m_weights->joints.maxCoeff() < m_rig->skeleton.jointCount()) &&
-                          (!m_segmentation || m_segmentation->vertexCount() == 0 ||
-                           m_segmentation->vertexCount() == m_mesh->vertexCount());
+        const bool fits = skinFits();
         std::vector<SkinVertex> skin;
         if (fits && m_segmentation) {
             try { // the twist as the CPU deformer has it (δ·λ, core/deform/twist_lbs.h)
@@ -490,7 +397,10 @@ void Viewport::paintGL()
             skin = std::move(drawn);
         }
         m_renderer.setSkin(skin);
-        m_cpuBound.clear();
+        std::erase_if(m_cpuBound, [this](const auto& bound) {
+            return !m_keepWeightFreeBindings || deformerUsesWeights(bound.first);
+        });
+        m_keepWeightFreeBindings = false;
         m_skinDirty = false;
         m_poseDirty = true;
     }
@@ -507,7 +417,7 @@ void Viewport::paintGL()
         m_poseDirty = false;
         m_cpuDeformDirty = true;
     }
-    if (m_cpuDeformDirty && m_renderer.initialized() && posing()) {
+    if (m_cpuDeformDirty && m_renderer.initialized() && deforming()) {
         updateCpuDeformed();
         m_cpuDeformDirty = false;
     }
@@ -516,7 +426,7 @@ void Viewport::paintGL()
         m_renderer.setGizmo(g ? makeGizmoLines(*g, m_dragRing >= 0 ? m_dragRing : m_hoverRing) : std::vector<LineVertex>{});
         m_gizmoDirty = false;
     }
-    m_options.skinning = posing();
+    m_options.skinning = deforming();
     if (m_rigDirty && m_renderer.initialized()) {
         m_renderer.setRig(m_rigDraw);
         m_rigDirty = false;
@@ -566,12 +476,11 @@ void Viewport::mousePressEvent(QMouseEvent* event)
             emit jointSelected(*joint);
             return;
         }
-        if (m_mesh)
-            if (const auto v = pickMeshVertex(rayAt(m_lastMouse), m_mesh->V, m_mesh->F)) {
+        if (const auto v = meshVertexAt(m_lastMouse)) {
                 m_drag = Drag::Paint;
                 emit paintStroke(*v, true);
                 return;
-            }
+        }
     }
     if (event->button() == Qt::LeftButton && posing()) {
         // Pose mode: a ring of the gizmo turns the selected joint; a joint click selects it.
@@ -627,9 +536,9 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
         return;
     }
     if (m_drag == Drag::Paint) {
-        if (m_mesh)
-            if (const auto v = pickMeshVertex(rayAt(p), m_mesh->V, m_mesh->F))
-                emit paintStroke(*v, false);
+        updateBrush(p);
+        if (const auto v = meshVertexAt(p))
+            emit paintStroke(*v, false);
         return;
     }
     if (m_drag == Drag::Joint) {
@@ -658,6 +567,12 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
             m_hoverJoint = joint;
             rebuildRigDraw();
         }
+        if (joint >= 0 && m_brushCentre) { // a joint click selects it: no brush there
+            m_brushCentre.reset();
+            update();
+        } else if (joint < 0) {
+            updateBrush(p);
+        }
         const int hoverNode = joint < 0 ? nodeAt(p).value_or(-1) : -1;
         if (hoverNode != m_hoverNode) {
             m_hoverNode = hoverNode;
@@ -671,7 +586,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
                                this);
         } else if (m_vertexHover && m_mesh && !nodeAt(p)) {
             // Weight views: name the influences of the vertex under the cursor.
-            const auto v = pickMeshVertex(rayAt(p), m_mesh->V, m_mesh->F);
+            const auto v = meshVertexAt(p);
             if (v)
                 emit vertexHovered(*v, event->globalPosition().toPoint());
             else
@@ -761,9 +676,19 @@ void Viewport::keyPressEvent(QKeyEvent* event)
 
 void Viewport::setSkinning(std::shared_ptr<const SkinWeights> weights, std::shared_ptr<const Segmentation> segmentation)
 {
+    // Painted weights: the same segmentation for the same mesh and rig. The
+    // deformers that read no weights keep their binding then.
+    const bool sameSegmentation = weights && m_weights && segmentation && m_segmentation && m_rig.get() == m_skinRig &&
+                                  segmentation->bone == m_segmentation->bone &&
+                                  segmentation->delta == m_segmentation->delta;
+    // (Several changes before the next frame: kept only if every one kept them.)
+    m_keepWeightFreeBindings = (m_skinDirty ? m_keepWeightFreeBindings : true) && sameSegmentation;
     m_weights = std::move(weights);
     m_segmentation = m_weights ? std::move(segmentation) : nullptr;
+    m_skinRig = m_rig.get();
     m_skinDirty = true;
+    // A stroke's own dabs keep the surface it started on (picked where it was drawn).
+    invalidatePick(m_drag != Drag::Paint && !(sameSegmentation && !drawnDeformerUsesWeights()));
     update();
 }
 
@@ -784,6 +709,7 @@ void Viewport::setPose(const Pose& pose, const std::vector<double>& twist)
 {
     m_pose = pose;
     m_poseTwist = twist;
+    invalidatePick(false);
     updatePosed();
     rebuildRigDraw();
 }
@@ -794,6 +720,8 @@ void Viewport::setMode(InteractionMode mode)
         return;
     m_mode = mode;
     m_cpuDeformDirty = true;
+    m_brushCentre.reset();
+    invalidatePick(false);
     m_drag = Drag::None;
     m_dragRing = m_hoverRing = -1;
     rebuildRigDraw();
@@ -803,6 +731,7 @@ void Viewport::setDeformer(const std::string& deformer)
 {
     m_options.deformer = deformer;
     m_cpuDeformDirty = true;
+    invalidatePick(true);
     update();
 }
 

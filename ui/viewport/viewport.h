@@ -8,6 +8,7 @@
 #include "ui/viewport/renderer.h"
 
 #include <QElapsedTimer>
+#include <QPainter>
 #include <QTimer>
 #include <QColor>
 #include <QStringList>
@@ -112,6 +113,23 @@ public:
     /// The rotate gizmo of the selected joint in Pose mode, if shown.
     std::optional<RotateGizmo> gizmo() const;
 
+    // Painting (issue 18)
+    /// The mesh as the viewport picks it: its rest positions, or in Pose and
+    /// Paint mode with a rig and weights, the mesh deformed by the drawn
+    /// deformer (`deformer()`), so a stroke lands where the artist sees the
+    /// surface. Rebound after a stroke, not during one (the weights it paints
+    /// move the surface under the brush).
+    const MatrixX3d& pickPositions() const;
+    /// The mesh vertex under a pixel (nearest to where the ray first hits the
+    /// surface of `pickPositions()`), if any.
+    std::optional<int> meshVertexAt(const QPoint& pixel) const;
+    /// Paint mode's brush radius (world units): drawn as a circle around the
+    /// mesh point under the cursor.
+    void setBrushRadius(double radius);
+    /// Where the brush circle is drawn (its centre and radius in logical
+    /// pixels); nullopt when the cursor is off the mesh or not in Paint mode.
+    std::optional<std::pair<QPointF, double>> brushCircle() const;
+
     // Following the character (issue 19 item 1)
     /// How far the character stands from its rest position (the posed root's
     /// move: playback, a clip's root motion). Frame All frames it there; while
@@ -176,6 +194,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
 private:
     void cleanup();
@@ -252,6 +271,30 @@ private:
     void updateCpuDeformed();
     void updatePosed();
     bool posing() const { return m_mode == InteractionMode::Pose && m_rig && !m_posed.skinning.empty(); }
+    /// The mesh is drawn deformed: Pose mode, and Paint mode (painting the posed mesh).
+    bool deforming() const
+    {
+        return (m_mode == InteractionMode::Pose || m_mode == InteractionMode::Paint) && m_rig &&
+               !m_posed.skinning.empty();
+    }
+    /// The weights fit the mesh and the rig (a stale stage result draws unskinned).
+    bool skinFits() const;
+    /// The skin changed by painting only (same segmentation, mesh and rig):
+    /// the deformers that read no weights keep their CPU bindings.
+    bool m_keepWeightFreeBindings = false;
+    const FitResult* m_skinRig = nullptr; ///< The rig when the skin was last set.
+    static bool deformerUsesWeights(const std::string& id);
+    bool drawnDeformerUsesWeights() const { return deformerUsesWeights(m_options.deformer); }
+    // Picking the deformed mesh (viewport_paint.cpp).
+    mutable std::unique_ptr<BoundDeformer> m_pickBound;
+    mutable MatrixX3d m_pickPositions;
+    mutable bool m_pickDirty = true;
+    /// The pick positions are out of date; `rebind`: so is the deformer bound to them.
+    void invalidatePick(bool rebind);
+    double m_brushRadius = 0.05;
+    std::optional<glm::vec3> m_brushCentre; ///< The mesh point under the cursor in Paint mode.
+    void updateBrush(const QPoint& pixel);
+    void paintBrush(QPainter& painter) const;
     int m_hoverRing = -1;
     int m_dragRing = -1;
     RotateGizmo m_dragGizmo;
