@@ -7,10 +7,12 @@
 #include <Eigen/SVD>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <iomanip>
 #include <limits>
+#include <optional>
 #include <numbers>
 #include <sstream>
 
@@ -569,7 +571,49 @@ int lastSource(const JointRetarget& j)
     return f;
 }
 
-void computeRestOffsets(RetargetMapping& m, const Rest& tr, const Rest& sr)
+// The body's frame at the pelvis or the chest: columns the lateral axis (the
+// left limb's root minus the right one's: hip or shoulder joints, made
+// horizontal), up (+Y: rest poses stand upright) and their cross product
+// (the front). Nullopt without both limbs, when they are not side by side, or
+// when the rest pose does not stand upright (the spine, pelvis → chest → head,
+// more than 45° from +Y).
+std::optional<Eigen::Matrix3d> bodyFrame(const Rest& r, bool pelvis)
+{
+    const BodyStructure& b = r.body;
+    const std::array<BodyLimb, 2>& limbs = pelvis ? b.legs : b.arms;
+    if (limbs[0].root < 0 || limbs[1].root < 0 || b.pelvis < 0 || b.head < 0)
+        return std::nullopt;
+    const Vec3 up = Vec3::UnitY(), spine = r.at(b.head) - r.at(b.pelvis);
+    if (!(spine.dot(up) > std::cos(std::numbers::pi / 4.0) * spine.norm()))
+        return std::nullopt;
+    Vec3 lateral = r.at(limbs[0].root) - r.at(limbs[1].root);
+    lateral -= lateral.dot(up) * up;
+    if (lateral.norm() <= 1e-9 * std::max(1.0, r.positions.cwiseAbs().maxCoeff()))
+        return std::nullopt;
+    lateral.normalize();
+    Eigen::Matrix3d f;
+    f << lateral, up, lateral.cross(up);
+    return f;
+}
+
+// The rest offset of the target's pelvis or chest from the two bodies' frames
+// (RetargetOptions::branchRestFromBody), nullopt for other joints or when a
+// frame is missing: only the heading (the turn about the vertical that lines
+// up the two left-right axes). The bones from a branch joint to its limbs
+// depend on where the artist put that joint (a pelvis below the hip joints
+// turns them upwards), so they are not matched one by one.
+std::optional<Quat> bodyRestOffset(int joint, const Rest& tr, const Rest& sr)
+{
+    const bool pelvis = joint == tr.body.pelvis;
+    if (!pelvis && joint != tr.body.chest)
+        return std::nullopt;
+    const auto t = bodyFrame(tr, pelvis), s = bodyFrame(sr, pelvis);
+    if (!t || !s)
+        return std::nullopt;
+    return Quat(Eigen::Matrix3d(*s * t->transpose())).normalized();
+}
+
+void computeRestOffsets(RetargetMapping& m, const Rest& tr, const Rest& sr, bool branchesFromBody)
 {
     constexpr double eps = 1e-9;
     for (int i = 0; i < tr.count(); ++i) {
@@ -579,6 +623,10 @@ void computeRestOffsets(RetargetMapping& m, const Rest& tr, const Rest& sr)
         j.restOffset = p >= 0 ? m.joints[static_cast<size_t>(p)].restOffset : Quat::Identity();
         if (j.sources.empty())
             continue;
+        if (const auto body = branchesFromBody ? bodyRestOffset(i, tr, sr) : std::nullopt) {
+            j.restOffset = *body;
+            continue;
+        }
         const int first = firstSource(j);
         std::vector<Vec3> from, to;
         for (int c : tr.children[static_cast<size_t>(i)]) {
@@ -737,7 +785,7 @@ void finishMapping(RetargetMapping& m, const Rest& tr, const Rest& sr, const Ret
     for (const Segment& s : ts)
         for (size_t k = 1; k < s.joints.size(); ++k)
             m.targetLevels[static_cast<size_t>(s.joints[k])] = s.level;
-    computeRestOffsets(m, tr, sr);
+    computeRestOffsets(m, tr, sr, o.branchRestFromBody && structural(tr, sr, o));
     explain(m, tr);
 }
 

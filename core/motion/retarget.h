@@ -162,6 +162,16 @@ struct RetargetOptions {
     bool rootHeightFromGround = true;
     /// Then move the root vertically to keep the feet at their scaled ground height.
     bool keepFeetOnGround = true;
+    /// The rest offset of the pelvis and the chest (how the target's rest
+    /// orientation is matched to the source's) is the turn about the vertical
+    /// that lines up the two bodies' left-right axes (through the hip joints,
+    /// through the shoulders). Matching the bones from the pelvis to the legs
+    /// one by one instead turns the target's pelvis when the two skeletons put
+    /// it at different heights: a pelvis joint below the hip joints (Red
+    /// Eclipse's players) against one above them (humanoid21) tipped the
+    /// retargeted body over by 138° at rest (issue 22, stop 27). Used when both
+    /// skeletons' structures are found; false: the bones one by one.
+    bool branchRestFromBody = true;
     /// Percentile (0-100) over the clip of the lowest source foot joint's
     /// height that is taken as the clip's ground (robust to a few frames of
     /// foot sliding below it).

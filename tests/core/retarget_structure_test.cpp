@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <map>
+#include <numbers>
 #include <random>
 
 namespace rig {
@@ -292,6 +293,47 @@ TEST(RetargetStructure, AClipWithoutArmsLeavesThemNotDriven)
     }
     EXPECT_EQ(sourceOf(map, "LeftLeg"), "B_Knee_Left");
     EXPECT_NE(formatMappingTable(map).find("no arms found"), std::string::npos);
+}
+
+// Artists put the pelvis joint anywhere: Red Eclipse's players have it 1.5
+// units below the hip joints, humanoid21 above them. The rest pose of such a
+// clip leaves the rig standing (its spine and legs where they were), and a
+// pelvis tilt tilts the rig's pelvis by the same angle. Matching the bones
+// from the pelvis to the legs one by one (the hip joints above the pelvis in
+// the clip, below it in the rig) turned the rig's pelvis at rest: by 20° here,
+// by 138° on re_male (the spine bent back below the hips).
+TEST(RetargetStructure, APelvisBelowTheHipJointsLeavesTheRigStandingAtRest)
+{
+    std::vector<J> joints = artistJoints(false);
+    for (J& j : joints) { // the proportions of re_male's pelvis, spine and hip joints
+        if (j.name == "B_Pelvis")
+            j.y = 0.8, j.z = -0.01; // the hip joints are at 0.95
+        if (j.name == "B_Spine")
+            j.y = 1.0, j.z = 0.025;
+    }
+    Motion m = motionOf(joints, 2);
+    // Frame 1: the pelvis (joint 1; each joint's channels Z Y X after the
+    // floor root's six) tilted 15° about X, the spine turned back by as much.
+    ASSERT_EQ(m.names[1], "B_Pelvis");
+    ASSERT_EQ(m.names[2], "B_Spine");
+    m.frames(1, 6 + 2) = 15.0;
+    m.frames(1, 9 + 2) = -15.0;
+    const Skeleton& rig = defaultRig();
+    const RetargetedClip clip = retargetClip(m, rig);
+    const auto at = [&](const PosedSkeleton& p, const char* name) -> Vec3 { return p.positions.row(*rig.find(name)); };
+    const auto angle = [](const Vec3& a, const Vec3& b) { return std::acos(std::clamp(a.normalized().dot(b.normalized()), -1.0, 1.0)) * 180.0 / std::numbers::pi; };
+    const PosedSkeleton bind = forwardKinematics(rig, identityPose(rig));
+    const PosedSkeleton rest = forwardKinematics(rig, clip.frames[0]);
+    EXPECT_LT(angle(at(rest, "Spine") - at(rest, "Hips"), at(bind, "Spine") - at(bind, "Hips")), 2.0);
+    EXPECT_LT(angle(at(rest, "Head") - at(rest, "Hips"), at(bind, "Head") - at(bind, "Hips")), 5.0);
+    for (const char* side : {"Left", "Right"}) {
+        const std::string up = std::string(side) + "UpLeg", knee = std::string(side) + "Leg";
+        EXPECT_LT(angle(at(rest, knee.c_str()) - at(rest, up.c_str()), at(bind, knee.c_str()) - at(bind, up.c_str())), 5.0)
+            << side;
+    }
+    // The tilt: the rig's pelvis bone turns by the clip's 15°.
+    const PosedSkeleton tilted = forwardKinematics(rig, clip.frames[1]);
+    EXPECT_NEAR(angle(at(tilted, "Spine") - at(tilted, "Hips"), at(rest, "Spine") - at(rest, "Hips")), 15.0, 1.0);
 }
 
 TEST(RetargetRestRule, BindPoseFirstThenTPoseFrameThenZero)
