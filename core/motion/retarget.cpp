@@ -273,6 +273,33 @@ std::pair<int, bool> nameAgreement(const Segment& t, const Rest& tr, const Segme
     return {shared, conflict};
 }
 
+// After pairing bone bt of the target with source bone pick[bt] (by its
+// owner's name, as the upper arm with `upper_arm.01`), the source bones that
+// follow it up to the next pair join it while they bring its end nearer the
+// target bone's end: a source limb split in two bones per segment
+// (`upper_arm.01/.02`, `forearm.01/.02`) gives the target's upper arm both
+// halves, ending at the elbow, instead of lumping the upper arm's second half
+// into the forearm. A bone named for another target bone is not taken.
+template <class Anchored>
+void extendToBoneEnds(std::vector<int>& pick, const Segment& t, const Segment& s, const Anchored& anchored)
+{
+    const int nt = t.bones(), ns = s.bones();
+    for (int bt = 0; bt < nt; ++bt) {
+        int& bs = pick[static_cast<size_t>(bt)];
+        const int limit = bt + 1 < nt ? pick[static_cast<size_t>(bt + 1)] - 1 : ns - 1;
+        const double end = t.ends[static_cast<size_t>(bt)];
+        while (bs + 1 <= limit) {
+            bool otherName = false;
+            for (int k = 0; k < nt; ++k)
+                otherName |= k != bt && anchored(k, bs + 1);
+            if (otherName || !(std::abs(s.ends[static_cast<size_t>(bs + 1)] - end) <
+                               std::abs(s.ends[static_cast<size_t>(bs)] - end)))
+                break;
+            ++bs;
+        }
+    }
+}
+
 void setSources(JointRetarget& j, std::vector<RetargetSource> sources, RetargetMatch match)
 {
     j.sources = std::move(sources);
@@ -310,7 +337,9 @@ void mapSegmentPair(const Segment& t, const Rest& tr, const Segment& s, const Re
     const bool targetEndIsBranch = tr.children[static_cast<size_t>(leafT)].size() >= 2;
     if (nt > 0 && ns > 0) {
         if (ns >= nt) {
-            const std::vector<int> pick = pairInOrder(nt, ns, cost);
+            std::vector<int> pick = pairInOrder(nt, ns, cost);
+            if (o.spanToBoneEnds)
+                extendToBoneEnds(pick, t, s, anchored);
             int prev = -1;
             for (int bt = 0; bt < nt; ++bt) {
                 const int bs = pick[static_cast<size_t>(bt)];

@@ -172,6 +172,12 @@ struct RetargetOptions {
     /// retargeted body over by 138° at rest (issue 22, stop 27). Used when both
     /// skeletons' structures are found; false: the bones one by one.
     bool branchRestFromBody = true;
+    /// A target bone paired with a source bone by name also takes the source
+    /// bones after it while they bring its end nearer its own (a source limb
+    /// split in two bones per segment, `upper_arm.01/.02`: the target's upper
+    /// arm follows both halves, and its forearm no longer blends in the upper
+    /// arm's second half). False: the pairs as `pairInOrder` makes them.
+    bool spanToBoneEnds = true;
     /// Percentile (0-100) over the clip of the lowest source foot joint's
     /// height that is taken as the clip's ground (robust to a few frames of
     /// foot sliding below it).

@@ -15,6 +15,7 @@
 #include <map>
 #include <numbers>
 #include <random>
+#include <set>
 
 namespace rig {
 namespace {
@@ -334,6 +335,52 @@ TEST(RetargetStructure, APelvisBelowTheHipJointsLeavesTheRigStandingAtRest)
     // The tilt: the rig's pelvis bone turns by the clip's 15°.
     const PosedSkeleton tilted = forwardKinematics(rig, clip.frames[1]);
     EXPECT_NEAR(angle(at(tilted, "Spine") - at(tilted, "Hips"), at(rest, "Spine") - at(rest, "Hips")), 15.0, 1.0);
+}
+
+// Red Eclipse's players split each limb segment in two bones
+// (upper_arm.L.01/.02, forearm.L.01/.02). The rig's upper arm follows both
+// halves of the upper arm and its forearm both halves of the forearm; the
+// pairing by name alone gave the forearm the upper arm's second half too, so
+// an elbow bent 90° bent the rig's forearm some 25° short.
+TEST(RetargetStructure, ALimbSplitInTwoBonesPerSegmentDrivesEachSegmentWithItsOwnHalves)
+{
+    std::vector<J> joints;
+    for (const J& j : artistJoints(false))
+        if (j.name.find("Bicep") == std::string::npos && j.name.find("Elbow") == std::string::npos &&
+            j.name.find("Wrist") == std::string::npos && j.name.find("Digits") == std::string::npos &&
+            j.name.find("Opp") == std::string::npos)
+            joints.push_back(j);
+    for (const auto& [side, x] : {std::pair{std::string("L"), 1.0}, std::pair{std::string("R"), -1.0}}) {
+        const std::string collar = std::string("B_Collar_") + (side == "L" ? "Left" : "Right");
+        joints.push_back({"upper_arm." + side + ".01", collar, 0.18 * x, 1.45, 0});
+        joints.push_back({"upper_arm." + side + ".02", "upper_arm." + side + ".01", 0.315 * x, 1.45, 0});
+        joints.push_back({"forearm." + side + ".01", "upper_arm." + side + ".02", 0.45 * x, 1.45, 0});
+        joints.push_back({"forearm." + side + ".02", "forearm." + side + ".01", 0.575 * x, 1.45, 0});
+        joints.push_back({"hand." + side, "forearm." + side + ".02", 0.7 * x, 1.45, 0});
+        joints.push_back({"fingers." + side, "hand." + side, 0.8 * x, 1.45, 0});
+    }
+    Motion m = motionOf(joints, 2);
+    const Skeleton& rig = defaultRig();
+    const RetargetMapping map = mapSkeletons(m, rig);
+    const auto sources = [&](const char* target) {
+        std::set<std::string> out;
+        for (const RetargetSource& src : map.joints[static_cast<size_t>(*rig.find(target))].sources)
+            out.insert(map.sourceNames[static_cast<size_t>(src.joint)]);
+        return out;
+    };
+    EXPECT_EQ(sources("LeftArm"), (std::set<std::string>{"upper_arm.L.01", "upper_arm.L.02"})) << formatMappingTable(map);
+    EXPECT_EQ(sources("LeftForeArm"), (std::set<std::string>{"forearm.L.01", "forearm.L.02"})) << formatMappingTable(map);
+    EXPECT_EQ(sources("RightForeArm"), (std::set<std::string>{"forearm.R.01", "forearm.R.02"})) << formatMappingTable(map);
+
+    // Frame 1: the left elbow bent 90° about the vertical (forearm.L.01; forearm.L.02 follows).
+    const auto elbow = static_cast<size_t>(std::find(m.names.begin(), m.names.end(), "forearm.L.01") - m.names.begin());
+    m.frames(1, m.channelStarts[elbow] + 1) = 90.0; // Y rotation
+    const RetargetedClip clip = retargetClip(m, rig);
+    const PosedSkeleton p = forwardKinematics(rig, clip.frames[1]);
+    const Vec3 e = p.positions.row(*rig.find("LeftForeArm")), h = p.positions.row(*rig.find("LeftHand"));
+    const Vec3 u = p.positions.row(*rig.find("LeftArm"));
+    const double bend = std::acos(std::clamp((e - u).normalized().dot((h - e).normalized()), -1.0, 1.0)) * 180.0 / std::numbers::pi;
+    EXPECT_NEAR(bend, 90.0, 3.0);
 }
 
 TEST(RetargetRestRule, BindPoseFirstThenTPoseFrameThenZero)
