@@ -79,6 +79,12 @@ public:
     /// character is loaded again in that frame and the skeleton, rig and weights
     /// recomputed (issue 14). Undoable; saved in the project.
     void setUpAxis(const QString& up);
+    /// Says which way the character faces: "auto" detects the front from the
+    /// shape and turns the character to face +Z (loaded again, the skeleton,
+    /// rig and weights recomputed); "+z", "-z", "+x", "-x" give it without a
+    /// turn (after "auto": loaded again as the file has it; otherwise only the
+    /// labels and the rig follow, as `setFront()`). Undoable; saved in the project.
+    void setFacing(const QString& facing);
     /// Suggests labels for the current skeleton (undoable: "Auto-label").
     bool autoLabel();
     /// The nearest node of the labelled curve skeleton to `p` (the `ajM` snap,

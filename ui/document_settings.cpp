@@ -117,6 +117,45 @@ void Document::setUpAxis(const QString& up)
         });
 }
 
+void Document::setFacing(const QString& facing)
+{
+    OrientationOptions options = m_project.orientation();
+    options.facing = facing.toLower().toStdString();
+    const bool toAuto = options.facing == "auto", fromAuto = m_project.orientation().facing == "auto";
+    if (!m_project.hasCharacter() || (toAuto && fromAuto))
+        return;
+    Vec3 front = Vec3::UnitZ();
+    try {
+        validateOrientationOptions(options);
+        if (!toAuto)
+            front = parseFacing(options.facing);
+    } catch (const std::exception& e) {
+        emit stageFailed(stageName(Stage::Load), QString::fromUtf8(e.what()));
+        return;
+    }
+    if (!toAuto && !fromAuto) {
+        setFront(front); // not turned: the same character, another front
+        return;
+    }
+    // Into or out of "auto": the character is turned, or turned back, by loading it again.
+    SettingsState before = settingsState();
+    const QString title = options.facing == "auto" ? tr("Auto") : facing.toUpper();
+    runPipelineStages(
+        Stage::Load, Stage::Load,
+        [options, front](RigProject& p) {
+            p.setOrientation(options);
+            if (options.facing != "auto")
+                p.setFront(front);
+        },
+        [this, before, title] {
+            emit characterChanged();
+            emit curveSkeletonChanged(); // cleared: the load stage starts the new one
+            emit frontChanged();
+            emit rigChanged();
+            pushSetting(tr("Facing %1").arg(title), before);
+        });
+}
+
 Document::SettingsState Document::settingsState() const
 {
     SettingsState s;

@@ -2,6 +2,7 @@
 // weights (issue 5), clips (issue 7), projects and export (issue 8).
 #include "ui/document.h"
 
+#include "core/character/humanoid.h"
 #include "core/deform/lbs.h"
 #include "core/io/mesh_import.h"
 #include "core/skin/skin_weights.h"
@@ -12,6 +13,7 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTextStream>
 
 #include <filesystem>
 
@@ -76,6 +78,61 @@ TEST(DocumentStages, TheUpAxisReloadsTheCharacterInItsFrameAndIsUndoable)
     ASSERT_EQ(failed.count(), 1);
     EXPECT_TRUE(failed.first().at(1).toString().contains("sideways"));
     EXPECT_EQ(doc.project().orientation().up, "+z") << "a refused value changed nothing";
+}
+
+/// The default character turned to face +X, written as an OBJ file.
+QString characterFacingX(const QTemporaryDir& dir)
+{
+    const Humanoid h = generateHumanoid({.pose = HumanoidPose::A, .height = 1.75, .cellSize = 0.04});
+    const QString path = dir.filePath("facing_x.obj");
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Text));
+    QTextStream out(&f);
+    for (Eigen::Index v = 0; v < h.mesh.V.rows(); ++v) // (x, y, z) turned 90° about +Y: +Z goes to +X
+        out << "v " << h.mesh.V(v, 2) << ' ' << h.mesh.V(v, 1) << ' ' << -h.mesh.V(v, 0) << '\n';
+    for (Eigen::Index t = 0; t < h.mesh.F.rows(); ++t)
+        out << "f " << h.mesh.F(t, 0) + 1 << ' ' << h.mesh.F(t, 1) + 1 << ' ' << h.mesh.F(t, 2) + 1 << '\n';
+    return path;
+}
+
+// The Rig dock's facing "Auto" (issue 14 item 2): a character facing +X is
+// detected and turned to face +Z, loaded again and rigged; undo brings the
+// file's heading back, and an explicit facing after "auto" loads it unturned.
+TEST(DocumentStages, FacingAutoTurnsTheCharacterToFacePlusZAndIsUndoable)
+{
+    QTemporaryDir dir;
+    Document doc;
+    doc.openCharacter(characterFacingX(dir));
+    doc.waitForIdle();
+    ASSERT_TRUE(doc.project().rig());
+    ASSERT_NE(doc.project().orientation().facing, "auto");
+    ASSERT_GT(extent(doc).z(), 2.0 * extent(doc).x()) << "the arms span along Z as written";
+    const int steps = doc.undoStack()->count();
+
+    doc.setFacing("auto");
+    doc.waitForIdle();
+    EXPECT_EQ(doc.project().orientation().facing, "auto");
+    EXPECT_TRUE(doc.project().orientationResult().turned);
+    EXPECT_EQ(doc.project().orientationResult().detectedFront, "+x");
+    EXPECT_TRUE(doc.project().front().isApprox(Vec3::UnitZ()));
+    EXPECT_GT(extent(doc).x(), 2.0 * extent(doc).z()) << "not turned to face +Z";
+    ASSERT_TRUE(doc.project().rig()) << "not rigged after the turn";
+    EXPECT_EQ(doc.undoStack()->count(), steps + 1);
+    EXPECT_EQ(doc.undoStack()->undoText(), "Facing Auto");
+
+    doc.undoStack()->undo();
+    doc.waitForIdle();
+    EXPECT_NE(doc.project().orientation().facing, "auto");
+    EXPECT_GT(extent(doc).z(), 2.0 * extent(doc).x()) << "undo did not bring the file's heading back";
+
+    doc.undoStack()->redo();
+    doc.waitForIdle();
+    doc.setFacing("+x"); // out of auto: loaded again as written, facing +X
+    doc.waitForIdle();
+    EXPECT_EQ(doc.project().orientation().facing, "+x");
+    EXPECT_TRUE(doc.project().front().isApprox(Vec3::UnitX()));
+    EXPECT_GT(extent(doc).z(), 2.0 * extent(doc).x());
+    EXPECT_TRUE(doc.project().rig());
 }
 
 TEST(DocumentStages, WeightsFollowTheRigAndAreValid)

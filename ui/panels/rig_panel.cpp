@@ -93,17 +93,29 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     facingRow->addWidget(new QLabel(tr("faces"), this));
     auto* facing = new QComboBox(this);
     facing->setObjectName("facing");
-    facing->addItems({"+Z", "-Z", "+X", "-X"});
-    facing->setToolTip(tr("The direction the character looks: decides its left and right, and the bone roll"));
+    facing->addItem(tr("Auto"), "auto");
+    for (const char* f : {"+z", "-z", "+x", "-x"})
+        facing->addItem(QString(f).toUpper(), f);
+    facing->setToolTip(tr("The direction the character looks: decides its left and right, and the bone roll. "
+                          "Auto: detected from the shape (toes and face to the front), and the character "
+                          "turned to face +Z (loaded again, undoable)"));
     facingRow->addWidget(facing, 1);
     layout->addLayout(facingRow);
-    connect(facing, &QComboBox::currentTextChanged, this,
-            [this](const QString& t) { m_document->setFront(parseFacing(t.toStdString())); });
-    // Undo, redo and a project's own facing show in the box.
-    connect(m_document, &Document::frontChanged, facing, [this, facing] {
+    connect(facing, &QComboBox::activated, this,
+            [this, facing](int i) { m_document->setFacing(facing->itemData(i).toString()); });
+    // Undo, redo, a new character and a project's own facing show in the box;
+    // a refused change shows the choice in force.
+    const auto showFacing = [this, facing] {
         const QSignalBlocker block(facing);
-        facing->setCurrentText(QString::fromStdString(facingName(m_document->project().front())).toUpper());
-    });
+        const std::string f = m_document->project().orientation().facing == "auto"
+                                  ? std::string("auto")
+                                  : facingName(m_document->project().front());
+        facing->setCurrentIndex(std::max(0, facing->findData(QString::fromStdString(f))));
+    };
+    connect(m_document, &Document::frontChanged, facing, showFacing);
+    connect(m_document, &Document::characterChanged, facing, showFacing);
+    connect(m_document, &Document::stageFailed, facing, showFacing);
+    showFacing();
 
     auto* labels = new QGroupBox(tr("End nodes"), this);
     auto* grid = new QGridLayout(labels);
