@@ -85,8 +85,9 @@ std::string usage()
 
 Usage:
   rigsmith [FILE]                 open the app (on FILE, or empty with a hint: Open, drop, default character)
-  rigsmith --screenshot SHOT.png [--size WxH] [FILE]
+  rigsmith --screenshot SHOT.png [--size WxH] [--dock pipeline|rig|weights|pose|parts|paint] [FILE]
                                   open the app, wait for the stages, save the window as PNG, quit
+                                  (--dock: that dock's tab in front)
   rigsmith info FILE [--json]     mesh statistics: vertices, triangles, parts, watertight, size
   rigsmith render FILE --out shot.png [--size WxH] [--view front|side|top|three-quarter] [--wireframe]
                   [--skeleton] [--voxels] [--xray] [--clip T] [--resolution N]
@@ -194,7 +195,7 @@ bool isCliInvocation(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& first = args[0];
-    if (first == "--screenshot" || first == "--size")
+    if (first == "--screenshot" || first == "--size" || first == "--dock")
         return false;
     if (first.rfind("-", 0) == 0 || std::find(commands.begin(), commands.end(), first) != commands.end())
         return true;

@@ -9,12 +9,14 @@
 #include "ui/viewport/viewport.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QPainter>
 #include <QTimer>
 
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 
 int main(int argc, char** argv)
 {
@@ -38,6 +40,21 @@ int main(int argc, char** argv)
         args.erase(args.begin(), args.begin() + 2);
     }
 
+    // --dock NAME: the dock tab shown in front (pipeline, rig, weights, pose, parts, paint).
+    QString dock;
+    if (args.size() >= 2 && args[0] == "--dock") {
+        static const std::map<std::string, const char*> docks = {
+            {"pipeline", "pipelineDock"}, {"rig", "rigDock"},     {"weights", "weightDock"},
+            {"pose", "poseDock"},         {"parts", "partsDock"}, {"paint", "paintDock"}};
+        const auto it = docks.find(args[1]);
+        if (it == docks.end()) {
+            std::cerr << "rigsmith: --dock '" << args[1] << "' not understood; use pipeline, rig, weights, pose, parts or paint\n";
+            return 1;
+        }
+        dock = it->second;
+        args.erase(args.begin(), args.begin() + 2);
+    }
+
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
         std::cerr << "rigsmith: no display to open the window on; run it in a desktop session or under "
                      "xvfb-run, or use a command (rigsmith --help)\n";
@@ -55,6 +72,9 @@ int main(int argc, char** argv)
     if (width > 0)
         window.resize(width, height);
     window.show();
+    if (!dock.isEmpty())
+        if (auto* d = window.findChild<QDockWidget*>(dock))
+            d->raise();
     // A session that did not close normally left an autosave: offer it first
     // (not when taking a scripted screenshot).
     // Without a file the window starts empty, with its hint (Open, drop a file,

@@ -5,9 +5,15 @@
 
 #include "core/io/mesh_import.h"
 #include "ui/document.h"
+#include "ui/main_window.h"
 
 #include <gtest/gtest.h>
 
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QFontMetrics>
+#include <QHeaderView>
+#include <QTreeWidget>
 #include <QUndoStack>
 
 namespace rig::ui {
@@ -55,6 +61,29 @@ TEST(PartsPanel, BindingAPartToABoneIsUndoableAndReported)
     doc.waitForIdle();
     EXPECT_EQ(panel.binding(3), "RightHand");
     EXPECT_TRUE(partIsRigidOn(doc, 3, "RightHand"));
+}
+
+// In the main window's Parts dock, at the default layout's width, each part's
+// name shows in full (the other columns squeezed it to "b…", "e…", "p…").
+TEST(PartsPanel, NamesShowInFullInTheDock)
+{
+    MainWindow window(MainWindow::ViewportKind::Placeholder);
+    window.setAskBeforeDiscarding(false);
+    window.resize(1600, 1000);
+    window.show();
+    window.openFile("default+props");
+    window.document()->waitForIdle();
+    if (auto* d = window.findChild<QDockWidget*>("partsDock"))
+        d->raise();
+    QCoreApplication::processEvents();
+    auto* tree = window.findChild<QTreeWidget*>("partsTree");
+    ASSERT_NE(tree, nullptr);
+    ASSERT_EQ(tree->topLevelItemCount(), 4);
+    const QFontMetrics fm(tree->font());
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        const QString name = tree->topLevelItem(i)->text(0);
+        EXPECT_GE(tree->header()->sectionSize(0), fm.horizontalAdvance(name)) << name.toStdString();
+    }
 }
 
 } // namespace

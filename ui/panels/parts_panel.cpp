@@ -29,7 +29,10 @@ PartsPanel::PartsPanel(Document* document, QWidget* parent) : QWidget(parent), m
                                            "it rigidly (helmets, eyes, weapons, jewellery). Undoable."));
     m_tree->headerItem()->setToolTip(6, tr("The bone carrying most of the part's weight and its share; "
                                            "\"rigid\" when every vertex follows that bone alone."));
-    m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // Every column as wide as its contents (the part's name in full; the dock
+    // scrolls sideways when narrow), the last one taking what is left.
+    m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(true);
     layout->addWidget(m_tree);
     connect(m_document, &Document::characterChanged, this, &PartsPanel::refresh);
     connect(m_document, &Document::rigChanged, this, &PartsPanel::refresh);
