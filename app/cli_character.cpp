@@ -131,7 +131,8 @@ int cmdSkeleton(const std::vector<std::string>& raw)
 int cmdFit(const std::vector<std::string>& raw)
 {
     const Args a =
-        parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up"}, {"--force"}, "fit");
+        parse(raw, {"--report", "--resolution", "--ends", "--template", "--fingers", "--out", "--facing", "--up"}, {"--force"},
+              "fit");
     const std::string file = needFile(a, "fit");
     const auto out = a.value("--out");
     if (!out)
