@@ -42,7 +42,7 @@ struct HandRegion {
 // The edge-connected piece of the vertices beyond the wrist's plane and within
 // reach that holds the one nearest the wrist; `local` receives region indices.
 HandRegion regionPiece(const Mesh& mesh, const VertexAdjacency& adj, const Vec3& axis, const Vec3& wrist,
-                       double reach, std::vector<int>& local)
+                       double back, double reach, std::vector<int>& local)
 {
     const int n = mesh.vertexCount();
     std::vector<char> inside(static_cast<size_t>(n), 0);
@@ -50,7 +50,7 @@ HandRegion regionPiece(const Mesh& mesh, const VertexAdjacency& adj, const Vec3&
     double best = kInf;
     for (int v = 0; v < n; ++v) {
         const Vec3 p = rowOf(mesh.V, v) - wrist;
-        if (p.dot(axis) < 0.0 || p.norm() > reach)
+        if (p.dot(axis) < -back || p.norm() > reach)
             continue;
         inside[static_cast<size_t>(v)] = 1;
         if (p.norm() < best) {
@@ -125,7 +125,7 @@ HandRegion handRegion(const Mesh& mesh, const VertexAdjacency& adj, const Vec3& 
     const double forearm = (wrist - elbow).norm();
     const Vec3 axis = (wrist - elbow) / forearm;
     std::vector<int> local;
-    HandRegion r = regionPiece(mesh, adj, axis, wrist, o.handReach * forearm, local);
+    HandRegion r = regionPiece(mesh, adj, axis, wrist, o.wristBack * forearm, o.handReach * forearm, local);
     if (r.size() > 0)
         geodesicFromWrist(mesh, axis, wrist, o.seedBand * forearm, r);
     return r;
@@ -424,11 +424,15 @@ Vec3 mapToHand(const HandFrame& rest, const HandFrame& hand, const Mesh& mesh, c
             hi = hi.cwiseMax(p);
         }
     }
-    for (int axis : {1, 2})
-        if (lo[axis] <= hi[axis]) {
-            const double mid = 0.5 * (lo[axis] + hi[axis]), half = 0.35 * (hi[axis] - lo[axis]);
-            q[axis] = std::clamp(q[axis], mid - half, mid + half);
+    if (lo.y() < hi.y() && lo.z() < hi.z()) {
+        // Within an ellipse of 60 % of the section's half extents (a section is round, not a box).
+        const Vec3 mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+        const double u = (q.y() - mid.y()) / half.y(), v = (q.z() - mid.z()) / half.z(), r = std::hypot(u, v);
+        if (r > 0.6) {
+            q.y() = mid.y() + 0.6 / r * u * half.y();
+            q.z() = mid.z() + 0.6 / r * v * half.z();
         }
+    }
     return hand.world(q);
 }
 

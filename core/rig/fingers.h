@@ -9,11 +9,12 @@
 /// The thesis's curve skeleton (§2.1-2.3, voxel resolution n = 155 by
 /// default) does not resolve fingers: a finger is one or two voxels thick. So
 /// the fingertips are found on the surface instead, per hand:
-///  1. The hand region: the mesh vertices beyond the fitted wrist's plane
-///     (normal: the forearm's direction, elbow to wrist), within `handReach`
-///     forearm lengths of the wrist, in the edge-connected piece that holds the
-///     region's vertex nearest the wrist (a thigh under a hand in an A-pose is
-///     another piece).
+///  1. The hand region: the mesh vertices beyond a plane `wristBack` forearm
+///     lengths before the fitted wrist (normal: the forearm's direction, elbow
+///     to wrist; a thumb's root lies beside the wrist, and a curve skeleton's
+///     wrist may lie out in the palm), within `handReach` forearm lengths of
+///     the wrist, in the edge-connected piece that holds the region's vertex
+///     nearest the wrist (a thigh under a hand in an A-pose is another piece).
 ///  2. The geodesic distance d from the wrist over the region's edges
 ///     (Dijkstra from its vertices within `seedBand` forearm lengths of the
 ///     plane, the wrist's cross-section).
@@ -94,6 +95,7 @@ struct FingerOptions {
     /// length (wrist to farthest tip); a real finger rises 0.2-0.5 above its web.
     double minProminence = 0.1;
     double handReach = 1.2;   ///< The hand region: within this many forearm lengths of the wrist.
+    double wristBack = 0.2;   ///< The hand region starts this many forearm lengths before the wrist.
     double seedBand = 0.08;   ///< Wrist cross-section: within this many forearm lengths of the plane.
     int bands = 6;            ///< Level bands of a finger's centreline.
     double knuckleDepth = 0.3; ///< Knuckle below the web, in finger lengths above it.

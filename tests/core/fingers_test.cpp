@@ -49,8 +49,9 @@ FitResult fitWith(const RigProject& base, FingerMode mode, int count = -1)
 
 double heightOf(const Mesh& mesh) { return mesh.V.col(1).maxCoeff() - mesh.V.col(1).minCoeff(); }
 
-/// Joint order, finite positions, every joint inside the mesh.
-void expectValidRig(const FitResult& rig, const Mesh& mesh)
+/// Joint order, finite positions, and for a closed mesh every joint inside it
+/// (for a mesh with holes inside is undefined).
+void expectValidRig(const FitResult& rig, const Mesh& mesh, bool closed = true)
 {
     const Skeleton& s = rig.skeleton;
     EXPECT_NO_THROW(validateSkeleton(s));
@@ -59,7 +60,9 @@ void expectValidRig(const FitResult& rig, const Mesh& mesh)
     for (int j = 0; j < s.jointCount(); ++j) {
         const Vec3 p = s.bindPositions.row(j).transpose();
         EXPECT_TRUE(p.allFinite()) << s.names[static_cast<size_t>(j)];
-        EXPECT_TRUE(test::insideMesh(mesh, p)) << s.names[static_cast<size_t>(j)] << " at " << p.transpose();
+        if (closed) {
+            EXPECT_TRUE(test::insideMesh(mesh, p)) << s.names[static_cast<size_t>(j)] << " at " << p.transpose();
+        }
     }
 }
 
@@ -223,7 +226,7 @@ TEST(Fingers, SeparatedFingersAreFoundOnMrFixit)
             EXPECT_LT(nearest, 0.03 * height) << rig.skeleton.names[static_cast<size_t>(j)];
         }
     }
-    expectValidRig(rig, mesh);
+    expectValidRig(rig, mesh, false); // mrfixit.iqm has holes: inside is undefined
 }
 
 /// re_male's and re_female's hands have separate fingers and the artist's
