@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/eval/joint_map.h"
+#include "core/io/project_file.h"
 #include "core/mesh/mesh_queries.h"
 #include "core/motion/retarget.h"
 #include "core/rig/pose.h"
@@ -88,6 +89,44 @@ TEST(Fingers, JointNamesReadBackAndModesRoundTrip)
     EXPECT_FALSE(fingerJoint("LeftFootIndex1"));
     for (FingerMode m : {FingerMode::None, FingerMode::Auto, FingerMode::Shape})
         EXPECT_EQ(parseFingerMode(fingerModeId(m)), m);
+}
+
+/// Artists' finger joints are found by name in the usual conventions; helper
+/// and end joints are not finger joints.
+TEST(Fingers, ArtistFingerJointsAreMappedByName)
+{
+    Skeleton s;
+    s.names = {"root",        "hand.L",          "finger_index.01.L.01", "finger_index.01.L.02", "finger_index.02.L",
+               "thumb.01.L.01", "palm.01.L",     "mixamorig:RightHand",  "mixamorig:RightHandPinky1",
+               "mixamorig:RightHandPinky2",     "mixamorig:RightHandPinky4", "Bip01 R Finger0", "Bip01 R Finger01",
+               "LeftHandIndex1_end"};
+    s.parents = {-1, 0, 1, 2, 3, 1, 1, 0, 7, 8, 9, 7, 11, 1};
+    s.bindPositions = MatrixX3d::Zero(static_cast<Eigen::Index>(s.names.size()), 3);
+    const FingerJointMap m = mapFingerJoints(s);
+    EXPECT_EQ(m.chains[0][1], (std::vector<int>{2, 3, 4})); // Rigify's index, in depth order
+    EXPECT_EQ(m.chains[0][0], (std::vector<int>{5}));
+    EXPECT_EQ(m.chains[1][4], (std::vector<int>{8, 9})); // Mixamo's 4th joint is the tip's end
+    EXPECT_EQ(m.chains[1][0], (std::vector<int>{11, 12})); // 3ds Max Biped's Finger0 is the thumb
+    EXPECT_EQ(m.fingers(0), 2);
+    EXPECT_EQ(m.fingers(1), 2);
+    EXPECT_EQ(m.tipJoint(1, 4), 9);
+    EXPECT_EQ(m.tipJoint(0, 2), -1);
+}
+
+/// The finger choice is saved in the project file and read back.
+TEST(Fingers, TheChoiceIsSavedInTheProject)
+{
+    ProjectFile f;
+    f.meshPath = "default";
+    f.fingerMode = "shape";
+    f.fingerCount = 4;
+    const std::string path = (std::filesystem::temp_directory_path() / "rigsmith_fingers_test.rsproj").string();
+    writeProjectFile(f, path);
+    const ProjectFile back = readProjectFile(path);
+    std::filesystem::remove(path);
+    EXPECT_EQ(back.fingerMode, "shape");
+    EXPECT_EQ(back.fingerCount, 4);
+    EXPECT_EQ(parseFingerMode(back.fingerMode), FingerMode::Shape);
 }
 
 /// humanoid51 is humanoid21 with 30 finger joints, and its arms fit the same:
