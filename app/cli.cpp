@@ -98,15 +98,20 @@ Usage:
                                   voxelize, thin and build the geometric skeleton (default n = 155):
                                   node counts by type, segments, loops, bridged gaps, stage timings
   rigsmith fit FILE --out rig.json [--ends auto | --ends head=ID,lhand=ID,rhand=ID,lfoot=ID,rfoot=ID]
-               [--template humanoid21|FILE.bvh|FILE.json] [--resolution N] [--facing +z|-z|+x|-x]
+               [--template humanoid21|humanoid51|FILE.bvh|FILE.json] [--fingers none|auto|shape|N|auto:N|shape:N]
+               [--resolution N] [--facing +z|-z|+x|-x]
                                   label the end nodes (auto: head highest, feet lowest, left = up x facing,
-                                  +X for the default +Z), fit the template skeleton and write the rig file
+                                  +X for the default +Z), fit the template skeleton and write the rig file;
+                                  --fingers (fit, weights, rig, evaluate): finger joints (humanoid51, three per
+                                  finger) on fingertips found on the mesh (auto) or from the hand's shape
+                                  (shape, a mitten), N fingers per hand (0-5: thumb, index, middle, ring, pinky
+                                  kept in that order; auto alone: as many as the mesh shows), none (default)
                                   (fit, weights, rig: a figure that does not look like a humanoid - a
                                   quadruped, a machine, a BVH clip's bone boxes - is refused with the
                                   reason unless --force is given)
   rigsmith weights FILE --out OUT.json [--method {METHODS}|file] [--segmentation 3.2.1|3.2.2|3.2.4]
                  [--weight-params METHOD.KEY=VALUE,...] [--bind-part PART=JOINT,...]
-                 [--use-file-skeleton] [--ends auto|...] [--template T] [--facing F] [--resolution N]
+                 [--use-file-skeleton] [--ends auto|...] [--template T] [--fingers F] [--facing F] [--resolution N]
                                   segment the mesh and compute skinning weights with a method of the table below
                                   for the fitted rig, or with --use-file-skeleton for the file's own skeleton;
                                   --method file writes the file's own weights; prints the diagnostics;
@@ -120,7 +125,7 @@ Usage:
                                   animation (at most 200, evenly spaced), or over 20 random poses (+-45 deg)
                                   when it has none
   rigsmith evaluate FILE [--report R.json] [--resolution N] [--up auto|file|+y|...] [--facing auto|+z|...]
-                    [--deform-joints auto|all|NAME,...] [--retarget-weights METHOD]
+                    [--deform-joints auto|all|NAME,...] [--retarget-weights METHOD] [--fingers F]
                                   score Rigsmith on a character an artist rigged: auto-rig the mesh alone,
                                   map the artist's joints to 16 canonical joints by name (Mixamo, CMU,
                                   Blender/Rigify, Unreal, Bip01) or hierarchy, report each joint's distance
@@ -128,7 +133,9 @@ Usage:
                                   went to the right ends; then weights for the artist's skeleton with each
                                   method against the artist's over the file's animations (default --up auto
                                   --facing auto); --deform-joints auto|all|NAME,... says which artist joints
-                                  may get weight (auto: those the file's weights use)
+                                  may get weight (auto: those the file's weights use); where the artist's
+                                  skeleton has fingers, the rig is fitted with fingers (--fingers auto unless
+                                  given) and each finger's tip joint and knuckle are scored
   rigsmith bench bar             the thesis bar experiment (4.4): volume error per step and deformer beside
                                   Table 4.2, the candy-wrapper figure and the 0-720 deg twist continuity
   rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]
@@ -154,7 +161,7 @@ Usage:
                                   skeleton or JSON (per-frame local quaternions and root translation)
   rigsmith rig FILE --out character.glb|character.gltf|clip.bvh [--ends auto|head=ID,...] [--weights {METHODS}]
                [--segmentation 3.2.1|3.2.2|3.2.4] [--weight-params METHOD.KEY=VALUE,...] [--clip CLIP] [--rest auto|bind|frame0|zero]
-               [--frame-step K] [--resolution N] [--template T] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
+               [--frame-step K] [--resolution N] [--template T] [--fingers F] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
                [--force] [--bind-part PART=JOINT,...]
                                   the whole pipeline headless: skeleton, labels, fit, weights, the clip
                                   retargeted onto the rig, exported as glTF 2.0 binary (mesh, skin,

@@ -245,7 +245,7 @@ void explainWorstTriangles(const std::vector<DeformQuality>& rows, const Deforme
 /// deformer in the test poses of core/eval/deform_quality.h.
 int cmdBenchDeformQuality(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--facing", "--up", "--weights",
+    const Args a = parse(raw, {"--report", "--resolution", "--ends", "--template", "--fingers", "--facing", "--up", "--weights",
                                "--weight-params", "--deformers"},
                          {"--force", "--use-file-skeleton", "--explain", "--flip-against-bone"}, "bench deform-quality");
     if (a.positional.size() != 2)

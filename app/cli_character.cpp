@@ -131,7 +131,8 @@ int cmdSkeleton(const std::vector<std::string>& raw)
 int cmdFit(const std::vector<std::string>& raw)
 {
     const Args a =
-        parse(raw, {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up"}, {"--force"}, "fit");
+        parse(raw, {"--report", "--resolution", "--ends", "--template", "--fingers", "--out", "--facing", "--up"}, {"--force"},
+              "fit");
     const std::string file = needFile(a, "fit");
     const auto out = a.value("--out");
     if (!out)
@@ -148,7 +149,8 @@ int cmdFit(const std::vector<std::string>& raw)
     json joints = json::array();
     for (int j = 0; j < rig.skeleton.jointCount(); ++j)
         joints.push_back(rig.skeleton.names[j]);
-    std::cout << file << ": " << rig.skeleton.jointCount() << "-joint rig from template " << templateSpec << '\n'
+    const std::string fittedWith = templateOfFit(*project.rigTemplate(), rig.skeleton).name; // humanoid51 with fingers
+    std::cout << file << ": " << rig.skeleton.jointCount() << "-joint rig from template " << fittedWith << '\n'
               << "  labels  " << formatEndNodeLabels(labels) << '\n'
               << "  hips    node " << rig.chains.hips << ", chest node " << rig.chains.chest << '\n'
               << "  wrote   " << *out << '\n';

@@ -197,7 +197,8 @@ LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& 
 json fitWarningsJson(const FitResult& rig, const RigTemplate& rigTemplate)
 {
     json out = json::array();
-    for (const FitWarning& w : checkFit(rig.skeleton, rigTemplate)) {
+    const RigTemplate fittedWith = templateOfFit(rigTemplate, rig.skeleton); // humanoid51 when fitted with fingers
+    for (const FitWarning& w : checkFit(rig.skeleton, fittedWith)) {
         std::cout << "  warning: " << w.message << '\n';
         out.push_back({{"kind", w.kind},
                        {"joint", w.joint >= 0 ? json(rig.skeleton.names[static_cast<size_t>(w.joint)]) : json(nullptr)},
@@ -271,6 +272,31 @@ void applyWeightParams(const Args& a, const std::string& command, WeightOptions&
     options.segmentation = segmentationOptions(segmentation);
 }
 
+FingerOptions parseFingersArg(const Args& a, const std::string& command)
+{
+    FingerOptions o;
+    const std::string text = a.value("--fingers").value_or("none");
+    const size_t colon = text.find(':');
+    std::string mode = text.substr(0, colon), count = colon == std::string::npos ? "" : text.substr(colon + 1);
+    if (mode.size() == 1 && mode[0] >= '0' && mode[0] <= '9') {
+        count = mode;
+        mode = "auto";
+    }
+    try {
+        o.mode = parseFingerMode(mode);
+    } catch (const InvalidInput& e) {
+        throw Error("rigsmith " + command + ": --fingers: " + e.what() + ", optionally with :N (0-5 fingers per hand)");
+    }
+    if (!count.empty()) {
+        if (count.size() != 1 || count[0] < '0' || count[0] > '5')
+            throw Error("rigsmith " + command + ": --fingers " + text + ": the finger count must be 0 to 5");
+        o.count = count[0] - '0';
+        if (o.count == 0)
+            o.mode = FingerMode::None;
+    }
+    return o;
+}
+
 RigProject projectFromArgs(const Args& a, const std::string& command, const std::string& file)
 {
     RigProject project;
@@ -279,6 +305,7 @@ RigProject projectFromArgs(const Args& a, const std::string& command, const std:
     skeletonOptions.voxelize.resolution = parseResolution(a, command);
     project.setCurveSkeletonOptions(skeletonOptions);
     project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate(a.value("--template").value_or("humanoid21"))));
+    project.setFingerOptions(parseFingersArg(a, command));
     const OrientationOptions orientation = parseOrientationArgs(a, command);
     project.setOrientation(orientation);
     if (orientation.facing != "auto") // "auto": the load turns the character to face +Z

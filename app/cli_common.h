@@ -96,8 +96,13 @@ std::optional<std::string> parseWeightsMethodArg(const std::string& m);
 /// its name. @throws rig::Error naming the item, the key and the accepted range.
 void applyWeightParams(const Args& a, const std::string& command, WeightOptions& options);
 
+/// `--fingers none|auto|shape|N|auto:N|shape:N` (core/rig/fingers.h): the
+/// mode and the fingers per hand (N in 0-5; N alone is auto with N fingers, 0
+/// is none); absent: none. @throws rig::Error naming the command.
+FingerOptions parseFingersArg(const Args& a, const std::string& command);
+
 /// A project set up from the common options of the pipeline commands: FILE,
-/// --resolution, --template, --facing, --ends (labels; "auto": suggested)
+/// --resolution, --template, --fingers, --facing, --ends (labels; "auto": suggested)
 /// and --use-file-skeleton (absent options keep their defaults); without
 /// --force the rig stage refuses a figure that does not look like a humanoid.
 /// @throws rig::Error for malformed values.

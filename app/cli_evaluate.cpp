@@ -99,11 +99,72 @@ FitResult groundTruthRig(const Humanoid& h)
     return r;
 }
 
+/// The finger joints of the fitted rig against the artist's (issue 18): per
+/// finger the artist has, the distance of the fitted finger's last joint (its
+/// tip joint) and first joint (knuckle) from the artist's, in % of height.
+/// Prints the table and returns the report's "fingers" object.
+json fingerSection(const Skeleton& artist, const Skeleton* fitted, double height)
+{
+    const FingerJointMap a = mapFingerJoints(artist);
+    const FingerJointMap f = fitted ? mapFingerJoints(*fitted) : FingerJointMap{};
+    json rows = json::array();
+    double sum = 0.0, worst = 0.0;
+    int scored = 0;
+    auto distance = [&](int aj, int fj) {
+        return 100.0 * (artist.bindPositions.row(aj) - fitted->bindPositions.row(fj)).norm() / height;
+    };
+    for (int side = 0; side < 2; ++side)
+        for (int finger = 0; finger < 5; ++finger) {
+            const auto& ac = a.chains[static_cast<size_t>(side)][static_cast<size_t>(finger)];
+            if (ac.empty())
+                continue;
+            const auto& fc = f.chains[static_cast<size_t>(side)][static_cast<size_t>(finger)];
+            json row = {{"side", side == 0 ? "l" : "r"},
+                        {"finger", std::string(fingerKey(finger))},
+                        {"artist_tip", artist.names[static_cast<size_t>(ac.back())]},
+                        {"fitted_tip", fc.empty() ? json(nullptr) : json(fitted->names[static_cast<size_t>(fc.back())])},
+                        {"tip_error_percent", nullptr},
+                        {"knuckle_error_percent", nullptr}};
+            if (!fc.empty()) {
+                const double tip = distance(ac.back(), fc.back());
+                row["tip_error_percent"] = tip;
+                row["knuckle_error_percent"] = distance(ac.front(), fc.front());
+                sum += tip;
+                worst = std::max(worst, tip);
+                ++scored;
+            }
+            rows.push_back(row);
+        }
+    if (rows.empty())
+        return {{"artist_fingers", json::array({0, 0})}, {"joints", rows}};
+    std::cout << "  fingers      artist " << a.fingers(0) << " + " << a.fingers(1) << ", fitted "
+              << f.fingers(0) << " + " << f.fingers(1) << " (left + right)\n"
+              << "    " << pad("finger", 10) << pad("artist tip joint", 24) << pad("fitted", 18) << pad("tip %", 8)
+              << "knuckle %\n";
+    for (const json& r : rows)
+        std::cout << "    " << pad(r["side"].get<std::string>() + "_" + r["finger"].get<std::string>(), 10)
+                  << pad(r["artist_tip"].get<std::string>(), 24)
+                  << pad(r["fitted_tip"].is_null() ? "-" : r["fitted_tip"].get<std::string>(), 18)
+                  << pad(r["tip_error_percent"].is_null() ? "-" : fixed(r["tip_error_percent"].get<double>(), 2), 8)
+                  << (r["knuckle_error_percent"].is_null() ? "-" : fixed(r["knuckle_error_percent"].get<double>(), 2))
+                  << '\n';
+    if (scored > 0)
+        std::cout << "    tip joints mean " << fixed(sum / scored, 2) << "% of height, max " << fixed(worst, 2) << "%, "
+                  << scored << " fingers scored\n";
+    return {{"artist_fingers", json::array({a.fingers(0), a.fingers(1)})},
+            {"fitted_fingers", json::array({f.fingers(0), f.fingers(1)})},
+            {"joints", rows},
+            {"scored", scored},
+            {"mean_tip_error_percent", scored ? json(sum / scored) : json(nullptr)},
+            {"max_tip_error_percent", scored ? json(worst) : json(nullptr)}};
+}
+
 } // namespace
 
 int cmdEvaluate(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints", "--retarget-weights"}, {}, "evaluate");
+    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints", "--retarget-weights", "--fingers"},
+                         {}, "evaluate");
     const std::string file = needFile(a, "evaluate");
     const int resolution = parseResolution(a, "evaluate");
     const OrientationOptions orientation = parseOrientationArgs(a, "evaluate", "auto", "auto");
@@ -153,6 +214,11 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         project.setCurveSkeleton(curve);
         StageClock fitClock(stages);
         project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate("humanoid21")));
+        // Fingers where the artist's skeleton has them (humanoid51), unless --fingers says otherwise.
+        FingerOptions fingers = parseFingersArg(a, "evaluate");
+        if (!a.value("--fingers") && mapFingerJoints(artist.skeleton).fingers(0) > 0)
+            fingers.mode = FingerMode::Auto;
+        project.setFingerOptions(fingers);
         const EndNodeLabels labels = suggestLabels(project);
         fitClock.lap("label");
         fitted = fitRig(project, labels);
@@ -263,6 +329,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     } else {
         std::cout << "  fit          FAILED: " << fitError << '\n';
     }
+    const json fingersReport = fingerSection(artist.skeleton, fitted ? &fitted->skeleton : nullptr, height);
     if (!fileSkeleton)
         std::cout << "  weights      not compared: the generated character has no artist's weights\n";
     else
@@ -342,6 +409,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                     {"max_joint_error_percent", scores ? numberOrNull(scores->maxPercent) : json(nullptr)},
                     {"worst_joint", scores ? json(std::string(canonicalJointKey(scores->worst))) : json(nullptr)},
                     {"end_labels", labelsJson},
+                    {"fingers", fingersReport},
                     {"end_labels_right", scores ? json(labelsRight) : json(nullptr)},
                     {"pose_source", poseSource},
                     {"deform_joints", {{"spec", deformSpec}, {"excluded", excluded}}},

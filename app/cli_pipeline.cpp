@@ -130,7 +130,7 @@ int cmdRetarget(const std::vector<std::string>& raw)
 
 int cmdRig(const std::vector<std::string>& raw)
 {
-    std::vector<std::string> values = {"--report", "--resolution", "--ends", "--template", "--out", "--facing",
+    std::vector<std::string> values = {"--report", "--resolution", "--ends", "--template", "--fingers", "--out", "--facing",
                                        "--up", "--weights", "--deform-joints", "--segmentation", "--weight-params",
                                        "--clip", "--frame-step", "--project", "--bind-part", "--rest"};
     std::vector<std::string> flags = {"--save-weights", "--use-file-skeleton", "--force"};

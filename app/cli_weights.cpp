@@ -50,7 +50,7 @@ namespace rig::app {
 int cmdWeights(const std::vector<std::string>& raw)
 {
     const Args a = parse(raw,
-                         {"--report", "--resolution", "--ends", "--template", "--out", "--facing", "--up", "--method",
+                         {"--report", "--resolution", "--ends", "--template", "--fingers", "--out", "--facing", "--up", "--method",
                           "--segmentation", "--weight-params", "--deform-joints", "--bind-part"},
                          {"--use-file-skeleton", "--force"}, "weights");
     const std::string file = needFile(a, "weights");

@@ -71,6 +71,11 @@ public:
     /// hierarchy is used ("fit this skeleton"). Refits at once; on failure the
     /// current template and rig stay and `stageFailed("rig", ...)` says why.
     bool setRigTemplate(const QString& spec);
+    /// Sets how the fit places fingers (core/rig/fingers.h: none, on the mesh's
+    /// fingertips, from the hand's shape; fingers per hand) and refits at once
+    /// (undoable; saved in the project). On failure the current options and rig
+    /// stay and `stageFailed("rig", ...)` says why.
+    bool setFingerOptions(const FingerOptions& options);
     /// Sets the direction the character faces (+Z by default) and re-labels and
     /// refits the rig for it (the relabelling is undoable).
     void setFront(const Vec3& front);
@@ -309,6 +314,7 @@ private:
         EndNodeLabels labels;
         std::shared_ptr<const FitResult> rig;
         std::shared_ptr<const RigTemplate> rigTemplate;
+        FingerOptions fingerOptions;
         Vec3 front = Vec3::UnitZ();
         WeightOptions weightOptions;
         std::shared_ptr<const SkinningResult> skinning; ///< Null unless computed with `weightOptions`.

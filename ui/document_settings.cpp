@@ -74,6 +74,35 @@ bool Document::setRigTemplate(const QString& spec)
     }
 }
 
+bool Document::setFingerOptions(const FingerOptions& options)
+{
+    if (options == m_project.fingerOptions())
+        return true;
+    if (editsBlocked()) {
+        emit stageFailed(stageName(Stage::Rig), tr("Wait for the running stage to finish before changing the fingers."));
+        return false;
+    }
+    try {
+        RigProject candidate = m_project;
+        candidate.setFingerOptions(options);
+        std::shared_ptr<const FitResult> fitted;
+        if (candidate.curveSkeleton() && m_project.rig())
+            fitted = std::make_shared<const FitResult>(fitRig(candidate, m_project.labels()));
+        SettingsState before = settingsState();
+        const EndNodeLabels labels = m_project.labels();
+        m_project.setFingerOptions(options);
+        if (fitted)
+            applyRig(labels, fitted);
+        else
+            emit rigChanged();
+        pushSetting(tr("Fingers %1").arg(QString::fromUtf8(fingerModeId(options.mode).data())), std::move(before));
+        return true;
+    } catch (const std::exception& e) {
+        emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
 void Document::setFront(const Vec3& front)
 {
     if (front.isApprox(m_project.front()))
@@ -167,6 +196,7 @@ Document::SettingsState Document::settingsState() const
     s.labels = m_project.labels();
     s.rig = m_project.rig();
     s.rigTemplate = m_project.rigTemplate();
+    s.fingerOptions = m_project.fingerOptions();
     s.front = m_project.front();
     s.weightOptions = m_project.weightOptions();
     s.skinning = m_project.skinningCurrent() ? m_project.skinning() : nullptr;
@@ -194,6 +224,7 @@ void Document::restoreSettings(const SettingsState& state)
     if (newSkeleton)
         m_project.setCurveSkeleton(state.skeleton);
     m_project.setRigTemplate(state.rigTemplate);
+    m_project.setFingerOptions(state.fingerOptions);
     m_project.setFront(state.front);
     m_project.setRig(state.labels, state.rig);
     m_project.setWeightOptions(state.weightOptions);

@@ -404,4 +404,81 @@ CanonicalJointMap mapCanonicalJoints(const Skeleton& skeleton, const Vec3& up)
     return Mapper(skeleton, up).run();
 }
 
+namespace {
+
+/// The side and finger a joint name gives, and whether it is Mixamo's 4th (tip) joint.
+struct FingerWords {
+    Side side = None;
+    int finger = -1;
+    bool helper = false;
+    bool fourth = false;
+};
+
+FingerWords fingerWords(std::string_view name)
+{
+    static const std::set<std::string> helpers = {"twist", "roll", "ik", "fk", "pole", "end", "nub", "site", "tip",
+                                                  "target", "helper", "ctrl", "ctl", "control", "mch", "org", "palm",
+                                                  "meta", "metacarpal", "wgt", "vis"};
+    static const std::vector<std::pair<std::string, int>> fingers = {
+        {"thumb", 0}, {"index", 1}, {"pointer", 1}, {"middle", 2}, {"ring", 3}, {"pinky", 4}, {"pinkie", 4}, {"little", 4}};
+    FingerWords w;
+    const std::vector<std::string> words = jointNameWords(name);
+    for (size_t k = 0; k < words.size(); ++k) {
+        const std::string& word = words[k];
+        if (word == "l" || word == "left")
+            w.side = Left;
+        else if (word == "r" || word == "right")
+            w.side = Right;
+        else if (helpers.count(word))
+            w.helper = true;
+        for (const auto& [key, f] : fingers)
+            if (word == key && w.finger < 0) {
+                w.finger = f;
+                w.fourth = k + 1 < words.size() && words[k + 1] == "4";
+            }
+        if (word == "finger" && w.finger < 0 && k + 1 < words.size() && words[k + 1][0] >= '0' && words[k + 1][0] <= '4')
+            w.finger = words[k + 1][0] - '0';
+    }
+    return w;
+}
+
+} // namespace
+
+std::string_view fingerKey(int finger)
+{
+    static constexpr std::array<std::string_view, 5> keys = {"thumb", "index", "middle", "ring", "pinky"};
+    return keys.at(static_cast<size_t>(finger));
+}
+
+int FingerJointMap::fingers(int side) const
+{
+    const auto& hand = chains.at(static_cast<size_t>(side));
+    return static_cast<int>(std::count_if(hand.begin(), hand.end(), [](const auto& c) { return !c.empty(); }));
+}
+
+int FingerJointMap::tipJoint(int side, int finger) const
+{
+    const auto& c = chains.at(static_cast<size_t>(side)).at(static_cast<size_t>(finger));
+    return c.empty() ? -1 : c.back();
+}
+
+FingerJointMap mapFingerJoints(const Skeleton& skeleton)
+{
+    FingerJointMap map;
+    std::vector<int> depth(static_cast<size_t>(skeleton.jointCount()), 0);
+    for (int j = 1; j < skeleton.jointCount(); ++j)
+        depth[static_cast<size_t>(j)] = depth[static_cast<size_t>(skeleton.parents[static_cast<size_t>(j)])] + 1;
+    for (int j = 0; j < skeleton.jointCount(); ++j) {
+        const FingerWords w = fingerWords(skeleton.names[static_cast<size_t>(j)]);
+        if (w.side == None || w.finger < 0 || w.helper || w.fourth)
+            continue;
+        map.chains[w.side == Left ? 0 : 1][static_cast<size_t>(w.finger)].push_back(j);
+    }
+    for (auto& hand : map.chains)
+        for (auto& chain : hand)
+            std::stable_sort(chain.begin(), chain.end(),
+                             [&](int a, int b) { return depth[static_cast<size_t>(a)] < depth[static_cast<size_t>(b)]; });
+    return map;
+}
+
 } // namespace rig

@@ -86,6 +86,29 @@ struct CanonicalJointMap {
 /// The words of a joint name (see the file comment), lower case, prefix dropped.
 std::vector<std::string> jointNameWords(std::string_view name);
 
+/// The finger joints of one skeleton (issue 18): per side (0: left, 1: right)
+/// and finger (thumb, index, middle, ring, pinky), the finger's joints from
+/// the hand outwards (by depth in the hierarchy). Found by name: the side
+/// words as above and a finger word, "thumb", "index" (or "pointer"),
+/// "middle", "ring", "pinky" (or "pinkie", "little"), or 3ds Max Biped's
+/// "Finger0".."Finger4" (thumb to pinky; "Finger01" is the thumb's second
+/// joint); helper joints (twist, end, nub, tip, ...) and metacarpals
+/// ("palm") are not finger joints. Mixamo's fourth joint ("LeftHandIndex4",
+/// the fingertip's end joint) is left out: it marks the tip, not a knuckle.
+struct FingerJointMap {
+    std::array<std::array<std::vector<int>, 5>, 2> chains;
+    /// Fingers with at least one joint on side `side` (0 left, 1 right).
+    int fingers(int side) const;
+    /// The finger's last joint (nearest the tip), -1 when it has none.
+    int tipJoint(int side, int finger) const;
+};
+
+/// Maps the finger joints of `skeleton` (see `FingerJointMap`). Never throws for a valid skeleton.
+FingerJointMap mapFingerJoints(const Skeleton& skeleton);
+
+/// "thumb", "index", "middle", "ring", "pinky".
+std::string_view fingerKey(int finger);
+
 /// Maps the canonical joints of `skeleton` (see the file comment). `up` is the
 /// character's up axis (for the ankle rule). Never throws for a valid skeleton;
 /// a skeleton that is not a humanoid (a quadruped, a prop) gives a map with

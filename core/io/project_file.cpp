@@ -279,6 +279,8 @@ void writeProjectFile(const ProjectFile& p, const std::string& path)
     doc["facing"] = p.facing;
     doc["orientation"] = {{"up", p.orientationUp}, {"facing", p.orientationFacing}};
     doc["template"] = p.templateSpec;
+    if (p.fingerMode != "none")
+        doc["fingers"] = {{"mode", p.fingerMode}, {"count", p.fingerCount}};
     if (p.labels) {
         Json labels = Json::object();
         for (Limb l : allLimbs)
@@ -387,6 +389,13 @@ ProjectFile parseProjectFile(std::string_view bytes, const std::string& path)
     }
     if (doc.contains("template"))
         p.templateSpec = r.text(doc, "template", "project");
+    if (doc.contains("fingers")) {
+        const Json& f = doc["fingers"];
+        if (!f.is_object())
+            throw r.fail("\"fingers\" must be an object like {\"mode\": \"auto\", \"count\": -1}");
+        p.fingerMode = r.text(f, "mode", "\"fingers\"");
+        p.fingerCount = r.integer(f, "count", "\"fingers\"", -1, 5);
+    }
     if (doc.contains("labels") && !doc["labels"].is_null()) {
         const Json& l = doc["labels"];
         if (!l.is_object())

@@ -87,6 +87,11 @@ struct ProjectFile {
     std::string orientationUp = "file";
     std::string orientationFacing = "+z";
     std::string templateSpec = "humanoid21"; ///< The rig template (`resolveTemplate()`).
+    /// How the fit places fingers (core/rig/fingers.h): "none", "auto" or
+    /// "shape", and the fingers per hand (-1: as the mesh shows, else 0-5).
+    /// "fingers": {"mode": ..., "count": ...} in the file, written when not "none".
+    std::string fingerMode = "none";
+    int fingerCount = -1;
     std::optional<EndNodeLabels> labels;     ///< End-node labels, when labelled.
     std::optional<Skeleton> rig;             ///< The rig after joint edits, when fitted.
     ProjectWeightSettings weights;           ///< Weight method and parameters.

@@ -169,6 +169,7 @@ bool inputsMatch(const RigProject& target, const RigProject& computed, const Rig
     case Stage::Rig:
         return target.character() == computed.character() && target.curveSkeleton() == computed.curveSkeleton() &&
                target.requestedLabels() == started.requestedLabels() && target.rigTemplate() == started.rigTemplate() &&
+               target.fingerOptions() == started.fingerOptions() &&
                target.front() == started.front() && target.rigSource() == started.rigSource();
     case Stage::Weights:
         return target.rig() == computed.rig() && target.weightOptionsRevision() == started.weightOptionsRevision();

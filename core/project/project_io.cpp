@@ -142,6 +142,8 @@ ProjectFile projectFileFrom(const RigProject& project, const ProjectSaveState& s
     f.templateSpec = !state.templateSpec.empty() ? state.templateSpec
                      : project.rigTemplate()     ? project.rigTemplate()->name
                                                  : std::string("humanoid21");
+    f.fingerMode = fingerModeId(project.fingerOptions().mode);
+    f.fingerCount = project.fingerOptions().count;
     if (project.rig()) {
         const EndNodeLabels& l = project.labels();
         if (std::any_of(l.nodes.begin(), l.nodes.end(), [](int n) { return n >= 0; }))
@@ -178,6 +180,11 @@ RestoredProject restoreProject(const ProjectFile& file, const Progress& progress
     } catch (const Error& e) {
         r.notes.push_back("the template '" + file.templateSpec + "' could not be loaded (" + e.what() +
                           "); the saved joints are kept, humanoid21 is used for re-fitting");
+    }
+    try {
+        p.setFingerOptions({.mode = parseFingerMode(file.fingerMode), .count = file.fingerCount});
+    } catch (const InvalidInput& e) {
+        r.notes.push_back(std::string("the saved fingers could not be read (") + e.what() + "); no fingers are fitted");
     }
     p.setWeightOptions(weightOptionsFrom(file.weights));
     p.setPartBindings(matchingPartBindings(file.partBindings, characterParts(p.character()->imported), r.notes));

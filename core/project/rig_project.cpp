@@ -37,6 +37,14 @@ void RigProject::setRigSource(RigSource source)
     setRig({}, nullptr);
 }
 
+void RigProject::setFingerOptions(const FingerOptions& options)
+{
+    if (options == m_fingerOptions)
+        return;
+    m_fingerOptions = options;
+    setRig(m_labels, nullptr);
+}
+
 void RigProject::setLabels(const EndNodeLabels& labels)
 {
     m_requestedLabels = labels;
@@ -160,10 +168,16 @@ FitResult fitRig(const RigProject& project, const EndNodeLabels& labels)
 {
     if (!project.curveSkeleton())
         throw InvalidInput("rig::fitRig(): no curve skeleton yet; build it first");
-    const RigTemplate t = project.rigTemplate() ? *project.rigTemplate() : builtinTemplate("humanoid21");
+    RigTemplate t = project.rigTemplate() ? *project.rigTemplate() : builtinTemplate("humanoid21");
+    const FingerOptions& fingers = project.fingerOptions();
+    if (fingers.mode != FingerMode::None && t.name == "humanoid21" && !hasFingers(t))
+        t = builtinTemplate("humanoid51");
     FitOptions options;
     options.front = project.front();
-    return fitTemplate(project.curveSkeleton()->refined, labels, t, options);
+    if (!project.character())
+        return fitTemplate(project.curveSkeleton()->refined, labels, t, options);
+    return fitWithFingers(project.curveSkeleton()->refined, labels, t, project.character()->imported.mesh, options,
+                          fingers);
 }
 
 EndNodeLabels suggestLabels(const RigProject& project)

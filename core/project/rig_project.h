@@ -16,6 +16,7 @@
 #include "core/motion/retarget.h"
 #include "core/project/character_orientation.h"
 #include "core/project/character_source.h"
+#include "core/rig/fingers.h"
 #include "core/rig/fit_template.h"
 #include "core/rig/template.h"
 #include "core/skin/part_binding.h"
@@ -106,6 +107,12 @@ public:
     /// The template the rig is fitted to ("humanoid21" or a file path).
     const std::shared_ptr<const RigTemplate>& rigTemplate() const { return m_template; }
     void setRigTemplate(std::shared_ptr<const RigTemplate> t) { m_template = std::move(t); }
+    /// How the fit places fingers (core/rig/fingers.h; default: none). With a
+    /// mode other than none and the default template humanoid21, the rig is
+    /// fitted with humanoid51 (humanoid21 with five fingers per hand).
+    /// A change clears the rig.
+    const FingerOptions& fingerOptions() const { return m_fingerOptions; }
+    void setFingerOptions(const FingerOptions& options);
     /// The direction the character faces (default +Z): decides left and right
     /// for the suggested labels and the roll of the bind orientations.
     const Vec3& front() const { return m_front; }
@@ -120,6 +127,7 @@ private:
     std::shared_ptr<const RigTemplate> m_template;
     std::shared_ptr<const FitResult> m_rig;
     Vec3 m_front = Vec3::UnitZ();
+    FingerOptions m_fingerOptions;
 
 public:
     /// How the weights are computed (method and parameters).
@@ -181,8 +189,10 @@ private:
 /// @throws rig::InvalidInput / rig::IoError naming the template or file.
 RigTemplate resolveTemplate(const std::string& spec);
 
-/// Fits the project's template (humanoid21 when none is set) to its curve
-/// skeleton with `labels` (thesis §2.5): fast, run on the GUI thread.
+/// Fits the project's template (humanoid21 when none is set; see
+/// `RigProject::fingerOptions()` for fingers) to its curve skeleton with
+/// `labels` (thesis §2.5), the fingers on the character's mesh
+/// (`fitWithFingers()`, core/rig/fingers.h): fast, run on the GUI thread.
 /// @throws rig::InvalidInput when there is no curve skeleton or the labels are invalid.
 FitResult fitRig(const RigProject& project, const EndNodeLabels& labels);
 

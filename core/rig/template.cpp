@@ -348,6 +348,7 @@ RigTemplate makeTemplate(std::string name, std::vector<std::string> names, std::
     extendToDeepest(t, tree, tip, ends);
     findBody(fn, tree, ends, t);
     assignChains(fn, tree, tip, ends, t);
+    t.tips = tip;
     return t;
 }
 

@@ -62,6 +62,8 @@ struct RigTemplate {
     std::array<Vec3, limbCount> chainTips = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
     /// Per chain, its rest length from its start to its tip.
     std::array<double, limbCount> chainLengths = {0.0, 0.0, 0.0, 0.0, 0.0};
+    /// #J rest position of each joint's tip: its (longest) End Site, else the joint itself.
+    std::vector<Vec3> tips;
 
     int jointCount() const { return static_cast<int>(names.size()); }
 };

@@ -52,6 +52,7 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     templRow->addWidget(templButton, 1);
     templRow->addWidget(templReset);
     templBox->addLayout(templRow);
+    addFingerRow(templBox);
     layout->addWidget(templ);
     connect(templButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Fit This Skeleton"), QString(),
@@ -189,6 +190,47 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
 
     connect(m_document, &Document::rigChanged, this, &RigPanel::onRigChanged);
     refresh();
+}
+
+void RigPanel::addFingerRow(QVBoxLayout* box)
+{
+    // Fingers (issue 18): how they are placed and how many per hand; humanoid51 replaces humanoid21.
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Fingers"), this));
+    auto* mode = new QComboBox(this);
+    mode->setObjectName("fingerMode");
+    mode->addItem(tr("None"), "none");
+    mode->addItem(tr("From the mesh"), "auto");
+    mode->addItem(tr("From the hand's shape"), "shape");
+    mode->setToolTip(tr("None: the hands end at the wrist. From the mesh: fingertips found on separated fingers, "
+                        "the others from the hand's shape. From the hand's shape: fingers side by side along the "
+                        "hand (a mitten)."));
+    auto* count = new QComboBox(this);
+    count->setObjectName("fingerCount");
+    count->addItem(tr("Auto"), -1);
+    for (int n = 1; n <= maxFingers; ++n)
+        count->addItem(QString::number(n), n);
+    count->setToolTip(tr("Fingers per hand, thumb first (4: no pinky); Auto: as many as the mesh shows, else five"));
+    row->addWidget(mode, 2);
+    row->addWidget(count, 1);
+    box->addLayout(row);
+    const auto apply = [this, mode, count] {
+        FingerOptions o = m_document->project().fingerOptions();
+        o.mode = parseFingerMode(mode->currentData().toString().toStdString());
+        o.count = count->currentData().toInt();
+        m_document->setFingerOptions(o);
+    };
+    connect(mode, &QComboBox::activated, this, apply);
+    connect(count, &QComboBox::activated, this, apply);
+    // Undo, redo, a refused change and a project's own choice show in the boxes.
+    const auto show = [this, mode, count] {
+        const QSignalBlocker blockMode(mode), blockCount(count);
+        const FingerOptions& o = m_document->project().fingerOptions();
+        mode->setCurrentIndex(std::max(0, mode->findData(QString::fromUtf8(fingerModeId(o.mode).data()))));
+        count->setCurrentIndex(std::max(0, count->findData(o.count)));
+    };
+    connect(m_document, &Document::rigChanged, mode, show);
+    connect(m_document, &Document::stageFailed, mode, show);
 }
 
 void RigPanel::onRigChanged()

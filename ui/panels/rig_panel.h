@@ -16,6 +16,7 @@ class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QVBoxLayout;
 
 namespace rig::ui {
 
@@ -44,6 +45,8 @@ private:
     void refresh();
     void onRigChanged();
     void applyNumericEdit();
+    /// The Fingers row of the template box: mode and fingers per hand.
+    void addFingerRow(QVBoxLayout* box);
 
     Document* m_document;
     std::optional<Limb> m_armed;

@@ -1,0 +1,67 @@
+// The Rig dock's Fingers row (issue 18): the choice refits at once, is undoable and shows.
+#include "ui/main_window.h"
+
+#include "core/eval/joint_map.h"
+#include "core/project/rig_project.h"
+#include "ui/document.h"
+
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QUndoStack>
+
+namespace rig::ui {
+namespace {
+
+void openAndFit(MainWindow& w, const QString& spec)
+{
+    w.openFile(spec);
+    for (int i = 0; i < 50 && !w.document()->project().rig(); ++i) {
+        w.document()->waitForIdle();
+        QCoreApplication::processEvents();
+    }
+}
+
+/// Picks `id` in a combo box as a user does (the box's `activated` signal).
+void pick(QComboBox* box, const QVariant& id)
+{
+    const int i = box->findData(id);
+    ASSERT_GE(i, 0) << id.toString().toStdString();
+    box->setCurrentIndex(i);
+    emit box->activated(i);
+}
+
+TEST(RigPanelFingers, FingersFromTheHandsShapeRefitAndUndo)
+{
+    MainWindow w(MainWindow::ViewportKind::Placeholder);
+    openAndFit(w, "default");
+    ASSERT_TRUE(w.document()->project().rig());
+    w.document()->waitForIdle();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(w.document()->project().rig()->skeleton.jointCount(), 21);
+    auto* mode = w.findChild<QComboBox*>("fingerMode");
+    auto* count = w.findChild<QComboBox*>("fingerCount");
+    ASSERT_NE(mode, nullptr);
+    ASSERT_NE(count, nullptr);
+
+    pick(mode, "shape");
+    ASSERT_TRUE(w.document()->project().rig());
+    EXPECT_EQ(w.document()->project().fingerOptions().mode, FingerMode::Shape);
+    EXPECT_EQ(w.document()->project().rig()->skeleton.jointCount(), 51);
+    pick(count, 4);
+    EXPECT_EQ(mapFingerJoints(w.document()->project().rig()->skeleton).fingers(0), 4);
+
+    w.document()->waitForIdle();
+    QCoreApplication::processEvents();
+    w.document()->undoStack()->undo(); // back to five fingers
+    w.document()->undoStack()->undo(); // back to none
+    QCoreApplication::processEvents();
+    EXPECT_EQ(w.document()->project().fingerOptions().mode, FingerMode::None);
+    ASSERT_TRUE(w.document()->project().rig());
+    EXPECT_EQ(w.document()->project().rig()->skeleton.jointCount(), 21);
+    EXPECT_EQ(mode->currentData().toString(), "none");
+}
+
+} // namespace
+} // namespace rig::ui
