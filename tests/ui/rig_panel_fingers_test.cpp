@@ -9,6 +9,7 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QLabel>
 #include <QUndoStack>
 
 namespace rig::ui {
@@ -45,10 +46,15 @@ TEST(RigPanelFingers, FingersFromTheHandsShapeRefitAndUndo)
     ASSERT_NE(mode, nullptr);
     ASSERT_NE(count, nullptr);
 
+    auto* templateName = w.findChild<QLabel*>("templateName");
+    ASSERT_NE(templateName, nullptr);
     pick(mode, "shape");
     ASSERT_TRUE(w.document()->project().rig());
     EXPECT_EQ(w.document()->project().fingerOptions().mode, FingerMode::Shape);
     EXPECT_EQ(w.document()->project().rig()->skeleton.jointCount(), 51);
+    // The dock names what was fitted (it kept saying "humanoid21 (21 joints)").
+    EXPECT_TRUE(templateName->text().contains("51 joints")) << templateName->text().toStdString();
+    EXPECT_TRUE(templateName->text().contains("fingers")) << templateName->text().toStdString();
     pick(count, 4);
     EXPECT_EQ(mapFingerJoints(w.document()->project().rig()->skeleton).fingers(0), 4);
 
@@ -61,6 +67,7 @@ TEST(RigPanelFingers, FingersFromTheHandsShapeRefitAndUndo)
     ASSERT_TRUE(w.document()->project().rig());
     EXPECT_EQ(w.document()->project().rig()->skeleton.jointCount(), 21);
     EXPECT_EQ(mode->currentData().toString(), "none");
+    EXPECT_TRUE(templateName->text().contains("21 joints")) << templateName->text().toStdString();
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "ui/panels/rig_panel.h"
 
+#include "core/rig/template.h"
+
 #include "core/rig/fit_checks.h"
 
 #include "ui/document.h"
@@ -61,10 +63,26 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
             m_document->setRigTemplate(path);
     });
     connect(templReset, &QPushButton::clicked, this, [this] { m_document->setRigTemplate("humanoid21"); });
-    connect(m_document, &Document::rigTemplateChanged, this, [this](const QString& name) {
-        const auto& rig = m_document->project().rig();
+    // The template the rig was fitted with and its joint count, after every
+    // refit (a template, fingers on or off, a project opened).
+    const auto showTemplate = [this] {
+        const RigProject& p = m_document->project();
+        QString name = QString::fromStdString(p.rigTemplate() ? p.rigTemplate()->name : std::string("humanoid21"));
+        const auto& rig = p.rig();
+        static const int defaultJoints = [] {
+            try {
+                return builtinTemplate("humanoid21").jointCount();
+            } catch (const std::exception&) {
+                return 0;
+            }
+        }();
+        const int templateJoints = p.rigTemplate() ? p.rigTemplate()->jointCount() : defaultJoints;
+        if (rig && templateJoints > 0 && rig->skeleton.jointCount() > templateJoints)
+            name = tr("%1 + fingers").arg(name);
         m_templateName->setText(rig ? tr("%1 (%2 joints)").arg(name).arg(rig->skeleton.jointCount()) : name);
-    });
+    };
+    connect(m_document, &Document::rigTemplateChanged, this, showTemplate);
+    connect(m_document, &Document::rigChanged, this, showTemplate);
 
     // Up and facing share a row: the dock stays short enough for a laptop screen.
     auto* facingRow = new QHBoxLayout;
