@@ -24,26 +24,66 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <functional>
 #include <numbers>
 
 namespace rig::ui {
 namespace {
 
-TEST(WeightPaintGl, AStrokeDraggedOverTheThighPaintsOnlyUnderTheBrushAndUndoes)
+/// Opens the default character in `window` (the real viewport, 1000 x 700,
+/// seen from the front) and waits for its weights; false when they did not come.
+bool openDefaultFromTheFront(MainWindow& window)
 {
-    MainWindow window(MainWindow::ViewportKind::OpenGL);
     window.setAskBeforeDiscarding(false);
     window.resize(1000, 700);
     window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
     window.openFile("default");
-    Document* doc = window.document();
-    doc->waitForIdle();
+    window.document()->waitForIdle();
     QCoreApplication::processEvents();
-    ASSERT_TRUE(doc->project().skinning());
+    if (!window.document()->project().skinning() || !window.viewport())
+        return false;
+    window.viewport()->setViewPreset(ViewPreset::Front);
+    return true;
+}
+
+/// The pixel a world point is drawn at.
+QPoint screenOf(const Viewport& viewport, const Vec3& p)
+{
+    return viewport.project(glm::vec3(float(p.x()), float(p.y()), float(p.z()))).toPoint();
+}
+
+/// `steps` + 1 pixels evenly from `from` to `to`.
+std::vector<QPoint> line(const QPoint& from, const QPoint& to, int steps)
+{
+    std::vector<QPoint> path;
+    for (int i = 0; i <= steps; ++i)
+        path.push_back(from + (to - from) * i / steps);
+    return path;
+}
+
+/// A left-button drag along `path`: pressed at its first pixel, moved through
+/// the others (`afterMove` after each), released at its last.
+void drag(Viewport& viewport, const std::vector<QPoint>& path, const std::function<void()>& afterMove = {})
+{
+    QTest::mousePress(&viewport, Qt::LeftButton, Qt::NoModifier, path.front());
+    for (size_t i = 1; i < path.size(); ++i) {
+        QMouseEvent move(QEvent::MouseMove, path[i], viewport.mapToGlobal(path[i]), Qt::NoButton, Qt::LeftButton,
+                         Qt::NoModifier);
+        QCoreApplication::sendEvent(&viewport, &move);
+        if (afterMove)
+            afterMove();
+    }
+    QTest::mouseRelease(&viewport, Qt::LeftButton, Qt::NoModifier, path.back());
+}
+
+TEST(WeightPaintGl, AStrokeDraggedOverTheThighPaintsOnlyUnderTheBrushAndUndoes)
+{
+    MainWindow window(MainWindow::ViewportKind::OpenGL);
+    ASSERT_TRUE(openDefaultFromTheFront(window));
+    Document* doc = window.document();
     Viewport* viewport = window.viewport();
-    ASSERT_NE(viewport, nullptr);
-    viewport->setViewPreset(ViewPreset::Front);
     window.setPaintMode(true);
     EXPECT_EQ(viewport->mode(), InteractionMode::Paint);
     const Skeleton& rig = doc->project().rig()->skeleton;
@@ -61,21 +101,11 @@ TEST(WeightPaintGl, AStrokeDraggedOverTheThighPaintsOnlyUnderTheBrushAndUndoes)
     const Mesh& mesh = doc->project().character()->imported.mesh;
     const Vec3 hip = rig.bindPositions.row(thigh).transpose();
     const Vec3 knee = rig.bindPositions.row(*rig.find("LeftLeg")).transpose();
-    const auto screen = [&](const Vec3& p) {
-        return viewport->project(glm::vec3(float(p.x()), float(p.y()), float(p.z()))).toPoint();
-    };
+    const auto screen = [viewport](const Vec3& p) { return screenOf(*viewport, p); };
     const QPoint from = screen(hip + (knee - hip) / 3.0), to = screen(hip + 2.0 * (knee - hip) / 3.0);
-    std::vector<QPoint> path;
-    for (int i = 0; i <= 8; ++i)
-        path.push_back(from + (to - from) * i / 8);
+    const std::vector<QPoint> path = line(from, to, 8);
     const SkinWeights before = doc->project().skinning()->weights;
-    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, path.front());
-    for (size_t i = 1; i < path.size(); ++i) {
-        QMouseEvent move(QEvent::MouseMove, path[i], viewport->mapToGlobal(path[i]), Qt::NoButton, Qt::LeftButton,
-                         Qt::NoModifier);
-        QCoreApplication::sendEvent(viewport, &move);
-    }
-    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, path.back());
+    drag(*viewport, path);
     rig::test::saveWindowShot(window, "paint_2_stroke_with_mirror");
 
     // The vertices the drag passed over, as the viewport picks them.
@@ -122,17 +152,9 @@ TEST(WeightPaintGl, AStrokeDraggedOverTheThighPaintsOnlyUnderTheBrushAndUndoes)
 TEST(WeightPaintGl, AStrokeOnTheRaisedArmPaintsTheForearmWhereItIsDrawn)
 {
     MainWindow window(MainWindow::ViewportKind::OpenGL);
-    window.setAskBeforeDiscarding(false);
-    window.resize(1000, 700);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    window.openFile("default");
+    ASSERT_TRUE(openDefaultFromTheFront(window));
     Document* doc = window.document();
-    doc->waitForIdle();
-    QCoreApplication::processEvents();
-    ASSERT_TRUE(doc->project().skinning());
     Viewport* viewport = window.viewport();
-    viewport->setViewPreset(ViewPreset::Front);
     const Skeleton& rig = doc->project().rig()->skeleton;
     const int shoulder = *rig.find("LeftArm"), elbow = *rig.find("LeftForeArm"), wrist = *rig.find("LeftHand");
 
@@ -158,9 +180,7 @@ TEST(WeightPaintGl, AStrokeOnTheRaisedArmPaintsTheForearmWhereItIsDrawn)
     const PosedSkeleton posed = forwardKinematics(rig, doc->pose());
     const Vec3 e = posed.positions.row(elbow).transpose(), w = posed.positions.row(wrist).transpose();
     ASSERT_GT(e.y(), rig.bindPositions(shoulder, 1) + 0.1) << "the pose must raise the forearm above the shoulder";
-    const auto screen = [&](const Vec3& p) {
-        return viewport->project(glm::vec3(float(p.x()), float(p.y()), float(p.z()))).toPoint();
-    };
+    const auto screen = [viewport](const Vec3& p) { return screenOf(*viewport, p); };
     const QPoint from = screen(e + 0.25 * (w - e)), to = screen(e + 0.75 * (w - e));
     // The brush circle follows the cursor over the posed arm.
     QTest::mouseMove(viewport, from);
@@ -170,13 +190,7 @@ TEST(WeightPaintGl, AStrokeOnTheRaisedArmPaintsTheForearmWhereItIsDrawn)
     EXPECT_LT(QLineF(circle->first, QPointF(from)).length(), 12.0);
     EXPECT_GT(circle->second, 2.0);
     const SkinWeights before = doc->project().skinning()->weights;
-    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, from);
-    for (int i = 1; i <= 8; ++i) {
-        const QPoint p = from + (to - from) * i / 8;
-        QMouseEvent move(QEvent::MouseMove, p, viewport->mapToGlobal(p), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
-        QCoreApplication::sendEvent(viewport, &move);
-    }
-    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, to);
+    drag(*viewport, line(from, to, 8));
     QCoreApplication::processEvents();
     rig::test::saveWindowShot(window, "paint_3_posed_arm");
 
@@ -221,25 +235,15 @@ TEST(WeightPaintGl, DeformersThatReadNoWeightsAreNotBoundAgainByEveryDab)
 {
     registerCountingDeformers();
     MainWindow window(MainWindow::ViewportKind::OpenGL);
-    window.setAskBeforeDiscarding(false);
-    window.resize(1000, 700);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    window.openFile("default");
+    ASSERT_TRUE(openDefaultFromTheFront(window));
     Document* doc = window.document();
-    doc->waitForIdle();
-    QCoreApplication::processEvents();
-    ASSERT_TRUE(doc->project().skinning());
     Viewport* viewport = window.viewport();
-    viewport->setViewPreset(ViewPreset::Front);
     const Skeleton& rig = doc->project().rig()->skeleton;
     const int thigh = *rig.find("LeftUpLeg"), knee = *rig.find("LeftLeg");
     window.setPaintMode(true);
     emit viewport->jointSelected(thigh);
     const Vec3 a = rig.bindPositions.row(thigh).transpose(), b = rig.bindPositions.row(knee).transpose();
-    const auto screen = [&](const Vec3& p) {
-        return viewport->project(glm::vec3(float(p.x()), float(p.y()), float(p.z()))).toPoint();
-    };
+    const auto screen = [viewport](const Vec3& p) { return screenOf(*viewport, p); };
     for (int usesWeights = 0; usesWeights < 2; ++usesWeights) {
         SCOPED_TRACE(usesWeights ? "reads weights" : "reads no weights");
         viewport->setDeformer(usesWeights ? "test-counting-weighted" : "test-counting-weight-free");
@@ -251,15 +255,7 @@ TEST(WeightPaintGl, DeformersThatReadNoWeightsAreNotBoundAgainByEveryDab)
         // Three strokes of a few dabs, each followed by a frame and a hover.
         for (int stroke = 0; stroke < 3; ++stroke) {
             const QPoint from = screen(a + (0.3 + 0.1 * stroke) * (b - a)), to = screen(a + (0.4 + 0.1 * stroke) * (b - a));
-            QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, from);
-            for (int i = 1; i <= 4; ++i) {
-                const QPoint p = from + (to - from) * i / 4;
-                QMouseEvent move(QEvent::MouseMove, p, viewport->mapToGlobal(p), Qt::NoButton, Qt::LeftButton,
-                                 Qt::NoModifier);
-                QCoreApplication::sendEvent(viewport, &move);
-                viewport->grabFramebuffer();
-            }
-            QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, to);
+            drag(*viewport, line(from, to, 4), [viewport] { viewport->grabFramebuffer(); });
             QTest::mouseMove(viewport, from);
             viewport->grabFramebuffer();
         }

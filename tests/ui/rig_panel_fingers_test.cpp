@@ -5,6 +5,8 @@
 #include "core/project/rig_project.h"
 #include "ui/document.h"
 
+#include "tests/support/qt/open_and_fit.h"
+
 #include <gtest/gtest.h>
 
 #include <QComboBox>
@@ -15,14 +17,7 @@
 namespace rig::ui {
 namespace {
 
-void openAndFit(MainWindow& w, const QString& spec)
-{
-    w.openFile(spec);
-    for (int i = 0; i < 50 && !w.document()->project().rig(); ++i) {
-        w.document()->waitForIdle();
-        QCoreApplication::processEvents();
-    }
-}
+using test::openAndFit;
 
 /// Picks `id` in a combo box as a user does (the box's `activated` signal).
 void pick(QComboBox* box, const QVariant& id)

@@ -5,6 +5,8 @@
 #include "ui/document.h"
 #include "ui/panels/rig_panel.h"
 
+#include "tests/support/qt/open_and_fit.h"
+
 #include <gtest/gtest.h>
 
 #include <QCoreApplication>
@@ -14,15 +16,7 @@
 namespace rig::ui {
 namespace {
 
-/// Opens `spec` and waits until the pipeline has fitted a rig (or gave up).
-void openAndFit(MainWindow& w, const QString& spec)
-{
-    w.openFile(spec);
-    for (int i = 0; i < 50 && !w.document()->project().rig(); ++i) {
-        w.document()->waitForIdle();
-        QCoreApplication::processEvents();
-    }
-}
+using test::openAndFit;
 
 TEST(RigPanel, ShowsTheClothNoteOfASkirt)
 {

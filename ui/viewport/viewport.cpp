@@ -406,10 +406,8 @@ void Viewport::paintGL()
     }
     if (m_poseDirty && m_renderer.initialized()) {
         if (m_rig && !m_posed.skinning.empty()) {
-            const bool unwrapped = static_cast<int>(m_poseTwist.size()) == m_rig->skeleton.jointCount();
             try {
-                m_renderer.setSkinPose(makeSkinTexels(m_rig->skeleton, m_pose,
-                                                      unwrapped ? std::span<const double>(m_poseTwist) : std::span<const double>{}));
+                m_renderer.setSkinPose(makeSkinTexels(m_rig->skeleton, m_pose, unwrappedTwist()));
             } catch (const Error&) {
                 m_renderer.setSkinPose(makeSkinTexels(m_rig->skeleton, m_pose)); // twists that do not match: wrapped
             }
@@ -762,9 +760,8 @@ void Viewport::updateCpuDeformed()
             std::unique_ptr<BoundDeformer>& bound = m_cpuBound[id];
             if (!bound)
                 bound = info->bind(DeformerInput{*m_mesh, *m_weights, m_segmentation.get(), m_rig->skeleton});
-            const bool unwrapped = static_cast<int>(m_poseTwist.size()) == m_rig->skeleton.jointCount();
             SkinnedMesh posed;
-            bound->deform(m_pose, unwrapped ? std::span<const double>(m_poseTwist) : std::span<const double>{}, posed);
+            bound->deform(m_pose, unwrappedTwist(), posed);
             // The file's meshes drawn: each vertex deformed as its welded twin.
             vertices.resize(m_drawnWelded.empty() ? static_cast<size_t>(posed.vertexCount()) : m_drawnWelded.size());
             for (size_t v = 0; v < vertices.size(); ++v) {

@@ -18,6 +18,7 @@
 
 #include <map>
 #include <memory>
+#include <span>
 
 namespace rig {
 struct Mesh;
@@ -270,6 +271,8 @@ private:
     /// Deforms the mesh on the CPU for each drawn deformer without a GPU program.
     void updateCpuDeformed();
     void updatePosed();
+    /// The pose's unwrapped twists when they match the rig, else none (wrapped angles).
+    std::span<const double> unwrappedTwist() const;
     bool posing() const { return m_mode == InteractionMode::Pose && m_rig && !m_posed.skinning.empty(); }
     /// The mesh is drawn deformed: Pose mode, and Paint mode (painting the posed mesh).
     bool deforming() const

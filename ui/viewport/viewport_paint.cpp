@@ -23,6 +23,13 @@ bool Viewport::skinFits() const
             m_segmentation->vertexCount() == m_mesh->vertexCount());
 }
 
+std::span<const double> Viewport::unwrappedTwist() const
+{
+    return m_rig && static_cast<int>(m_poseTwist.size()) == m_rig->skeleton.jointCount()
+               ? std::span<const double>(m_poseTwist)
+               : std::span<const double>{};
+}
+
 bool Viewport::deformerUsesWeights(const std::string& id)
 {
     for (const DeformerInfo& d : deformers())
@@ -51,10 +58,8 @@ const MatrixX3d& Viewport::pickPositions() const
         if (!m_pickBound)
             m_pickBound = findDeformer(m_options.deformer)
                               .bind(DeformerInput{*m_mesh, *m_weights, m_segmentation.get(), m_rig->skeleton});
-        const bool unwrapped = static_cast<int>(m_poseTwist.size()) == m_rig->skeleton.jointCount();
         SkinnedMesh posed;
-        m_pickBound->deform(m_pose, unwrapped ? std::span<const double>(m_poseTwist) : std::span<const double>{},
-                            posed);
+        m_pickBound->deform(m_pose, unwrappedTwist(), posed);
         m_pickPositions.resize(posed.vertexCount(), 3);
         for (int v = 0; v < posed.vertexCount(); ++v) {
             const PackedVertex& p = posed.vertices[static_cast<size_t>(v)];
