@@ -478,6 +478,9 @@ void checkInput(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* sol
         throw InvalidInput(kFn + "maxNormalAngleDegrees must lie in [0, 180], got " + std::to_string(o.maxNormalAngleDegrees));
     if (!(o.rigidPartSize >= 0.0 && o.rigidPartSize <= 1.0))
         throw InvalidInput(kFn + "rigidPartSize must lie in [0, 1], got " + std::to_string(o.rigidPartSize));
+    if (!std::isfinite(o.maxCandidateDistanceRatio))
+        throw InvalidInput(kFn + "maxCandidateDistanceRatio must be finite (0 or less turns it off), got " +
+                           std::to_string(o.maxCandidateDistanceRatio));
     if (o.method == SegmentationMethod::LineOfSight && (solid == nullptr || solid->empty()))
         throw InvalidInput(kFn + "the line-of-sight method (thesis 3.2.2) needs the voxel solid of the mesh; "
                                  "extract the curve skeleton first or choose another method");
@@ -531,6 +534,51 @@ struct Parts {
     int count = 0;
 };
 
+/// Per vertex, the distance to the nearest usable link (Euclidean, to the segment).
+std::vector<double> nearestLinkDistances(const Mesh& mesh, const Rig& rig, int threads)
+{
+    std::vector<double> out(static_cast<size_t>(mesh.vertexCount()), kInf);
+    parallelFor(mesh.vertexCount(), threads, 4096, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+        for (std::ptrdiff_t i = begin; i < end; ++i)
+            for (int c : rig.usable)
+                out[static_cast<size_t>(i)] = std::min(out[static_cast<size_t>(i)], hitLink(rig.link(c), mesh.V.row(i).transpose()).dist);
+    });
+    return out;
+}
+
+/// A link's seeds, one per part at most (-1: none). The thesis's seed is its
+/// candidate nearest to the link, wherever it lies. In every other part the
+/// seed is the candidate nearest to the link among those the link is the
+/// nearest link to (`nearest`, within a rounding tolerance), and the part
+/// gets none when there is no such vertex. Before, every part got its
+/// nearest candidate: a short leaf link pointing at the body (a thumb in an
+/// A-pose, everything beyond its end a candidate) seeded on the top of a
+/// separate leg, 12-97 times as far from it as from the hips, and took the
+/// vertices there whose other links the belonging test had discarded
+/// (re_male with fingers: 2 vertices, whose gaussian weights then put the
+/// thumbs on 10 vertices at the hips).
+std::vector<int> seedsPerPart(const Parts& parts, const VertexAdjacency& adj, const std::vector<char>& isCand,
+                              const std::vector<double>& dist, const std::vector<double>& nearest)
+{
+    std::vector<int> any(static_cast<size_t>(parts.count), -1), own(static_cast<size_t>(parts.count), -1);
+    int thesis = -1;
+    auto closer = [&](int i, int s) { return s < 0 || dist[static_cast<size_t>(i)] < dist[static_cast<size_t>(s)]; };
+    for (int i = 0; i < static_cast<int>(dist.size()); ++i) {
+        if (!isCand[static_cast<size_t>(i)] || adj.degree(i) == 0)
+            continue;
+        const auto part = static_cast<size_t>(parts.comp[static_cast<size_t>(i)]);
+        if (closer(i, thesis))
+            thesis = i;
+        if (closer(i, any[part]))
+            any[part] = i;
+        if (dist[static_cast<size_t>(i)] <= nearest[static_cast<size_t>(i)] * (1.0 + 1e-9) && closer(i, own[part]))
+            own[part] = i;
+    }
+    if (thesis >= 0)
+        own[static_cast<size_t>(parts.comp[static_cast<size_t>(thesis)])] = thesis;
+    return own;
+}
+
 /// Alg. 3.2.4 step 1, region growing link by link: the candidate pairs
 /// (vertex, link), sorted by vertex. A link's region grows from one seed per
 /// part (its candidate nearest to the link: a vertex with 0 < δ < 1, or
@@ -538,7 +586,8 @@ struct Parts {
 /// eyeball, is still reached) over vertices in the link's influence space and
 /// not in a child link's.
 std::vector<std::pair<int, int>> growRegions(const Mesh& mesh, const Rig& rig, const VertexAdjacency& adj,
-                                             const Parts& parts, int threads, const Progress& progress)
+                                             const Parts& parts, const std::vector<double>& nearest, int threads,
+                                             const Progress& progress)
 {
     const int n = mesh.vertexCount();
     std::vector<std::pair<int, int>> cand;
@@ -569,14 +618,7 @@ std::vector<std::pair<int, int>> growRegions(const Mesh& mesh, const Rig& rig, c
                 seen[static_cast<size_t>(i)] = 0;
             }
         });
-        std::vector<int> seed(static_cast<size_t>(parts.count), -1);
-        for (int i = 0; i < n; ++i) {
-            if (!isCand[static_cast<size_t>(i)] || adj.degree(i) == 0)
-                continue;
-            int& s = seed[static_cast<size_t>(parts.comp[static_cast<size_t>(i)])];
-            if (s < 0 || dist[static_cast<size_t>(i)] < dist[static_cast<size_t>(s)])
-                s = i;
-        }
+        const std::vector<int> seed = seedsPerPart(parts, adj, isCand, dist, nearest);
         queue.clear();
         for (int s : seed)
             if (s >= 0) {
@@ -605,8 +647,8 @@ std::vector<std::pair<int, int>> growRegions(const Mesh& mesh, const Rig& rig, c
 /// its weighted normal. Returns, per vertex, the inner link whose end it lay
 /// past (0 when none; see `keepCapsOnThickerEnds()`).
 std::vector<int> belongingTest(const Mesh& mesh, const Rig& rig, const MatrixX3d& NP,
-                               const std::vector<std::pair<int, int>>& cand, const SegmentationOptions& options,
-                               Segmentation& seg)
+                               const std::vector<std::pair<int, int>>& cand, const std::vector<double>& nearest,
+                               const SegmentationOptions& options, Segmentation& seg)
 {
     const int n = mesh.vertexCount();
     std::vector<size_t> candStart(static_cast<size_t>(n) + 1, 0);
@@ -626,6 +668,8 @@ std::vector<int> belongingTest(const Mesh& mesh, const Rig& rig, const MatrixX3d
                 const int c = cand[k].second;
                 const Link& L = rig.link(c);
                 const LinkHit h = hitLink(L, p);
+                if (options.maxCandidateDistanceRatio > 0.0 && h.dist > options.maxCandidateDistanceRatio * nearest[static_cast<size_t>(i)])
+                    continue; // far beyond the vertex's own bones (see the option)
                 const bool endSegment = L.leaf && h.raw >= 1.0; // end nodes are never discarded
                 const Vec3 sv = p - h.nearest;
                 const double len = sv.norm();
@@ -700,8 +744,9 @@ void regionGrowSegmentation(const Mesh& mesh, const Rig& rig, const Visibility& 
     parts.count = components(adj, n, parts.comp);
     const MatrixX3d NP = weightedNormals(mesh, adj, options.threads);
     progress.update("segment", 0.1);
-    const auto cand = growRegions(mesh, rig, adj, parts, options.threads, progress);
-    const std::vector<int> pastEnd = belongingTest(mesh, rig, NP, cand, options, seg);
+    const std::vector<double> nearest = nearestLinkDistances(mesh, rig, options.threads);
+    const auto cand = growRegions(mesh, rig, adj, parts, nearest, options.threads, progress);
+    const std::vector<int> pastEnd = belongingTest(mesh, rig, NP, cand, nearest, options, seg);
     keepCapsOnThickerEnds(rig, mesh, pastEnd, seg);
     progress.update("segment", 0.7);
     std::vector<int> unreached;

@@ -78,6 +78,17 @@ struct SegmentationOptions {
     /// angle between the vertex's weighted normal and the vector from the link
     /// to the vertex exceeds this (degrees, thesis: 90).
     double maxNormalAngleDegrees = 90.0;
+    /// Belonging test of Alg. 3.2.4, our addition: a candidate link farther
+    /// from the vertex than this many times its nearest link is discarded too
+    /// (0 or less: off). A link's candidates reach everything beyond its end
+    /// that no child link covers, so a short link pointing at the body (a
+    /// thumb in an A-pose) was a candidate up at the shoulder and the hips,
+    /// and won the vertices whose near links the normal test had discarded:
+    /// 1-2 vertices each on the devset's players with fingers, 5-97 times as
+    /// far from the thumb as from their own bones, whose Gaussian weights then
+    /// put the hand on 5-10 vertices there. Such a vertex goes to the fallback
+    /// (the nearest link it sees through the solid) instead.
+    double maxCandidateDistanceRatio = 3.0;
     /// Region merge of Alg. 3.2.4 (thesis: on).
     bool mergeRegions = true;
     /// A connected part of the mesh whose bounding-box diagonal is below this

@@ -298,5 +298,32 @@ TEST(Fingers, DevsetPlayersGetFiveFingersNearTheArtists)
     }
 }
 
+// With fingers on, the default weights keep every finger joint's weight on
+// the hand. A thumb pointing at the body in the players' A-pose used to seed
+// its region on the top of the separate leg part and weight 3-7 vertices at
+// the hips (the weights report's "far from its bone" notes; segmentation.cpp,
+// seedsPerPart()).
+TEST(Fingers, DevsetPlayersFingerWeightsStayOnTheHands)
+{
+    for (const char* name : {"re_male", "re_female"}) {
+        const std::string path = test::sourcePath(std::string("../shared/devset/") + name + ".glb");
+        if (!std::filesystem::exists(path))
+            GTEST_SKIP() << path << " is missing (the devset lies beside the clone in CI only)";
+        SCOPED_TRACE(name);
+        RigProject p = skeletonOf(path, "auto");
+        p.setFingerOptions({.mode = FingerMode::Auto});
+        runPipeline(p, Stage::Weights);
+        ASSERT_TRUE(p.skinning());
+        const Skeleton& rig = p.rig()->skeleton;
+        const FingerJointMap fingers = mapFingerJoints(rig);
+        ASSERT_EQ(fingers.fingers(0) + fingers.fingers(1), 10);
+        for (const FarReach& far : p.skinning()->diagnostics.farReach) {
+            const std::string& joint = rig.names[static_cast<size_t>(far.joint)];
+            EXPECT_EQ(joint.find("Hand"), std::string::npos)
+                << joint << " weights " << far.vertices << " vertices far from the hand";
+        }
+    }
+}
+
 } // namespace
 } // namespace rig

@@ -383,6 +383,35 @@ TEST(SegmentMesh, SeparatePartsGetOneLinkEach)
         EXPECT_GE(b, 1);
 }
 
+// A separate part that a short leaf link points at from afar (a thumb in an
+// A-pose pointing at the top of a separate leg, re_male with fingers): the
+// part lies beyond the leaf's end, so all of it is the leaf's candidate, and
+// the face of the part turned towards its own link fails that link's
+// belonging test. Seeded on that part, the leaf took those vertices; it may
+// only seed on a part where it is some vertex's nearest link.
+TEST(SegmentMesh, AFarLeafDoesNotSeedOnAPartNearerToOtherLinks)
+{
+    Skeleton k;
+    k.names = {"Root", "Up", "Arm", "Thumb"};
+    k.parents = {-1, 0, 0, 2};
+    k.bindPositions.resize(4, 3);
+    k.bindPositions << 0, 0, 0, 0, 1, 0, 2, 0.5, 0, 1.6, 0.5, 0;
+    k.bindOrientations.assign(4, Eigen::Quaterniond::Identity());
+    const Mesh trunk = test::capsuleMesh(Vec3(0, 0, 0), Vec3(0, 1, 0), 0.1, 16, 6, 4);
+    const Mesh arm = test::capsuleMesh(Vec3(0.4, 0.1, 0), Vec3(1.9, 0.5, 0), 0.06, 16, 6, 4);
+    const Mesh part = test::boxMesh(Vec3(0.15, 0.7, -0.1), Vec3(0.35, 0.9, 0.1));
+    const Mesh all = test::concat({trunk, arm, part});
+    const Segmentation s = segmentMesh(all, k, nullptr);
+    ASSERT_NO_THROW(validateSegmentation(s, all.vertexCount(), k.jointCount()));
+    const int first = trunk.vertexCount() + arm.vertexCount();
+    std::map<std::string, int> owners;
+    for (int i = first; i < all.vertexCount(); ++i)
+        ++owners[k.names[static_cast<size_t>(s.bone[static_cast<size_t>(i)])]];
+    for (const auto& [name, count] : owners)
+        std::cout << "  part vertices on " << name << ": " << count << "\n";
+    EXPECT_EQ(owners.count("Thumb"), 0u);
+}
+
 // Hierarchy level of the 3.2.2 post-process: 0 gives the raw line-of-sight
 // answer; with 1 a vertex may only move to a nearer parent or child link.
 TEST(SegmentMesh, PostProcessOnlyMovesToNearerLinks)
