@@ -43,6 +43,24 @@ int endsNear(const CurveSkeleton& s, const Extent& e, double band, bool top)
     return n;
 }
 
+/// Ends at the tip of a segment (end to junction) at least `minLength` long.
+int longBranchEnds(const CurveSkeleton& s, double minLength)
+{
+    int n = 0;
+    for (const std::vector<int>& seg : s.segments) {
+        if (seg.size() < 2)
+            continue;
+        const bool end = s.types[static_cast<size_t>(seg.front())] == NodeType::End ||
+                         s.types[static_cast<size_t>(seg.back())] == NodeType::End;
+        double length = 0.0;
+        for (size_t k = 0; k + 1 < seg.size(); ++k)
+            length += (s.positions.row(seg[k + 1]) - s.positions.row(seg[k])).norm();
+        if (end && length >= minLength)
+            ++n;
+    }
+    return n;
+}
+
 std::string percent(double f)
 {
     char buf[32];
@@ -90,6 +108,11 @@ HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, con
     if (ends > options.maxEnds)
         c.reasons.push_back(std::to_string(ends) + " skeleton ends, where a humanoid has five (head, hands, feet) " +
                             "and a few more for fingers or toes");
+    const int limbs = longBranchEnds(skeleton, options.longBranch * size.maxCoeff());
+    if (limbs > options.maxLongEnds)
+        c.reasons.push_back(std::to_string(limbs) + " long limbs (skeleton branches longer than " +
+                            percent(options.longBranch) + " of its size), where a humanoid has at most five " +
+                            "(head, hands, feet)");
     if (looksUpsideDown(mesh, skeleton, options))
         c.reasons.push_back("it seems to stand on its head (one skeleton end on the ground, two or more at the "
                             "top): is its up axis wrong?");

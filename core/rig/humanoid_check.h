@@ -12,7 +12,15 @@
 ///   (height < `minHeightRatio` x its largest horizontal extent; a standing
 ///   humanoid, even in a T-pose, is about as wide as it is tall), or as deep
 ///   and as wide as it is tall (a vehicle; `maxThicknessRatio`);
-/// - many ends: more than `maxEnds` skeleton ends (legs of a spider, parts of a machine);
+/// - many limbs: more than `maxLongEnds` skeleton ends at the tip of a branch
+///   longer than `longBranch` of the figure's size (the segment from the end
+///   to its junction): the eight legs of a spider. A humanoid has at most five
+///   (head, hands, feet); its fingers and toes, once the curve skeleton
+///   resolves them, are short branches off the hand and foot;
+/// - many ends: more than `maxEnds` skeleton ends of any length (the parts of
+///   a machine). Before, this bound (12) was the only one and refused
+///   `mrfixit.iqm` at resolutions 200-255, whose eight fingers the curve
+///   skeleton resolves there (13 ends: 2 feet, 3 at the head, 8 fingertips);
 /// - quadruped proportions: `maxGroundEnds` + 1 or more ends reach the ground
 ///   band (the lowest `groundBand` of the height) - legs, not two feet;
 /// - a motion clip's skeleton: a BVH file read as a character is a set of bone boxes.
@@ -33,8 +41,16 @@ struct HumanoidCheckOptions {
     /// either (a humanoid is thin front to back: 0.17 in a T-pose, 0.54 sitting).
     double maxThicknessRatio = 0.75;
     /// More skeleton ends than this: not a humanoid's five (head, hands, feet)
-    /// plus a few for fingers or toes (artist characters: up to 9).
-    int maxEnds = 12;
+    /// with its fingers and a few more for toes, ears or hair.
+    int maxEnds = 24;
+    /// More ends than this at the tip of a long branch (see `longBranch`):
+    /// limbs of a spider, not a humanoid's head, two hands and two feet.
+    int maxLongEnds = 6;
+    /// A branch (end to junction, along the curve skeleton) at least this
+    /// fraction of the figure's size (its largest extent) is a limb; shorter
+    /// ones are fingers, toes, ears (mrfixit: fingers 7-10 %, feet 53 %; the
+    /// spider's legs 67-78 %).
+    double longBranch = 0.2;
     double groundBand = 0.1;      ///< Fraction of the height above the lowest point that counts as the ground.
     int maxGroundEnds = 3;        ///< More skeleton ends than this on the ground: legs of a quadruped.
 };

@@ -2,6 +2,7 @@
 // BVH clip's bone boxes were rigged as 21-joint humanoids with no notice.
 #include "core/rig/humanoid_check.h"
 
+#include "core/project/pipeline.h"
 #include "core/project/rig_project.h"
 #include "tests/support/source_dir.h"
 
@@ -48,6 +49,31 @@ TEST(HumanoidCheck, ArtistCharactersLookHumanoid)
         }
         EXPECT_TRUE(check(file).looksHumanoid()) << file;
     }
+}
+
+// Fingers resolved by a fine curve skeleton are short branches, not limbs:
+// at n = 255 mrfixit.iqm's skeleton has 13 ends (2 feet, 3 at the head, 8
+// fingertips), which the old bound of 12 ends refused as "not a humanoid".
+TEST(HumanoidCheck, FingersResolvedAtAFineResolutionStillLookHumanoid)
+{
+    const std::string file = models + "/IQM/mrfixit.iqm";
+    if (!std::filesystem::exists(file))
+        GTEST_SKIP() << "assimp-testmodels is not installed (" << file << ")";
+    RigProject project;
+    project.setCharacterSpec(file);
+    project.setOrientation({.up = "auto", .facing = "auto"});
+    CurveSkeletonOptions options = project.curveSkeletonOptions();
+    options.voxelize.resolution = 255;
+    project.setCurveSkeletonOptions(options);
+    runPipeline(project, Stage::Skeleton);
+    const LoadedCharacter& c = *project.character();
+    const CurveSkeleton& s = project.curveSkeleton()->refined;
+    int ends = 0;
+    for (NodeType t : s.types)
+        ends += t == NodeType::End ? 1 : 0;
+    EXPECT_GT(ends, 12) << "the fingers are no longer resolved at n = 255: the test checks nothing";
+    const HumanoidCheck h = checkHumanoid(c.imported.mesh, s, c.imported.info.format);
+    EXPECT_TRUE(h.looksHumanoid()) << h.message();
 }
 
 TEST(HumanoidCheck, QuadrupedsMachinesAndClipsDoNot)
