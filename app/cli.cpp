@@ -85,9 +85,10 @@ std::string usage()
 
 Usage:
   rigsmith [FILE]                 open the app (on FILE, or empty with a hint: Open, drop, default character)
-  rigsmith --screenshot SHOT.png [--size WxH] [--dock pipeline|rig|weights|pose|parts|paint] [FILE]
+  rigsmith --screenshot SHOT.png [--size WxH] [--dock pipeline|rig|weights|pose|parts|paint] [--frame JOINT] [FILE]
                                   open the app, wait for the stages, save the window as PNG, quit
-                                  (--dock: that dock's tab in front)
+                                  (--dock: that dock's tab in front; --frame: that joint selected
+                                  and framed with the joints below it, as F does)
   rigsmith info FILE [--json]     mesh statistics: vertices, triangles, parts, watertight, size
   rigsmith render FILE --out shot.png [--size WxH] [--view front|side|top|three-quarter] [--wireframe]
                   [--skeleton] [--voxels] [--xray] [--clip T] [--resolution N]
@@ -202,7 +203,7 @@ bool isCliInvocation(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& first = args[0];
-    if (first == "--screenshot" || first == "--size" || first == "--dock")
+    if (first == "--screenshot" || first == "--size" || first == "--dock" || first == "--frame")
         return false;
     if (first.rfind("-", 0) == 0 || std::find(commands.begin(), commands.end(), first) != commands.end())
         return true;

@@ -55,6 +55,13 @@ int main(int argc, char** argv)
         args.erase(args.begin(), args.begin() + 2);
     }
 
+    // --frame JOINT: select that joint of the rig and frame it with the joints below it (F).
+    QString frameJoint;
+    if (args.size() >= 2 && args[0] == "--frame") {
+        frameJoint = QString::fromStdString(args[1]);
+        args.erase(args.begin(), args.begin() + 2);
+    }
+
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
         std::cerr << "rigsmith: no display to open the window on; run it in a desktop session or under "
                      "xvfb-run, or use a command (rigsmith --help)\n";
@@ -95,6 +102,19 @@ int main(int argc, char** argv)
             QTimer::singleShot(600, &window, [&] {
                 if (window.document()->busy())
                     return;
+                if (!frameJoint.isEmpty()) {
+                    const auto& rig = window.document()->project().rig();
+                    const auto joint = rig ? rig->skeleton.find(frameJoint.toStdString()) : std::nullopt;
+                    if (!joint || !window.viewport()) {
+                        std::cerr << "rigsmith: --frame: the rig has no joint '" << frameJoint.toStdString() << "'\n";
+                        QApplication::exit(1);
+                        return;
+                    }
+                    window.viewport()->setSelectedJoint(*joint);
+                    emit window.viewport()->jointSelected(*joint); // the panels show it, as after a click
+                    window.viewport()->frameSelected();
+                    QCoreApplication::processEvents();
+                }
                 // Compose the window with the viewport's own framebuffer grab
                 // (it includes the texts painted over the 3D view).
                 QImage shot = window.grab().toImage();

@@ -273,7 +273,11 @@ void MainWindow::createMenus()
     simplify->setToolTip(tr("Draw a coarse stand-in of meshes above 60k triangles while the camera moves"));
     view->addSeparator();
     QAction* frame = view->addAction(tr("Frame &All"));
-    frame->setShortcuts({QKeySequence(tr("F")), QKeySequence(Qt::Key_Home)});
+    frame->setShortcut(QKeySequence(Qt::Key_Home));
+    QAction* frameSelected = view->addAction(tr("&Frame Selected"));
+    frameSelected->setShortcuts({QKeySequence(tr("F")), QKeySequence(Qt::KeypadModifier | Qt::Key_Period)});
+    frameSelected->setToolTip(tr("Frames the selected joint with the joints below it (a hand with its fingers); "
+                                 "everything when no joint is selected"));
     struct Preset {
         const char* name;
         ViewPreset preset;
@@ -294,6 +298,7 @@ void MainWindow::createMenus()
         connect(wire, &QAction::toggled, m_viewport, &Viewport::setWireframe);
         connect(grid, &QAction::toggled, m_viewport, &Viewport::setGridVisible);
         connect(frame, &QAction::triggered, m_viewport, &Viewport::frameAll);
+        connect(frameSelected, &QAction::triggered, m_viewport, &Viewport::frameSelected);
         connect(simplify, &QAction::toggled, m_viewport, &Viewport::setSimplifyWhileMoving);
         connect(fps, &QAction::toggled, this, [this](bool on) {
             m_fpsLabel->setVisible(on);

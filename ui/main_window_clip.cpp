@@ -124,7 +124,7 @@ void MainWindow::createClipControls(QMenu* file)
     m_followAction->setObjectName("actionFollowCharacter");
     m_followAction->setCheckable(true);
     m_followAction->setChecked(true);
-    m_followAction->setToolTip(tr("The camera moves with the character while a clip plays; Frame All (F) frames it "
+    m_followAction->setToolTip(tr("The camera moves with the character while a clip plays; Frame All (Home) frames it "
                                   "where it stands"));
     if (m_viewport)
         connect(m_followAction, &QAction::toggled, m_viewport, &Viewport::setFollow);

@@ -688,8 +688,10 @@ FingerReport placeFingers(FitResult& rig, const RigTemplate& t, const Mesh& mesh
         report.fromMesh[static_cast<size_t>(side)] = r.fromMesh;
         report.fromShape[static_cast<size_t>(side)] = r.fromShape;
         report.tips[static_cast<size_t>(side)] = r.tips;
-        rig.notes.push_back(std::string(side == 0 ? "Left" : "Right") + " hand: " + std::to_string(r.resolved) +
-                            " fingertips found on the mesh; " + std::to_string(r.fromMesh) + " fingers placed on them, " +
+        auto count = [](int n, const char* one, const char* many) { return std::to_string(n) + (n == 1 ? one : many); };
+        rig.notes.push_back(std::string(side == 0 ? "Left" : "Right") + " hand: " +
+                            count(r.resolved, " fingertip", " fingertips") + " found on the mesh; " +
+                            count(r.fromMesh, " finger", " fingers") + " placed on them, " +
                             std::to_string(r.fromShape) + " from the hand's shape.");
     }
     orientBones(rig.skeleton, {.up = fit.up, .front = fit.front});

@@ -139,6 +139,37 @@ TEST_F(ViewportTest, WheelZoomsAndFrameAllRestores)
     EXPECT_NEAR(viewport->camera().distance, d0, 1e-4f * d0);
 }
 
+// F frames the selected joint with the joints below it (Maya's F, Blender's
+// keypad period); Home frames everything; with nothing selected F does too.
+TEST_F(ViewportTest, FFramesTheSelectedJointAndHomeFramesAll)
+{
+    const auto& rig = window->document()->project().rig();
+    ASSERT_TRUE(rig);
+    const auto arm = rig->skeleton.find("LeftArm");
+    ASSERT_TRUE(arm);
+    viewport->frameAll(); // at the final window size
+    const float all = viewport->camera().distance;
+    viewport->setSelectedJoint(-1);
+    QTest::keyClick(viewport, Qt::Key_F);
+    EXPECT_NEAR(viewport->camera().distance, all, 1e-4f * all) << "F with nothing selected frames everything";
+    viewport->setSelectedJoint(*arm);
+    QTest::keyClick(viewport, Qt::Key_F);
+    EXPECT_LT(viewport->camera().distance, 0.8f * all);
+    // The arm and every joint below it in view.
+    const QRectF view(0, 0, viewport->width(), viewport->height());
+    const Skeleton& k = rig->skeleton;
+    std::vector<char> below(static_cast<size_t>(k.jointCount()), 0);
+    below[static_cast<size_t>(*arm)] = 1;
+    for (int j = *arm + 1; j < k.jointCount(); ++j)
+        if (const int p = k.parents[static_cast<size_t>(j)]; p >= 0 && below[static_cast<size_t>(p)]) {
+            below[static_cast<size_t>(j)] = 1;
+            const glm::vec3 w(float(k.bindPositions(j, 0)), float(k.bindPositions(j, 1)), float(k.bindPositions(j, 2)));
+            EXPECT_TRUE(view.contains(viewport->project(w))) << k.names[static_cast<size_t>(j)];
+        }
+    QTest::keyClick(viewport, Qt::Key_Home);
+    EXPECT_NEAR(viewport->camera().distance, all, 1e-4f * all);
+}
+
 TEST_F(ViewportTest, WireframeOverlayDrawsEdges)
 {
     const QImage shaded = frame();

@@ -1,4 +1,7 @@
 #include "ui/viewport/draw_data.h"
+#include "ui/viewport/overlay_data.h"
+
+#include "core/rig/skeleton.h"
 
 #include "core/character/humanoid.h"
 
@@ -17,6 +20,27 @@ TEST(DrawData, MeshDrawDataKeepsEveryTriangleAndFindsClosedMeshes)
     Mesh open = h.mesh;
     open.F.conservativeResize(open.F.rows() - 1, 3);
     EXPECT_FALSE(makeMeshDrawData(open).closedOutward); // a hole: drawn two-sided
+}
+
+// Finger joints a few millimetres apart keep their spheres apart (a hand's
+// joints were one white blob hiding its fingers); long bones keep `scale`.
+TEST(DrawData, JointSpheresShrinkToShortBones)
+{
+    Skeleton k;
+    k.names = {"Root", "Wrist", "Finger1", "Finger2"};
+    k.parents = {-1, 0, 1, 2};
+    k.bindPositions.resize(4, 3);
+    k.bindPositions << 0, 0, 0, 0, 1, 0, 0, 1.03, 0, 0, 1.05, 0;
+    k.bindOrientations.assign(4, Eigen::Quaterniond::Identity());
+    const float scale = 0.02f;
+    const RigDrawData d = makeRigDrawData(k, scale);
+    ASSERT_EQ(d.centers.size(), 4u);
+    const size_t perSphere = d.joints.vertices.size() / 4;
+    auto radius = [&](size_t j) { return glm::length(d.joints.vertices[j * perSphere].position - d.centers[j]); };
+    EXPECT_NEAR(radius(0), scale, 1e-6f); // a 1 m bone
+    for (size_t j = 1; j < 3; ++j)
+        EXPECT_LT(radius(j) + radius(j + 1), glm::length(d.centers[j + 1] - d.centers[j])) << k.names[j];
+    EXPECT_GE(radius(3), 0.25f * scale - 1e-6f); // still visible
 }
 
 TEST(DrawData, InteractiveStandInIsSmallAndCoversTheSameShape)

@@ -341,7 +341,7 @@ TEST(FirstRun, HelpShortcutsListsTheKeys)
     QStringList rows;
     for (int r = 0; r < table->rowCount(); ++r)
         rows << table->item(r, 0)->text() + " = " + table->item(r, 1)->text();
-    for (const char* expected : {"F, Home = Frame All", "Tab = Next Mode (Rig, Pose, Paint)", "Space = Play / Pause", "Ctrl+O = Open…"})
+    for (const char* expected : {"Home = Frame All", "F, Num+. = Frame Selected", "Tab = Next Mode (Rig, Pose, Paint)", "Space = Play / Pause", "Ctrl+O = Open…"})
         EXPECT_TRUE(rows.contains(expected)) << expected << "\n" << rows.join("\n").toStdString();
     sheet->close();
 }

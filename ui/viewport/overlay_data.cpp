@@ -75,12 +75,29 @@ RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJ
     RigDrawData out;
     out.pickRadius = scale * 1.4f;
     const glm::vec3 jointColor(0.95f, 0.95f, 0.9f), selectedColor(1.0f, 0.9f, 0.1f), boneColor(1.0f, 0.75f, 0.35f);
-    for (int j = 0; j < skeleton.jointCount(); ++j) {
-        const glm::vec3 c(float(skeleton.bindPositions(j, 0)), float(skeleton.bindPositions(j, 1)),
-                          float(skeleton.bindPositions(j, 2)));
+    const int n = skeleton.jointCount();
+    auto at = [&](int j) {
+        return glm::vec3(float(skeleton.bindPositions(j, 0)), float(skeleton.bindPositions(j, 1)),
+                         float(skeleton.bindPositions(j, 2)));
+    };
+    // Each joint's sphere at most 0.3 of its shortest bone (to its parent or a
+    // child), at least a quarter of `scale`: finger joints 2-3 mm apart at this
+    // scale would otherwise be one white blob hiding the fingers.
+    std::vector<float> radius(static_cast<size_t>(n), scale);
+    for (int j = 0; j < n; ++j)
+        if (const int p = skeleton.parents[static_cast<size_t>(j)]; p >= 0) {
+            const float bone = glm::length(at(j) - at(p));
+            if (bone <= 0.0f)
+                continue;
+            for (int k : {j, p})
+                radius[static_cast<size_t>(k)] = std::min(radius[static_cast<size_t>(k)], std::max(0.3f * bone, 0.25f * scale));
+        }
+    for (int j = 0; j < n; ++j) {
+        const glm::vec3 c = at(j);
         out.centers.push_back(c);
         const bool hot = j == selectedJoint || j == hoveredJoint;
-        addSphere(out.joints, c, hot ? 1.3f * scale : scale,
+        const float r = radius[static_cast<size_t>(j)];
+        addSphere(out.joints, c, hot ? 1.3f * r : r,
                   j == selectedJoint ? selectedColor : (j == hoveredJoint ? glm::vec3(0.6f, 1.0f, 1.0f) : jointColor));
         if (skeleton.parents[j] >= 0) {
             out.bones.push_back({out.centers[skeleton.parents[j]], boneColor});

@@ -42,6 +42,11 @@ struct RigDrawData {
     std::vector<glm::vec3> centers; ///< #J joint positions (for picking).
     float pickRadius = 0.0f;
 };
+/// The fitted rig's joints as spheres of radius `scale` (1.3 times for the
+/// selected or hovered joint) and its bones as lines. A joint whose shortest
+/// bone (to its parent or a child) is shorter than 3.3 `scale` gets a sphere of
+/// 0.3 of that bone, but not less than a quarter of `scale`, so the fingers
+/// of a hand stay apart.
 RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint = -1, int hoveredJoint = -1);
 
 /// One colour per limb label (Head, LeftHand, RightHand, LeftFoot, RightFoot).

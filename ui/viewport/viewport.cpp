@@ -306,6 +306,35 @@ void Viewport::frameAll()
     update();
 }
 
+void Viewport::frameSelected()
+{
+    const int n = static_cast<int>(m_rigDraw.centers.size());
+    if (!m_rig || m_selectedJoint < 0 || m_selectedJoint >= n || m_rig->skeleton.jointCount() != n) {
+        frameAll();
+        return;
+    }
+    const std::vector<int>& parents = m_rig->skeleton.parents;
+    std::vector<char> inside(static_cast<size_t>(n), 0);
+    inside[static_cast<size_t>(m_selectedJoint)] = 1;
+    glm::vec3 lo = m_rigDraw.centers[static_cast<size_t>(m_selectedJoint)], hi = lo;
+    for (int j = m_selectedJoint + 1; j < n; ++j) // parents[j] < j: one pass finds every descendant
+        if (const int p = parents[static_cast<size_t>(j)]; p >= 0 && inside[static_cast<size_t>(p)]) {
+            inside[static_cast<size_t>(j)] = 1;
+            lo = glm::min(lo, m_rigDraw.centers[static_cast<size_t>(j)]);
+            hi = glm::max(hi, m_rigDraw.centers[static_cast<size_t>(j)]);
+        }
+    // A margin of a quarter of the joints' extent (the flesh around a hand's
+    // joints); for a leaf, its own bone, so a fingertip is framed with its finger.
+    float margin = 0.25f * glm::length(hi - lo);
+    const int parent = parents[static_cast<size_t>(m_selectedJoint)];
+    if (hi == lo && parent >= 0)
+        margin = glm::length(m_rigDraw.centers[static_cast<size_t>(m_selectedJoint)] -
+                             m_rigDraw.centers[static_cast<size_t>(parent)]);
+    margin = std::max(margin, 0.02f * glm::length(m_boundsMax - m_boundsMin));
+    m_camera.frame(lo - glm::vec3(margin), hi + glm::vec3(margin), aspect());
+    update();
+}
+
 void Viewport::setCharacterOffset(const glm::vec3& offset)
 {
     if (offset == m_characterOffset)
@@ -653,8 +682,14 @@ void Viewport::wheelEvent(QWheelEvent* event)
 void Viewport::keyPressEvent(QKeyEvent* event)
 {
     switch (event->key()) {
-    case Qt::Key_F:
+    case Qt::Key_F: frameSelected(); return;
     case Qt::Key_Home: frameAll(); return;
+    case Qt::Key_Period:
+        if (event->modifiers() & Qt::KeypadModifier) {
+            frameSelected();
+            return;
+        }
+        break;
     default: break;
     }
     // Blender's numeric keypad views; the plain digits stay free for tools.

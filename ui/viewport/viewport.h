@@ -2,7 +2,8 @@
 /// @file viewport.h
 /// The interactive 3D view (the application's one GL widget): orbit with the
 /// left or middle button, pan with Shift + drag, zoom with the wheel towards the
-/// cursor, F / Home to frame everything, named views.
+/// cursor, Home to frame everything, F (or keypad .) to frame the selected
+/// joint with the joints below it, named views.
 
 #include "ui/viewport/gizmo.h"
 #include "ui/viewport/renderer.h"
@@ -145,6 +146,11 @@ public slots:
     void setWireframe(bool on);
     void setGridVisible(bool on);
     void frameAll();
+    /// Frames the selected joint with its descendants (a hand with its
+    /// fingers, an arm), as drawn now (posed in Pose and Paint mode), with a
+    /// margin of a quarter of their extent (a leaf: its own bone);
+    /// `frameAll()` when no joint is selected.
+    void frameSelected();
     void setViewPreset(rig::ui::ViewPreset preset);
     /// Repaints continuously and reports the frame rate (for the FPS readout and benchmarks).
     void setContinuousRepaint(bool on);
