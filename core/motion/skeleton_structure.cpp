@@ -15,11 +15,22 @@ const std::set<std::string> helperWords = {
     "tag", "twist", "roll", "end", "nub", "site", "null", "dummy", "effector", "ctrl", "ctl", "control", "wgt",
     "mch", "org", "locator", "grip", "slot", "camera", "lookat", "handle", "top", "tip"};
 
+/// Name words of the face and hair: they move the face, not the body's chains
+/// (BCN_Epileptic.X hangs eyes, lids, brows, lips, jaw, cheeks and a ponytail
+/// from its head joint; the highest of them, an eyebrow, was taken for the
+/// head and drove the rig's Head with the brow's animation).
+const std::set<std::string> faceWords = {"eye",  "eyes",  "eyeball", "brow",  "eyebrow", "lid",  "eyelid", "lip",
+                                         "lips", "jaw",   "cheek",   "mouth", "tongue",  "teeth", "tooth",  "nose",
+                                         "chin", "ear",  "ears",  "tail",   "ponytail", "hair", "braid"};
+
 std::string helperReason(const std::string& name)
 {
-    for (const std::string& w : jointNameWords(name))
+    for (const std::string& w : jointNameWords(name)) {
         if (helperWords.count(w))
             return "helper joint (name word '" + w + "')";
+        if (faceWords.count(w))
+            return "helper joint of the face or hair (name word '" + w + "')";
+    }
     return {};
 }
 
@@ -405,18 +416,23 @@ std::vector<BodyLimb> findArms(const Tree& t, const std::vector<int>& path)
         for (int c : t.kids(path[k])) {
             if (k + 1 < path.size() && c == path[k + 1])
                 continue;
+            // The branch's reach: its farthest joint from the spine joint, in
+            // 3D. Horizontally, arms hanging at the sides reach only the
+            // shoulders' half width (0.14-0.16 of the height), and the fitted
+            // left arm of BCN_Epileptic.X (0.142) fell under the bound; the
+            // spine's own continuation (neck, head) is on the path, not a branch.
             const Vec3 from = t.at(path[k]);
-            double side = 0.0;
+            double reach = 0.0;
             std::vector<int> stack{c};
             while (!stack.empty()) {
                 const int j = stack.back();
                 stack.pop_back();
-                side = std::max(side, horizontal(t.at(j) - from).norm());
+                reach = std::max(reach, (t.at(j) - from).norm());
                 for (int g : t.kids(j))
                     stack.push_back(g);
             }
-            if (side > 0.15 * t.height)
-                cands.push_back({side, path[k], c});
+            if (reach > 0.15 * t.height)
+                cands.push_back({reach, path[k], c});
         }
     std::vector<BodyLimb> arms;
     for (const Candidate& c : cands)
@@ -441,14 +457,34 @@ std::vector<BodyLimb> findArms(const Tree& t, const std::vector<int>& path)
     return pair;
 }
 
+/// The child of `j` (other than `skip` and the leg starts) whose subtree
+/// reaches highest, if it rises above the pelvis; else -1.
+int risingChild(const Tree& t, int j, int skip, const std::vector<int>& legStarts, double pelvisHeight)
+{
+    int best = -1;
+    for (int c : t.kids(j))
+        if (c != skip && std::find(legStarts.begin(), legStarts.end(), c) == legStarts.end() &&
+            (best < 0 || t.high[static_cast<size_t>(c)] > t.high[static_cast<size_t>(best)]))
+            best = c;
+    return best >= 0 && t.high[static_cast<size_t>(best)] > pelvisHeight ? best : -1;
+}
+
+/// Step 3: the spine from the pelvis up, its arms, chest, neck and head. The
+/// spine usually hangs from the pelvis; some rigs hang the legs' pelvis and
+/// the spine side by side from a root above both (BCN_Epileptic.X:
+/// B_Root_Pelvis_L carries B_LowerPelvis with the legs and B_Root_Pelvis_T
+/// with the spine), so without a rising child the pelvis's ancestors are
+/// searched, nearest first.
 void findUpperBody(const Tree& t, const std::vector<int>& legStarts, BodyStructure& b, std::vector<BodyLimb>& arms)
 {
-    int spineStart = -1;
-    for (int c : t.kids(b.pelvis))
-        if (std::find(legStarts.begin(), legStarts.end(), c) == legStarts.end() &&
-            (spineStart < 0 || t.high[static_cast<size_t>(c)] > t.high[static_cast<size_t>(spineStart)]))
-            spineStart = c;
-    if (spineStart < 0 || t.high[static_cast<size_t>(spineStart)] <= t.p(b.pelvis, 1)) {
+    const double pelvisHeight = t.p(b.pelvis, 1);
+    int spineStart = risingChild(t, b.pelvis, -1, legStarts, pelvisHeight);
+    for (int below = b.pelvis, a = t.parent[static_cast<size_t>(b.pelvis)]; spineStart < 0 && a >= 0;
+         below = a, a = t.parent[static_cast<size_t>(a)])
+        if ((spineStart = risingChild(t, a, below, legStarts, pelvisHeight)) >= 0)
+            b.messages.push_back("the spine hangs from '" + t.names[static_cast<size_t>(a)] + "', beside the legs' pelvis '" +
+                                 t.names[static_cast<size_t>(b.pelvis)] + "'");
+    if (spineStart < 0) {
         b.messages.push_back("no spine found: nothing above the pelvis '" + t.names[static_cast<size_t>(b.pelvis)] + "'");
         return;
     }

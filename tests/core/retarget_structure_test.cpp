@@ -383,6 +383,56 @@ TEST(RetargetStructure, ALimbSplitInTwoBonesPerSegmentDrivesEachSegmentWithItsOw
     EXPECT_NEAR(bend, 90.0, 3.0);
 }
 
+// BCN_Epileptic.X's layout: a root carrying the legs' pelvis and, beside it,
+// the spine; arms hanging at the sides (horizontally they reach only the
+// shoulders' half width); face joints under the head, an eyebrow its highest
+// leaf. Before: "no spine found" (9 of 21 rig joints driven), the arms not
+// found by their horizontal reach, the brow taken for the head.
+std::vector<J> sideBySidePelvisJoints()
+{
+    std::vector<J> j = {{"B_Root_Pelvis_L", "", 0, 1.0, 0},     {"B_LowerPelvis", "B_Root_Pelvis_L", 0, 0.98, 0},
+                        {"B_Root_Pelvis_T", "B_Root_Pelvis_L", 0, 1.02, 0}, {"B_Spine1", "B_Root_Pelvis_T", 0, 1.15, 0},
+                        {"B_Spine2", "B_Spine1", 0, 1.35, 0},   {"B_Neck", "B_Spine2", 0, 1.5, 0},
+                        {"B_Head", "B_Neck", 0, 1.6, 0},       {"B_Jaw", "B_Head", 0, 1.62, 0.06},
+                        {"B_EyeBrow_Left", "B_Head", 0.03, 1.7, 0.08}, {"B_EyeBrow_Right", "B_Head", -0.03, 1.7, 0.08}};
+    for (const auto& [s, x] : {std::pair{std::string("Left"), 1.0}, std::pair{std::string("Right"), -1.0}}) {
+        j.push_back({"B_Clavicle_" + s, "B_Spine2", 0.05 * x, 1.45, 0});
+        j.push_back({"B_UpperArm_" + s, "B_Clavicle_" + s, 0.16 * x, 1.43, 0});
+        j.push_back({"B_ForeArm_" + s, "B_UpperArm_" + s, 0.18 * x, 1.15, 0});
+        j.push_back({"B_Hand_" + s, "B_ForeArm_" + s, 0.19 * x, 0.9, 0.02});
+        j.push_back({"B_Hip_" + s, "B_LowerPelvis", 0.1 * x, 0.95, 0});
+        j.push_back({"B_Knee_" + s, "B_Hip_" + s, 0.1 * x, 0.5, 0.01});
+        j.push_back({"B_Ankle_" + s, "B_Knee_" + s, 0.1 * x, 0.08, 0});
+        j.push_back({"B_Toe_" + s, "B_Ankle_" + s, 0.1 * x, 0.02, 0.15});
+    }
+    return j;
+}
+
+TEST(SkeletonStructure, ASpineBesideTheLegsPelvisArmsAtTheSidesAndAFaceAreFound)
+{
+    const Motion m = motionOf(sideBySidePelvisJoints());
+    const BodyStructure b = findBodyStructure(m.names, m.parents, worldPositions(m, 0));
+    auto name = [&](int j) { return j < 0 ? std::string("-") : m.names[static_cast<size_t>(j)]; };
+    EXPECT_EQ(name(b.pelvis), "B_LowerPelvis");
+    EXPECT_EQ(name(b.chest), "B_Spine2");
+    EXPECT_EQ(name(b.head), "B_Head");
+    for (int s = 0; s < 2; ++s) {
+        const std::string side = s == 0 ? "Left" : "Right";
+        EXPECT_EQ(name(b.arms[static_cast<size_t>(s)].root), "B_UpperArm_" + side);
+        EXPECT_EQ(name(b.arms[static_cast<size_t>(s)].end), "B_Hand_" + side);
+        EXPECT_EQ(name(b.legs[static_cast<size_t>(s)].root), "B_Hip_" + side);
+    }
+    for (const char* face : {"B_Jaw", "B_EyeBrow_Left", "B_EyeBrow_Right"})
+        EXPECT_FALSE(b.kept(*m.find(face))) << face;
+    const RetargetMapping map = mapSkeletons(m, defaultRig());
+    for (const auto& [target, source] : std::map<std::string, std::string>{
+             {"Head", "B_Head"}, {"LeftArm", "B_UpperArm_Left"}, {"RightHand", "B_Hand_Right"},
+             {"LeftUpLeg", "B_Hip_Left"}, {"Hips", "B_LowerPelvis"}})
+        EXPECT_EQ(sourceOf(map, target), source) << target << "\n" << formatMappingTable(map);
+    for (const char* t : {"Spine", "Spine1", "Neck"})
+        EXPECT_NE(sourceOf(map, t), "(not driven)") << t << "\n" << formatMappingTable(map);
+}
+
 TEST(RetargetRestRule, BindPoseFirstThenTPoseFrameThenZero)
 {
     Motion m = motionOf(artistJoints(false));
