@@ -767,20 +767,52 @@ double restHeight(const Rest& r)
     return hi > lo ? hi - lo : 0.0;
 }
 
-// s: the hip-height ratio over legs mapped on both sides, else the height ratio; warns when implausible.
+// The mean length of the legs found on both skeletons, hip joint to knee to
+// ankle along the rest pose (0 when no side has a leg on both).
+std::pair<double, double> legLengths(const Rest& tr, const Rest& sr)
+{
+    auto length = [](const Rest& r, const BodyLimb& l) {
+        return l.middle >= 0 ? (r.at(l.middle) - r.at(l.root)).norm() + (r.at(l.end) - r.at(l.middle)).norm()
+                             : (r.at(l.end) - r.at(l.root)).norm();
+    };
+    double t = 0.0, s = 0.0;
+    int n = 0;
+    for (size_t side = 0; side < 2; ++side)
+        if (tr.body.legs[side].found() && sr.body.legs[side].found()) {
+            t += length(tr, tr.body.legs[side]);
+            s += length(sr, sr.body.legs[side]);
+            ++n;
+        }
+    return n > 0 ? std::pair{t / n, s / n} : std::pair{0.0, 0.0};
+}
+
+// s: the leg-length ratio where both structures have legs (hip joint, knee and
+// ankle, whatever height each skeleton gives its pelvis joint: Red Eclipse's
+// sits below the hip joints, humanoid21's above, and their heights' ratio made
+// the players' own clips 12-18 % too long a stride), else the pelvis-height
+// ratio over the legs mapped on both sides, else the height ratio; warns when
+// implausible.
 void rootScale(RetargetMapping& m, const Rest& tr, const Rest& sr, const RetargetOptions& o)
 {
     const double heightRatio = restHeight(sr) > 0.0 ? restHeight(tr) / restHeight(sr) : 1.0;
     const bool legs = !m.sourceFeet.empty() && !m.targetFeet.empty();
-    const double hs = legs ? sr.positions(m.sourceRoot, 1) - lowest(sr.positions, m.sourceFeet) : 0.0;
+    const bool bodies = structural(tr, sr, o) && sr.body.pelvis >= 0;
+    const auto [lt, ls] = bodies ? legLengths(tr, sr) : std::pair{0.0, 0.0};
+    double hs = legs ? sr.positions(m.sourceRoot, 1) - lowest(sr.positions, m.sourceFeet) : 0.0;
     const int targetRoot = structural(tr, sr, o) ? tr.body.pelvis : 0;
-    const double ht = legs ? tr.positions(targetRoot, 1) - lowest(tr.positions, m.targetFeet) : 0.0;
+    double ht = legs ? tr.positions(targetRoot, 1) - lowest(tr.positions, m.targetFeet) : 0.0;
+    const char* what = "hip-height ratio";
+    if (legs && lt > 1e-12 && ls > 1e-12) {
+        ht = lt;
+        hs = ls;
+        what = "leg-length ratio";
+    }
     std::ostringstream msg;
     if (hs > 1e-12 && ht > 1e-12 && std::isfinite(ht / hs)) {
         m.translationScale = ht / hs;
         const double off = m.translationScale / heightRatio;
         if (off > 1.5 || off < 1.0 / 1.5) {
-            msg << "warning: the root motion scale " << m.translationScale << " (hip-height ratio) is " << off
+            msg << "warning: the root motion scale " << m.translationScale << " (" << what << ") is " << off
                 << " times the characters' size ratio " << heightRatio
                 << "; check the legs' mapping (hips fitted at a skirt's hem?)";
             m.messages.push_back(msg.str());
@@ -1116,15 +1148,19 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
 
     // Feet on the ground: the clip's ground is a low percentile of the lowest
     // source foot joint; the target's is its bind pose.
+    // The root's height above the clip's ground is taken relative to its rest
+    // height above the rest pose's feet, scaled: the target's root keeps its
+    // own rest height, whatever height each skeleton gives its pelvis joint.
     const double sourceGround = percentile(sourceFoot, options.groundPercentile);
     const double targetGround = lowest(target.bindPositions, m.targetFeet);
+    const double sourceRestRootAbove = m.sourceFeet.empty() ? rootRest.y() - sourceGround
+                                                            : rootRest.y() - lowest(sr.positions, m.sourceFeet);
     const double contact = options.contactTolerance * clip.sourceHeight;
     const double norm = clip.targetHeight > 0.0 ? clip.targetHeight : 1.0;
     for (int f = 0; f < frames; ++f) {
         Pose& pose = clip.frames[static_cast<size_t>(f)];
         if (options.rootHeightFromGround)
-            pose.rootTranslation.y() =
-                targetGround + s * (sourceRootHeight[static_cast<size_t>(f)] - sourceGround) - target.bindPositions(0, 1);
+            pose.rootTranslation.y() = s * (sourceRootHeight[static_cast<size_t>(f)] - sourceGround - sourceRestRootAbove);
         const double hs = sourceFoot[static_cast<size_t>(f)] - sourceGround;
         const double ht = lowest(forwardKinematics(target, pose).positions, m.targetFeet) - targetGround;
         const double dy = s * hs - ht;

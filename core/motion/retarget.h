@@ -82,18 +82,27 @@
 ///   R_i = B_i⁻¹ · (O_p · B_p⁻¹)⁻¹ · O_i   (R_root = B_root⁻¹ · O_root).
 ///
 /// Root translation: the target root moves by the source pelvis's displacement
-/// from its rest position, scaled by the hip-height ratio s = target hip height
-/// / source hip height (hip height: the pelvis's height above the lowest ankle
-/// or toe of the legs mapped on both sides, in the rest / bind pose; never a
-/// chain that was not mapped as a leg). Without a leg mapped on both sides, s is
-/// the ratio of the two skeletons' heights, with a message; a hip-height ratio
-/// more than 1.5 times away from the height ratio adds a warning to `messages`; by default its height is s times the source
-/// root's height above the clip's ground instead (see below and
-/// `RetargetOptions::rootHeightFromGround`). Feet on the ground (on by default): the
-/// root is then moved vertically so that the lowest target foot joint stands
-/// s times as high above the target's ground (its bind pose, assumed standing)
-/// as the lowest source foot joint stands above the clip's ground (a low
-/// percentile over the clip of the lowest source foot joint's height).
+/// from its rest position, scaled by s. Where both skeletons' body structures
+/// are found, s is the leg-length ratio: the mean over the sides with a leg on
+/// both of hip joint → knee → ankle along the rest pose (the stride is the
+/// legs'; the pelvis joint's height is a convention: Red Eclipse's players put
+/// it below the hip joints, humanoid21 above: on the players' own clips, where
+/// 1 is right, the pelvis heights' ratio gave 1.12-1.18, the legs' 1.07-1.11,
+/// the rest being the fit's error). Otherwise s is the
+/// hip-height ratio (the pelvis's height above the lowest ankle or toe of the
+/// legs mapped on both sides, in the rest pose; never a chain that was not
+/// mapped as a leg), and without a leg mapped on both sides the ratio of the
+/// two skeletons' heights, with a message. A ratio more than 1.5 times away
+/// from the height ratio adds a warning to `messages`. Vertically, by default
+/// (`RetargetOptions::rootHeightFromGround`), the root rises s times as far
+/// above its own rest height as the source root rises above its rest height
+/// over its rest feet, measured from the clip's ground (a low percentile over
+/// the clip of the lowest source foot joint's height), rather than by the
+/// source's vertical displacement from its rest pose. Feet on the ground (on by
+/// default): the root is then moved vertically so that the lowest target foot
+/// joint stands s times as high above the target's ground (its bind pose,
+/// assumed standing) as the lowest source foot joint stands above the clip's
+/// ground.
 ///
 /// A clip retargeted onto its own skeleton (`motionSkeleton()`) with
 /// `RetargetRest::Zero`, rootHeightFromGround and keepFeetOnGround off
@@ -155,10 +164,11 @@ struct RetargetOptions {
     bool coverUnpaired = true;
     /// Scale the root translation by the leg-length ratio; false: copy it (scale 1).
     bool scaleTranslation = true;
-    /// The root's height is s times its height above the clip's ground (the
-    /// target's ground being its bind pose's), rather than s times its vertical
-    /// displacement from the source rest pose. Needed when the rest pose does
-    /// not stand on the ground (BVH zero poses often have the hips at y = 0).
+    /// The root's height over its rest height is s times the source root's
+    /// height above the clip's ground over its rest height above its rest feet
+    /// (see the file comment), rather than s times its vertical displacement
+    /// from the source rest pose. Needed when the rest pose does not stand on
+    /// the ground (BVH zero poses often have the hips at y = 0).
     bool rootHeightFromGround = true;
     /// Then move the root vertically to keep the feet at their scaled ground height.
     bool keepFeetOnGround = true;
@@ -236,7 +246,7 @@ struct RetargetMapping {
     std::vector<int> targetLevels;
     std::vector<int> sourceFeet; ///< Source foot joints (last two of each leg segment) for the ground.
     std::vector<int> targetFeet; ///< Target foot joints.
-    double translationScale = 1.0; ///< s, the hip-height ratio (1 when disabled).
+    double translationScale = 1.0; ///< s, the leg-length (or hip-height) ratio (1 when disabled).
     int sourceRoot = 0;            ///< The source joint whose displacement moves the target root (its pelvis).
     RetargetRest restUsed = RetargetRest::Zero; ///< The rest pose used (resolved, never Auto).
     /// What the structure search and the root scale found worth saying: chains

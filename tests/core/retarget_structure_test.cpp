@@ -246,6 +246,29 @@ double hipHeight(const MatrixX3d& p, const std::vector<std::string>& names)
     return y("Hips") - std::min({y("LeftFoot"), y("LeftToeBase"), y("RightFoot"), y("RightToeBase")});
 }
 
+// The same legs under a pelvis joint placed lower (Red Eclipse's players put
+// it below the hip joints, humanoid21 above): the stride is the legs', so the
+// root scale is 1, and the root keeps its own rest height. The pelvis-height
+// ratio gave 1.12-1.18 on the players' own clips.
+TEST(RetargetStructure, RootScaleIsTheLegLengthRatioWhereverThePelvisJointSits)
+{
+    const Skeleton& rig = defaultRig();
+    std::vector<J> joints;
+    for (int j = 0; j < rig.jointCount(); ++j) {
+        const int p = rig.parents[static_cast<size_t>(j)];
+        joints.push_back({"src_" + rig.names[static_cast<size_t>(j)], p < 0 ? "" : "src_" + rig.names[static_cast<size_t>(p)],
+                          rig.bindPositions(j, 0), rig.bindPositions(j, 1), rig.bindPositions(j, 2)});
+    }
+    const int hips = *rig.find("Hips");
+    const double hipJoints = rig.bindPositions(*rig.find("LeftUpLeg"), 1);
+    joints[static_cast<size_t>(hips)].y = hipJoints - 0.08; // 8 cm below the hip joints
+    const Motion source = motionOf(joints, 3);
+    const RetargetedClip clip = retargetClip(source, rig, {.rest = RetargetRest::Zero});
+    EXPECT_NEAR(clip.mapping.translationScale, 1.0, 1e-9) << formatMappingTable(clip.mapping);
+    for (const Pose& pose : clip.frames)
+        EXPECT_NEAR(pose.rootTranslation.y(), 0.0, 1e-3); // standing at rest, as the source
+}
+
 TEST(RetargetStructure, RootScaleIsTheHipHeightRatio)
 {
     const Motion small = characterMotion(1.2);
