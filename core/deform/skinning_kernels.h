@@ -16,12 +16,14 @@
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -108,18 +110,28 @@ inline float inverseLength(float len2)
 }
 
 /// Persistent worker threads for the deformers' vertex loops: started once
-/// (on first use, growing to the largest thread count asked for). Between
-/// jobs a worker spins for a short while (`kSpin`) before parking on a
-/// condition variable, and the caller spins for the workers' chunks before
+/// (on first use, growing to the largest thread count asked for). A job's
+/// range is cut into small chunks (`kChunksPerThread` per thread, at least
+/// `kMinChunk` indices each) that the caller and the workers take from a
+/// shared counter until none is left, so a worker that the OS has not
+/// scheduled (another process busy on its core) costs the caller nothing but
+/// the chunk it may hold: before, each thread had one fixed half and the
+/// caller waited for a descheduled worker's, and two threads ran 2.1 times
+/// slower than one with a competing busy loop (issue 20, item 4).
+/// Between jobs a worker spins for a short while (`kSpin`) before parking on
+/// a condition variable, and the caller spins for the chunks in flight before
 /// blocking: a per-frame deformation of 100k vertices takes a few tenths of a
-/// millisecond, about what waking a parked thread costs in a virtual machine,
-/// so without the spin a second thread brought no speed-up. One job at a
-/// time: a call made while the pool is busy (another thread deforming, or a
-/// nested call) falls back to `parallelFor()`.
+/// millisecond, about what waking a parked thread costs in a virtual machine.
+/// Each job is its own shared object: a worker that wakes after the job it
+/// was woken for has finished finds its counter exhausted and never touches
+/// its body. One job at a time: a call made while the pool is busy (another
+/// thread deforming, or a nested call) falls back to `parallelFor()`.
 class VertexPool {
 public:
     /// How long an idle worker (or the waiting caller) spins before blocking.
     static constexpr std::chrono::microseconds kSpin{300};
+    static constexpr int kChunksPerThread = 8;
+    static constexpr std::ptrdiff_t kMinChunk = 1024;
 
     ~VertexPool()
     {
@@ -132,8 +144,8 @@ public:
             t.join();
     }
 
-    /// Calls body(begin, end) on `threads` contiguous chunks of [0, n) (the
-    /// same cut as `parallelFor()`), the caller running the first.
+    /// Calls body(begin, end) on disjoint chunks covering [0, n), on up to
+    /// `threads` threads, the caller among them; returns when all are done.
     void run(std::ptrdiff_t n, int threads, const std::function<void(std::ptrdiff_t, std::ptrdiff_t)>& body)
     {
         std::unique_lock job(job_, std::try_to_lock);
@@ -141,31 +153,51 @@ public:
             parallelFor(n, threads, 1, body);
             return;
         }
+        auto work = std::make_shared<Job>();
+        work->body = &body;
+        work->n = n;
+        work->chunks = static_cast<int>(std::clamp<std::ptrdiff_t>(n / kMinChunk, threads,
+                                                                   std::ptrdiff_t{threads} * kChunksPerThread));
         {
             std::lock_guard lock(m_);
-            while (static_cast<int>(workers_.size()) < threads - 1) {
-                const int index = static_cast<int>(workers_.size());
-                workers_.emplace_back([this, index, g = generation_.load()] { work(index, g); });
-            }
-            body_ = &body;
-            n_ = n;
-            chunks_ = threads;
-            remaining_.store(threads - 1, std::memory_order_relaxed);
+            while (static_cast<int>(workers_.size()) < threads - 1)
+                workers_.emplace_back([this, g = generation_.load()] { loop(g); });
+            current_ = work;
             generation_.fetch_add(1, std::memory_order_release); // publishes the job to spinning workers
         }
         wake_.notify_all(); // and to parked ones
-        body(0, n / threads);
+        work->take();
         const auto until = std::chrono::steady_clock::now() + kSpin;
-        while (remaining_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < until)
+        while (!work->done() && std::chrono::steady_clock::now() < until)
             pause();
-        if (remaining_.load(std::memory_order_acquire) != 0) {
+        if (!work->done()) {
             std::unique_lock lock(m_);
-            done_.wait(lock, [this] { return remaining_.load(std::memory_order_acquire) == 0; });
+            done_.wait(lock, [&] { return work->done(); });
         }
-        body_ = nullptr;
+        std::lock_guard lock(m_);
+        current_.reset();
     }
 
 private:
+    struct Job {
+        const std::function<void(std::ptrdiff_t, std::ptrdiff_t)>* body = nullptr;
+        std::ptrdiff_t n = 0;
+        int chunks = 1;
+        std::atomic<int> next{0}, finished{0};
+
+        bool done() const { return finished.load(std::memory_order_acquire) == chunks; }
+        /// Runs chunks until none is left; true when it finished the last one.
+        bool take()
+        {
+            bool last = false;
+            for (int c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
+                (*body)(n * c / chunks, n * (c + 1) / chunks);
+                last = finished.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks;
+            }
+            return last;
+        }
+    };
+
     static void pause()
     {
 #if defined(__SSE2__)
@@ -173,28 +205,24 @@ private:
 #endif
     }
 
-    /// Worker `index` runs chunk index + 1 of each job posted after generation `seen`.
-    void work(int index, std::uint64_t seen)
+    /// A worker: takes chunks of each job posted after generation `seen`.
+    void loop(std::uint64_t seen)
     {
         for (;;) {
             const auto until = std::chrono::steady_clock::now() + kSpin;
             while (generation_.load(std::memory_order_acquire) == seen && !stop_.load(std::memory_order_relaxed) &&
                    std::chrono::steady_clock::now() < until)
                 pause();
-            if (generation_.load(std::memory_order_acquire) == seen) {
+            std::shared_ptr<Job> work;
+            {
                 std::unique_lock lock(m_);
                 wake_.wait(lock, [&] { return stop_.load() || generation_.load() != seen; });
+                if (stop_.load())
+                    return;
+                seen = generation_.load(std::memory_order_acquire);
+                work = current_;
             }
-            if (stop_.load())
-                return;
-            seen = generation_.load(std::memory_order_acquire);
-            const int chunk = index + 1;
-            const int t = chunks_;
-            if (chunk >= t)
-                continue;
-            const std::ptrdiff_t n = n_;
-            (*body_)(n * chunk / t, n * (chunk + 1) / t);
-            if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            if (work && work->take()) {
                 std::lock_guard lock(m_); // the caller may be about to block on done_
                 done_.notify_one();
             }
@@ -204,12 +232,7 @@ private:
     std::mutex job_, m_;
     std::condition_variable wake_, done_;
     std::vector<std::thread> workers_;
-    // Written by the caller before publishing a job (generation_, release),
-    // read by the workers after seeing it (acquire); stable while it runs.
-    const std::function<void(std::ptrdiff_t, std::ptrdiff_t)>* body_ = nullptr;
-    std::ptrdiff_t n_ = 0;
-    int chunks_ = 0;
-    std::atomic<int> remaining_{0};
+    std::shared_ptr<Job> current_;            // the job in progress, under m_
     std::atomic<std::uint64_t> generation_{0};
     std::atomic<bool> stop_{false};
 };
@@ -221,8 +244,9 @@ inline VertexPool& vertexPool()
     return pool;
 }
 
-/// `parallelFor()` on the persistent pool: the same chunks (so results do not
-/// depend on which runs them), at least `minChunk` indices per chunk.
+/// `parallelFor()` on the persistent pool (results do not depend on the cut:
+/// every vertex is computed on its own), on as many threads as `parallelFor()`
+/// would use for `minChunk` indices per thread.
 template <class Body>
 void parallelVertices(std::ptrdiff_t n, int threads, std::ptrdiff_t minChunk, const Body& body)
 {

@@ -1,0 +1,83 @@
+// The deformers' persistent pool (core/deform/skinning_kernels.h): chunks
+// taken from a shared counter by the caller and the workers (issue 20, item 4).
+#include "core/deform/skinning_kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+namespace rig {
+namespace {
+
+using skinning::VertexPool;
+
+/// Every index of [0, n) visited exactly once by one `run()`.
+void expectEachIndexOnce(VertexPool& pool, std::ptrdiff_t n, int threads)
+{
+    std::vector<std::atomic<int>> visits(static_cast<size_t>(n));
+    pool.run(n, threads, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+        ASSERT_LE(0, begin);
+        ASSERT_LE(begin, end);
+        ASSERT_LE(end, n);
+        for (std::ptrdiff_t i = begin; i < end; ++i)
+            visits[static_cast<size_t>(i)].fetch_add(1, std::memory_order_relaxed);
+    });
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+        ASSERT_EQ(visits[static_cast<size_t>(i)].load(), 1) << "index " << i << " of " << n << ", " << threads << " threads";
+}
+
+TEST(VertexPool, EveryIndexOnceOverManyJobsSizesAndThreadCounts)
+{
+    VertexPool pool;
+    for (int round = 0; round < 50; ++round)
+        for (std::ptrdiff_t n : {1, 2, 7, 1023, 1024, 5000, 100003})
+            for (int threads : {2, 3, 4})
+                expectEachIndexOnce(pool, n, threads);
+}
+
+// A worker that is slow to take its share (as when the OS runs another
+// process on its core) leaves its chunks to the others: the job still covers
+// every index once, and the next job is not disturbed by a worker that wakes
+// up after the job it was woken for has finished.
+TEST(VertexPool, ASlowChunkDoesNotLoseOrRepeatWork)
+{
+    VertexPool pool;
+    const std::ptrdiff_t n = 64 * 1024;
+    for (int round = 0; round < 20; ++round) {
+        std::vector<std::atomic<int>> visits(static_cast<size_t>(n));
+        const std::thread::id caller = std::this_thread::get_id();
+        std::atomic<int> byCaller{0};
+        pool.run(n, 2, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+            if (std::this_thread::get_id() == caller)
+                byCaller.fetch_add(1);
+            else
+                std::this_thread::sleep_for(std::chrono::milliseconds(2)); // a descheduled worker
+            for (std::ptrdiff_t i = begin; i < end; ++i)
+                visits[static_cast<size_t>(i)].fetch_add(1, std::memory_order_relaxed);
+        });
+        for (std::ptrdiff_t i = 0; i < n; ++i)
+            ASSERT_EQ(visits[static_cast<size_t>(i)].load(), 1) << "index " << i;
+        // The caller took more than the fixed half it used to get (one chunk of two).
+        EXPECT_GT(byCaller.load(), 1);
+        expectEachIndexOnce(pool, 5000, 2);
+    }
+}
+
+// Two callers at once: the second falls back to a plain parallel-for.
+TEST(VertexPool, ConcurrentCallersBothCoverTheirRanges)
+{
+    VertexPool pool;
+    std::thread other([&] {
+        for (int k = 0; k < 30; ++k)
+            expectEachIndexOnce(pool, 20000, 2);
+    });
+    for (int k = 0; k < 30; ++k)
+        expectEachIndexOnce(pool, 30000, 2);
+    other.join();
+}
+
+} // namespace
+} // namespace rig
