@@ -158,8 +158,18 @@ int cmdBenchSkinning(const std::vector<std::string>& raw)
         cpu[d.id] = d.cpu;
         bind[d.id] = d.bindSeconds;
     }
+    json floors = json::object();
+    for (const DeformerTiming& f : t.floors) {
+        const auto d = std::find_if(t.deformers.begin(), t.deformers.end(), [&](const DeformerTiming& x) { return x.id == f.id; });
+        std::printf("  %-31s %7.2f (%7.2f)", f.title.c_str(), f.wall, f.cpu);
+        if (d != t.deformers.end() && f.wall > 0.0)
+            std::printf("  %s at %.2fx its floor", d->id.c_str(), d->wall / f.wall);
+        std::printf("\n");
+        floors[f.id] = f.wall;
+    }
     writeReport(a, "bench", "skinning", stages,
                 {{"vertices", t.vertices},
+                 {"floor_ns_per_vertex", floors},
                  {"threads", t.threads},
                  {"ns_per_vertex", wall},
                  {"cpu_ns_per_vertex", cpu},

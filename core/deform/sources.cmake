@@ -1,1 +1,1 @@
-list(APPEND RIGSMITH_CORE_SOURCES deform/skin_binding.cpp deform/lbs.cpp deform/dqs.cpp deform/twist_lbs.cpp deform/deformers.cpp deform/rigid_blended.cpp deform/simplex_transform.cpp)
+list(APPEND RIGSMITH_CORE_SOURCES deform/skin_binding.cpp deform/lbs.cpp deform/dqs.cpp deform/twist_lbs.cpp deform/deformers.cpp deform/rigid_blended.cpp deform/simplex_transform.cpp deform/streaming_floor.cpp)

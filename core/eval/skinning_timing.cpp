@@ -6,6 +6,8 @@
 #include "core/common/parallel.h"
 #include "core/deform/dqs.h"
 #include "core/deform/lbs.h"
+#include "core/deform/skin_binding.h"
+#include "core/deform/streaming_floor.h"
 #include "core/deform/twist_lbs.h"
 
 #include <algorithm>
@@ -128,6 +130,15 @@ SkinningTimings timeSkinning(const SkinningTimingOptions& o)
         const Sample sample =
             medianNsPerVertex(o, s.V.rows(), [&] { bound->deform(s.pose, {}, out, so); });
         t.deformers.push_back({d.id, d.title, sample.wall, sample.cpu, bindSeconds});
+    }
+    // The memory floors: the same bytes per vertex streamed by the simplest loop.
+    SkinBinding binding = bindSkin(s.V, s.N, s.weights, s.skeleton.jointCount());
+    bindTwist(binding, s.segmentation, s.skeleton);
+    for (const auto& [id, layout] : {std::pair{"lbs", StreamingLayout::Lbs}, std::pair{"dqs", StreamingLayout::Dqs},
+                                     std::pair{"twist", StreamingLayout::Twist}}) {
+        const Sample sample =
+            medianNsPerVertex(o, s.V.rows(), [&] { streamingFloor(binding, layout, out, o.threads); });
+        t.floors.push_back({id, std::string("streaming floor, ") + id + " bytes", sample.wall, sample.cpu, 0.0});
     }
     return t;
 }

@@ -59,6 +59,9 @@ struct SkinningTimings {
     int vertices = 0;
     int threads = 0;
     std::vector<DeformerTiming> deformers; ///< In table order.
+    /// The memory floors (core/deform/streaming_floor.h) for the bytes of
+    /// "lbs", "dqs" and "twist" (ids), on the same threads.
+    std::vector<DeformerTiming> floors;
 };
 
 /// Times every deformer of the table on `makeSkinningScene(options.vertices)`.

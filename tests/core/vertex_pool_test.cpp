@@ -1,6 +1,12 @@
 // The deformers' persistent pool (core/deform/skinning_kernels.h): chunks
-// taken from a shared counter by the caller and the workers (issue 20, item 4).
+// taken from a shared counter by the caller and the workers, and the
+// streaming floor the deformers are measured against (issue 20, item 4).
 #include "core/deform/skinning_kernels.h"
+
+#include "core/common/error.h"
+#include "core/deform/streaming_floor.h"
+#include "core/deform/twist_lbs.h"
+#include "core/eval/skinning_timing.h"
 
 #include <gtest/gtest.h>
 
@@ -77,6 +83,34 @@ TEST(VertexPool, ConcurrentCallersBothCoverTheirRanges)
     for (int k = 0; k < 30; ++k)
         expectEachIndexOnce(pool, 30000, 2);
     other.join();
+}
+
+} // namespace
+} // namespace rig
+
+namespace rig {
+namespace {
+
+// The memory floor of the skinning bench (core/deform/streaming_floor.h):
+// every vertex written, on one or two threads alike; the twist layout needs
+// a twist binding and says so.
+TEST(StreamingFloor, WritesEveryVertexAndRefusesAMissingTwistBinding)
+{
+    const SkinningScene s = makeSkinningScene(2000);
+    SkinBinding b = bindSkin(s.V, s.N, s.weights, s.skeleton.jointCount());
+    SkinnedMesh one, two;
+    EXPECT_THROW(streamingFloor(b, StreamingLayout::Twist, one), InvalidInput);
+    bindTwist(b, s.segmentation, s.skeleton);
+    for (StreamingLayout layout : {StreamingLayout::Lbs, StreamingLayout::Dqs, StreamingLayout::Twist}) {
+        streamingFloor(b, layout, one, 1);
+        streamingFloor(b, layout, two, 2);
+        ASSERT_EQ(one.vertexCount(), b.vertexCount);
+        for (int i = 0; i < one.vertexCount(); ++i) {
+            ASSERT_TRUE(one.position(i).allFinite()) << i;
+            for (int c = 0; c < 4; ++c)
+                ASSERT_EQ(one.vertices[static_cast<size_t>(i)].p[c], two.vertices[static_cast<size_t>(i)].p[c]) << i;
+        }
+    }
 }
 
 } // namespace
