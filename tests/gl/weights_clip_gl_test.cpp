@@ -7,6 +7,7 @@
 #include "ui/viewport/viewport.h"
 
 #include "tests/support/qt/image_compare.h"
+#include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -120,6 +121,51 @@ TEST_F(WeightsClipTest, EachCmuClipPlaysAndTheTimelineMovesTheCharacter)
     QTest::qWait(400);
     EXPECT_GT(timeline->time(), 2.0);
     timeline->pause();
+}
+
+// Issue 22: a devset player's own animation (the file's first clip) loaded
+// onto its auto rig: every limb joint driven, the character moves, and the
+// artist's skeleton walks beside it (the clip overlay). Screenshots with
+// RIGSMITH_SHOTS at two times.
+TEST(DevsetClipGl, APlayersOwnClipMovesItsAutoRigBesideTheArtistsSkeleton)
+{
+    const QString file = QString::fromStdString(rig::test::sourcePath("../shared/devset/re_male.glb"));
+    if (!QFile::exists(file))
+        GTEST_SKIP() << file.toStdString() << " is missing (the devset lies beside the clone in CI only)";
+    MainWindow window(MainWindow::ViewportKind::OpenGL);
+    window.resize(1400, 900);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    window.openFile(file);
+    window.document()->waitForIdle();
+    window.document()->loadClip(file);
+    window.document()->waitForIdle();
+    QCoreApplication::processEvents();
+    const auto& clip = window.document()->project().clip();
+    ASSERT_TRUE(clip);
+    int driven = 0;
+    for (const auto& j : clip->retargeted.mapping.joints)
+        driven += j.sources.empty() ? 0 : 1;
+    EXPECT_GE(driven, 21) << "the body's joints follow the artist's";
+    Viewport* viewport = window.viewport();
+    auto shot = [&](const char* name) {
+        QCoreApplication::processEvents();
+        QImage img = window.grab().toImage();
+        QPainter painter(&img);
+        painter.drawImage(viewport->mapTo(&window, QPoint(0, 0)), viewport->grabFramebuffer());
+        painter.end();
+        if (const char* dir = std::getenv("RIGSMITH_SHOTS"))
+            img.save(QString("%1/%2.png").arg(dir, name));
+        return viewport->grabFramebuffer();
+    };
+    TimelinePanel* timeline = window.timeline();
+    ASSERT_GT(timeline->frameCount(), 2);
+    timeline->setTime(0.0);
+    const QImage a = shot("devset_clip_re_male_first");
+    timeline->setTime(0.5 * timeline->duration());
+    const QImage b = shot("devset_clip_re_male_middle");
+    EXPECT_TRUE(window.poseMode());
+    EXPECT_GT(test::imageDifference(a, b), 0.002);
 }
 
 } // namespace
