@@ -134,8 +134,9 @@ SkinningTimings timeSkinning(const SkinningTimingOptions& o)
     // The memory floors: the same bytes per vertex streamed by the simplest loop.
     SkinBinding binding = bindSkin(s.V, s.N, s.weights, s.skeleton.jointCount());
     bindTwist(binding, s.segmentation, s.skeleton);
-    for (const auto& [id, layout] : {std::pair{"lbs", StreamingLayout::Lbs}, std::pair{"dqs", StreamingLayout::Dqs},
-                                     std::pair{"twist", StreamingLayout::Twist}}) {
+    for (const auto& [id, which] : {std::pair{"lbs", StreamingLayout::Lbs}, std::pair{"dqs", StreamingLayout::Dqs},
+                                    std::pair{"twist", StreamingLayout::Twist}}) {
+        const StreamingLayout layout = which; // a copy: clang does not capture structured bindings
         const Sample sample =
             medianNsPerVertex(o, s.V.rows(), [&] { streamingFloor(binding, layout, out, o.threads); });
         t.floors.push_back({id, std::string("streaming floor, ") + id + " bytes", sample.wall, sample.cpu, 0.0});
