@@ -66,6 +66,21 @@
 /// placement: over the heel, at the same height. The other leg joints keep the
 /// thesis's normalized arc length.
 ///
+/// A fifth, on by default (`FitOptions::hipsOnThighs`): a curve skeleton
+/// leaves its fork (the hips) diagonally through the groin to the middle of
+/// the thigh, a longer way than the template's short hips-to-upper-leg bone,
+/// so by normalized arc length the hip joint lands down the thigh below the
+/// crotch (6 % of the height low on the devset's re_male) and inside the
+/// thigh's axis, whereas the anatomical hip joint lies level with the fork
+/// and above the thigh's axis (Drillis & Contini: hip joint 0.53 H). The upper
+/// leg goes to the point of the thigh's axis (a line fitted through the
+/// segment between the upper leg's and the knee's arc-length placements)
+/// nearest to the template's offset from the hips, scaled with the leg, kept
+/// in the hips' frontal plane; the leg's line is re-routed from the hips
+/// through it onto the thigh's axis, so the knee, ankle and toe are measured
+/// from the hip joint (their arc length, `kneesAtBends`, `anklesOnShins`).
+/// Not with `legsJoinedByCloth`, which places the hip joints itself.
+///
 /// Joints off the five chains (fingers beside the main finger, thumbs, a tail)
 /// keep their rest offset from their parent, scaled by the chain's length ratio
 /// and turned with the parent's bone.
@@ -102,6 +117,11 @@ struct FitOptions {
     /// template's leg turns by more than `minKneeBend` at the ankle. Off: the
     /// thesis's normalized arc length.
     bool anklesOnShins = true;
+    /// Put the upper legs (hip joints) on the thighs' axes at the template's
+    /// offset from the hips and measure the leg from them (see the file
+    /// comment). Off: the thesis's normalized arc length along the leg from
+    /// the fork.
+    bool hipsOnThighs = true;
     /// Legs joined by cloth (a long skirt, a robe, a long coat: issue 14): the
     /// curve skeleton forks at the hem, far below the hips. When the fork
     /// (the hips node) sits lower than `minForkProportion` of the template's

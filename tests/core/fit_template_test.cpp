@@ -196,13 +196,15 @@ TEST(FitTemplate, BentKneesWhereTheStretchesMeet)
         const Character& c = character(pose);
         const EndNodeLabels l = suggestEndNodeLabels(c.skeleton);
         const Skeleton k = fitTemplate(c.skeleton, l, humanoid21()).skeleton;
-        const Skeleton thesis = fitTemplate(c.skeleton, l, humanoid21(), {.kneesAtBends = false}).skeleton;
+        const Skeleton arc = fitTemplate(c.skeleton, l, humanoid21(), {.kneesAtBends = false}).skeleton;
+        const Skeleton thesis =
+            fitTemplate(c.skeleton, l, humanoid21(), {.kneesAtBends = false, .hipsOnThighs = false}).skeleton;
         for (const J knee : {J::LeftLeg, J::RightLeg}) {
             const int j = jointIndex(knee);
             const double e = (row(k.bindPositions, j) - row(c.humanoid.joints, j)).norm();
             const double eThesis = (row(thesis.bindPositions, j) - row(c.humanoid.joints, j)).norm();
             if (pose == HumanoidPose::T) {
-                EXPECT_EQ(row(k.bindPositions, j), row(thesis.bindPositions, j)) << "straight: the arc length";
+                EXPECT_EQ(row(k.bindPositions, j), row(arc.bindPositions, j)) << "straight: the arc length";
                 continue;
             }
             EXPECT_LE(e, 0.01) << humanoidPoseName(pose) << " " << k.names[static_cast<size_t>(j)];
@@ -220,7 +222,9 @@ struct StickLegs {
     CurveSkeleton skeleton;
     EndNodeLabels labels;
 };
-StickLegs stickWithFeet(double ankleHeight, double foot)
+// `groin`: the height at which the leg's line, leaving the hips (0.95 m)
+// diagonally, reaches the thigh's axis.
+StickLegs stickWithFeet(double ankleHeight, double foot, double groin = 0.9)
 {
     test::StickBuilder b;
     const int hips = b.add({0.0, 0.95, 0.0});
@@ -228,8 +232,8 @@ StickLegs stickWithFeet(double ankleHeight, double foot)
     b.line(chest, {0.0, 1.65, 0.0});
     b.line(b.line(chest, {0.2, 1.45, 0.0}), {0.8, 1.45, 0.0});
     b.line(b.line(chest, {-0.2, 1.45, 0.0}), {-0.8, 1.45, 0.0});
-    b.line(b.line(b.line(hips, {0.1, 0.9, 0.0}), {0.1, ankleHeight, 0.0}), {0.1, 0.04, foot});
-    b.line(b.line(b.line(hips, {-0.1, 0.9, 0.0}), {-0.1, ankleHeight, 0.0}), {-0.1, 0.04, foot});
+    b.line(b.line(b.line(hips, {0.1, groin, 0.0}), {0.1, ankleHeight, 0.0}), {0.1, 0.04, foot});
+    b.line(b.line(b.line(hips, {-0.1, groin, 0.0}), {-0.1, ankleHeight, 0.0}), {-0.1, 0.04, foot});
     StickLegs out{b.build(), {}};
     auto near = [&](const Vec3& p) {
         int best = 0;
@@ -280,6 +284,33 @@ TEST(FitTemplate, AnAnklesBendIsNotTakenForTheKnee)
         const int j = jointIndex(knee);
         EXPECT_GT(row(k.bindPositions, j).y(), 0.4) << k.names[static_cast<size_t>(j)];
         EXPECT_NEAR(row(k.bindPositions, j).z(), 0.0, 1e-9) << "on the straight leg";
+    }
+}
+
+// The curve skeleton leaves the fork (the hips, at 0.95 m) diagonally through
+// the groin to the thigh's middle (x = +-0.1 m at 0.82 m): by normalized arc
+// length from the fork (the thesis) the upper leg lands on that diagonal,
+// low and inside the thigh (re_male: 6 % of the height low). On the thigh's
+// axis at the template's offset from the hips (FitOptions::hipsOnThighs) it
+// sits on the thigh's line, 4 cm (the template's offset, scaled) below the
+// fork, and the knee below it is measured from there.
+TEST(FitTemplate, UpperLegsOnTheThighsAxisBesideTheFork)
+{
+    using J = HumanoidJoint;
+    const StickLegs s = stickWithFeet(0.1, 0.15, 0.82);
+    const FitResult fit = fitTemplate(s.skeleton, s.labels, humanoid21());
+    const Skeleton thesis = fitTemplate(s.skeleton, s.labels, humanoid21(), {.hipsOnThighs = false}).skeleton;
+    for (const J upLeg : {J::LeftUpLeg, J::RightUpLeg}) {
+        const int j = jointIndex(upLeg);
+        const double x = upLeg == J::LeftUpLeg ? 0.1 : -0.1;
+        const double scale = fit.chainScales[static_cast<size_t>(upLeg == J::LeftUpLeg ? Limb::LeftFoot : Limb::RightFoot)];
+        const Vec3 p = row(fit.skeleton.bindPositions, j);
+        EXPECT_NEAR(p.x(), x, 0.005) << "on the thigh's axis";
+        EXPECT_NEAR(p.z(), 0.0, 0.005);
+        EXPECT_NEAR(p.y(), 0.95 - 0.04 * scale, 0.01) << "the template's offset below the hips";
+        const Vec3 q = row(thesis.bindPositions, j);
+        EXPECT_LE(q.y(), p.y() - 0.02) << "the thesis's arc length: low";
+        EXPECT_GE(std::abs(q.x() - x), 0.02) << "the thesis's arc length: off the thigh's axis";
     }
 }
 
