@@ -97,6 +97,30 @@ Polyline polyline(const CurveSkeleton& s, const std::vector<int>& path, const Fi
     return line;
 }
 
+// Whether an arm's segment ends in a finger: its end node's radius is less
+// than `maxFingerRadius` of the forearm's (the median radius of the nodes
+// between 0.3 and 0.6 of the segment from the shoulder, `tail`). A finger's
+// radius is a fifth to a quarter of the forearm's; a mitten hand's half
+// thickness, where the curve skeleton of a flat hand ends, half of it or more.
+// A segment that runs into a finger reaches within the finger's radius of its
+// tip, which the tip extension restores, so the arm keeps its own scale.
+constexpr double maxFingerRadius = 0.4;
+bool endsInAFinger(const CurveSkeleton& s, const Polyline& line, const Polyline& tail)
+{
+    int end = -1;
+    for (int v : line.nodes)
+        if (v >= 0)
+            end = v;
+    std::vector<double> radii;
+    for (size_t k = 0; k < tail.points.size(); ++k)
+        if (tail.nodes[k] >= 0 && tail.arc[k] > 0.3 * tail.length() && tail.arc[k] < 0.6 * tail.length())
+            radii.push_back(s.radii[static_cast<size_t>(tail.nodes[k])]);
+    if (end < 0 || radii.empty())
+        return false;
+    std::nth_element(radii.begin(), radii.begin() + static_cast<std::ptrdiff_t>(radii.size() / 2), radii.end());
+    return s.radii[static_cast<size_t>(end)] < maxFingerRadius * radii[radii.size() / 2];
+}
+
 // The arms from the shoulders (FitOptions::armsFromShoulders). Per arm chain
 // that starts with a clavicle hanging from a spine joint:
 //  1. the clavicle by its rest offset from that joint, scaled with the spine:
@@ -105,11 +129,12 @@ Polyline polyline(const CurveSkeleton& s, const std::vector<int>& path, const Fi
 //     (Euclidean), where the arm leaves the trunk;
 //  3. the joints after it by their rest arc lengths from it along the rest of
 //     the segment, scaled by the longer of the segment's and the body's scale
-//     (the longest of the spine and the legs).
+//     (the longest of the spine and the legs); by the segment's own where it
+//     ends in a finger (`endsInAFinger()`).
 // The clavicles step up along the fitted spine less its component across the
 // body (from one arm's root to the other's, level).
 // `placed` receives (position, node) for the joints it places.
-void placeArms(const RigTemplate& t, const std::array<Polyline, limbCount>& lines,
+void placeArms(const CurveSkeleton& s, const RigTemplate& t, const std::array<Polyline, limbCount>& lines,
                const std::array<double, limbCount>& scales, const Vec3& up,
                std::vector<std::optional<std::pair<Vec3, int>>>& placed)
 {
@@ -203,10 +228,12 @@ void placeArms(const RigTemplate& t, const std::array<Polyline, limbCount>& line
         // 3. The rest of the arm. A curve skeleton stops short of a flat
         // extremity (a mitten hand: by half its width, not the half thickness
         // the tip extension adds), which would pull every joint inwards; the
-        // body's scale bounds the arm's from below.
+        // body's scale bounds the arm's from below, unless the segment runs
+        // into a finger and so reaches the tip.
         const double tShoulder = t.chainPositions[static_cast<size_t>(shoulder)];
         const double restTail = (1.0 - tShoulder) * t.chainLengths[c];
-        const double tailScale = restTail > 0.0 ? std::max(tail.length() / restTail, body) : body;
+        const double floor = endsInAFinger(s, line, tail) ? 0.0 : body;
+        const double tailScale = restTail > 0.0 ? std::max(tail.length() / restTail, floor) : body;
         for (size_t k = 1; k < joints.size(); ++k) {
             const double arc = (t.chainPositions[static_cast<size_t>(joints[k])] - tShoulder) * t.chainLengths[c] * tailScale;
             placed[static_cast<size_t>(joints[k])] = tail.at(tail.length() > 0.0 ? arc / tail.length() : 0.0);
@@ -594,7 +621,7 @@ FitResult fitTemplate(const CurveSkeleton& s, const EndNodeLabels& labels, const
     k.bindOrientations.assign(static_cast<size_t>(n), Eigen::Quaterniond::Identity());
     result.jointNode.assign(static_cast<size_t>(n), -1);
     if (options.armsFromShoulders)
-        placeArms(t, lines, result.chainScales, options.up.normalized(), placed);
+        placeArms(s, t, lines, result.chainScales, options.up.normalized(), placed);
     if ((options.kneesAtBends || options.anklesOnShins) && !result.legsJoinedByCloth) // legs under cloth are straight lines by construction
         placeLegs(t, lines, result.chainScales, options.minKneeBend * std::numbers::pi / 180.0, options.kneesAtBends,
                   options.anklesOnShins, placed);

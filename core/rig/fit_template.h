@@ -41,9 +41,13 @@
 /// template's, but never by less than the body's scale, the longest of the
 /// spine's and the legs' (the curve skeleton of a flat hand stops half the
 /// hand's width short of the fingertips, more than the tip extension restores;
-/// bends only shorten a segment). Only where the arm segment's scale is within
-/// 15 % of the spine's (the template is in the character's proportions; else,
-/// as for a CMU skeleton on the humanoid, the thesis's placement).
+/// bends only shorten a segment), except where the segment ends in a finger
+/// (its end node's radius under 0.4 of the forearm's: it then reaches within
+/// a finger's radius of the tip, and the floor stretched short arms, the
+/// devset players' elbows 5-6 % of the height out along the arm). Only where
+/// the arm segment's scale is within 15 % of the spine's (the template is in
+/// the character's proportions; else, as for a CMU skeleton on the humanoid,
+/// the thesis's placement).
 ///
 /// A third departure, on by default (`FitOptions::kneesAtBends`): a curve
 /// skeleton rounds a bent knee off inside the corner, so by normalized arc

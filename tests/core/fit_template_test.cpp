@@ -13,6 +13,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 namespace rig {
 namespace {
@@ -311,6 +312,29 @@ TEST(FitTemplate, UpperLegsOnTheThighsAxisBesideTheFork)
         const Vec3 q = row(thesis.bindPositions, j);
         EXPECT_LE(q.y(), p.y() - 0.02) << "the thesis's arc length: low";
         EXPECT_GE(std::abs(q.x() - x), 0.02) << "the thesis's arc length: off the thigh's axis";
+    }
+}
+
+// Arms whose curve skeleton runs into a finger (the end node's radius a
+// fifth of the forearm's) reach within that radius of the fingertip, so the
+// arm keeps its own scale from the shoulder; the body's scale as a floor
+// (for mitten hands, whose curve skeleton stops half the hand's width short)
+// stretched the players' short arms: their elbows 5-6 % of the height out
+// along the arm (issue 14). The stick figure's arms are short for its legs.
+TEST(FitTemplate, ArmsEndingInAFingerKeepTheirOwnScale)
+{
+    using J = HumanoidJoint;
+    StickLegs s = stickWithFeet(0.1, 0.15);
+    for (Limb hand : {Limb::LeftHand, Limb::RightHand})
+        s.skeleton.radii[static_cast<size_t>(s.labels[hand])] = 0.008;
+    const RigTemplate& t = humanoid21();
+    const Skeleton k = fitTemplate(s.skeleton, s.labels, t).skeleton;
+    for (const auto& [shoulder, wrist, sign] : {std::tuple{J::LeftArm, J::LeftHand, 1.0}, std::tuple{J::RightArm, J::RightHand, -1.0}}) {
+        const int js = jointIndex(shoulder), jw = jointIndex(wrist);
+        const double ts = t.chainPositions[static_cast<size_t>(js)], tw = t.chainPositions[static_cast<size_t>(jw)];
+        const double xs = row(k.bindPositions, js).x(), tip = sign * (0.8 + 0.008);
+        // The wrist at its rest share of the arm from the shoulder to the tip.
+        EXPECT_NEAR(row(k.bindPositions, jw).x(), xs + (tip - xs) * (tw - ts) / (1.0 - ts), 0.005) << k.names[static_cast<size_t>(jw)];
     }
 }
 
