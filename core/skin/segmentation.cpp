@@ -560,7 +560,7 @@ std::vector<double> nearestLinkDistances(const Mesh& mesh, const Rig& rig, int t
 std::vector<int> seedsPerPart(const Parts& parts, const VertexAdjacency& adj, const std::vector<char>& isCand,
                               const std::vector<double>& dist, const std::vector<double>& nearest)
 {
-    std::vector<int> any(static_cast<size_t>(parts.count), -1), own(static_cast<size_t>(parts.count), -1);
+    std::vector<int> own(static_cast<size_t>(parts.count), -1);
     int thesis = -1;
     auto closer = [&](int i, int s) { return s < 0 || dist[static_cast<size_t>(i)] < dist[static_cast<size_t>(s)]; };
     for (int i = 0; i < static_cast<int>(dist.size()); ++i) {
@@ -569,8 +569,6 @@ std::vector<int> seedsPerPart(const Parts& parts, const VertexAdjacency& adj, co
         const auto part = static_cast<size_t>(parts.comp[static_cast<size_t>(i)]);
         if (closer(i, thesis))
             thesis = i;
-        if (closer(i, any[part]))
-            any[part] = i;
         if (dist[static_cast<size_t>(i)] <= nearest[static_cast<size_t>(i)] * (1.0 + 1e-9) && closer(i, own[part]))
             own[part] = i;
     }
@@ -580,11 +578,11 @@ std::vector<int> seedsPerPart(const Parts& parts, const VertexAdjacency& adj, co
 }
 
 /// Alg. 3.2.4 step 1, region growing link by link: the candidate pairs
-/// (vertex, link), sorted by vertex. A link's region grows from one seed per
-/// part (its candidate nearest to the link: a vertex with 0 < δ < 1, or
-/// beyond the end of a leaf's link, so a part wholly beyond the end, like an
-/// eyeball, is still reached) over vertices in the link's influence space and
-/// not in a child link's.
+/// (vertex, link), sorted by vertex. A link's region grows from its seeds
+/// (`seedsPerPart()`: at most one per part, a candidate being a vertex with
+/// 0 < δ < 1 or beyond the end of a leaf's link, so a part wholly beyond the
+/// end, like an eyeball, is still reached) over vertices in the link's
+/// influence space and not in a child link's.
 std::vector<std::pair<int, int>> growRegions(const Mesh& mesh, const Rig& rig, const VertexAdjacency& adj,
                                              const Parts& parts, const std::vector<double>& nearest, int threads,
                                              const Progress& progress)
