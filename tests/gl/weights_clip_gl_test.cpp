@@ -7,6 +7,7 @@
 #include "ui/viewport/viewport.h"
 
 #include "tests/support/qt/image_compare.h"
+#include "tests/support/qt/window_shot.h"
 #include "tests/support/source_dir.h"
 
 #include <gtest/gtest.h>
@@ -149,13 +150,8 @@ TEST(DevsetClipGl, APlayersOwnClipMovesItsAutoRigBesideTheArtistsSkeleton)
     EXPECT_GE(driven, 21) << "the body's joints follow the artist's";
     Viewport* viewport = window.viewport();
     auto shot = [&](const char* name) {
+        rig::test::saveWindowShot(window, name);
         QCoreApplication::processEvents();
-        QImage img = window.grab().toImage();
-        QPainter painter(&img);
-        painter.drawImage(viewport->mapTo(&window, QPoint(0, 0)), viewport->grabFramebuffer());
-        painter.end();
-        if (const char* dir = std::getenv("RIGSMITH_SHOTS"))
-            img.save(QString("%1/%2.png").arg(dir, name));
         return viewport->grabFramebuffer();
     };
     TimelinePanel* timeline = window.timeline();
