@@ -35,45 +35,54 @@ MatrixX3d vertexNormals(const MatrixX3d& V, const MatrixX3i& F)
 
 EdgeTopology edgeTopology(const MatrixX3i& F)
 {
-    // One directed half-edge per triangle side, keyed by its undirected edge.
-    struct HalfEdge {
-        std::uint64_t key;
-        bool forward; // a < b in the triangle's own orientation
-    };
-    std::vector<HalfEdge> halfEdges;
-    halfEdges.reserve(static_cast<size_t>(F.rows()) * 3);
+    // Half-edges bucketed by their lower vertex (a counting sort, issue 20:
+    // no global sort), each entry (upper vertex << 1 | forward), forward when
+    // the triangle runs lower -> upper; a bucket is sorted on its own (a few entries).
     EdgeTopology topo;
-    for (Eigen::Index f = 0; f < F.rows(); ++f) {
+    auto valid = [&](Eigen::Index f) {
         const int i0 = F(f, 0), i1 = F(f, 1), i2 = F(f, 2);
-        if (i0 == i1 || i1 == i2 || i0 == i2) {
+        return i0 >= 0 && i1 >= 0 && i2 >= 0 && i0 != i1 && i1 != i2 && i0 != i2;
+    };
+    int n = 0;
+    for (Eigen::Index f = 0; f < F.rows(); ++f)
+        if (valid(f))
+            n = std::max({n, F(f, 0) + 1, F(f, 1) + 1, F(f, 2) + 1});
+    std::vector<std::size_t> start(static_cast<size_t>(n) + 1, 0);
+    for (Eigen::Index f = 0; f < F.rows(); ++f)
+        if (valid(f))
+            for (int k = 0; k < 3; ++k)
+                ++start[static_cast<size_t>(std::min(F(f, k), F(f, (k + 1) % 3))) + 1];
+        else
             ++topo.degenerateTriangles;
-            continue;
+    for (size_t v = 0; v < static_cast<size_t>(n); ++v)
+        start[v + 1] += start[v];
+    std::vector<std::uint64_t> entries(start.back());
+    std::vector<std::size_t> fill(start.begin(), start.end() - 1);
+    for (Eigen::Index f = 0; f < F.rows(); ++f)
+        if (valid(f))
+            for (int k = 0; k < 3; ++k) {
+                const int a = F(f, k), b = F(f, (k + 1) % 3);
+                entries[fill[static_cast<size_t>(std::min(a, b))]++] = (std::uint64_t(std::max(a, b)) << 1) | (a < b ? 1u : 0u);
+            }
+    for (size_t v = 0; v < static_cast<size_t>(n); ++v) {
+        const auto first = entries.begin() + static_cast<std::ptrdiff_t>(start[v]);
+        const auto last = entries.begin() + static_cast<std::ptrdiff_t>(start[v + 1]);
+        std::sort(first, last);
+        for (auto i = first; i != last;) {
+            auto j = i;
+            int forward = 0;
+            while (j != last && (*j >> 1) == (*i >> 1))
+                forward += int(*j++ & 1u);
+            const auto count = j - i;
+            ++topo.edges;
+            if (count == 1)
+                ++topo.boundaryEdges;
+            else if (count > 2)
+                ++topo.nonManifoldEdges;
+            else if (forward != 1)
+                ++topo.inconsistentEdges;
+            i = j;
         }
-        for (int k = 0; k < 3; ++k) {
-            const auto a = static_cast<std::uint32_t>(F(f, k));
-            const auto b = static_cast<std::uint32_t>(F(f, (k + 1) % 3));
-            const auto lo = std::min(a, b), hi = std::max(a, b);
-            halfEdges.push_back({(std::uint64_t(lo) << 32) | hi, a < b});
-        }
-    }
-    std::sort(halfEdges.begin(), halfEdges.end(),
-              [](const HalfEdge& x, const HalfEdge& y) { return x.key < y.key; });
-    for (size_t i = 0; i < halfEdges.size();) {
-        size_t j = i;
-        int forward = 0;
-        while (j < halfEdges.size() && halfEdges[j].key == halfEdges[i].key) {
-            forward += halfEdges[j].forward ? 1 : 0;
-            ++j;
-        }
-        const size_t count = j - i;
-        ++topo.edges;
-        if (count == 1)
-            ++topo.boundaryEdges;
-        else if (count > 2)
-            ++topo.nonManifoldEdges;
-        else if (forward != 1)
-            ++topo.inconsistentEdges;
-        i = j;
     }
     return topo;
 }

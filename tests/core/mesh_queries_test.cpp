@@ -1,6 +1,9 @@
 #include "core/mesh/mesh_queries.h"
 #include "tests/support/meshes.h"
 
+#include <map>
+#include <random>
+
 #include <gtest/gtest.h>
 
 namespace rig {
@@ -51,6 +54,48 @@ TEST(MeshQueries, FinIsNonManifold)
     m.F.conservativeResize(13, 3);
     m.F.row(12) << 2, 3, 8; // shares edge 2-3 with two box triangles
     EXPECT_EQ(edgeTopology(m.F).nonManifoldEdges, 1);
+}
+
+// The bucketed count (issue 20) against the definition, on random triangles
+// over few vertices (many shared, repeated and non-manifold edges, both
+// orientations, degenerate and negative-index triangles).
+TEST(MeshQueries, EdgeTopologyCountsMatchTheDefinitionOnRandomTriangles)
+{
+    std::mt19937 rng(20);
+    for (int trial = 0; trial < 50; ++trial) {
+        const int n = 3 + trial % 17;
+        MatrixX3i F(40 + trial, 3);
+        std::uniform_int_distribution<int> vertex(trial % 5 == 0 ? -1 : 0, n - 1);
+        for (Eigen::Index f = 0; f < F.rows(); ++f)
+            F.row(f) << vertex(rng), vertex(rng), vertex(rng);
+        EdgeTopology expected;
+        std::map<std::pair<int, int>, std::pair<int, int>> uses; // edge -> (half-edges, forward ones)
+        for (Eigen::Index f = 0; f < F.rows(); ++f) {
+            const int a = F(f, 0), b = F(f, 1), c = F(f, 2);
+            if (a < 0 || b < 0 || c < 0 || a == b || b == c || a == c) {
+                ++expected.degenerateTriangles;
+                continue;
+            }
+            for (int k = 0; k < 3; ++k) {
+                const int p = F(f, k), q = F(f, (k + 1) % 3);
+                auto& u = uses[std::minmax(p, q)];
+                ++u.first;
+                u.second += p < q ? 1 : 0;
+            }
+        }
+        for (const auto& [edge, u] : uses) {
+            ++expected.edges;
+            expected.boundaryEdges += u.first == 1;
+            expected.nonManifoldEdges += u.first > 2;
+            expected.inconsistentEdges += u.first == 2 && u.second != 1;
+        }
+        const EdgeTopology got = edgeTopology(F);
+        EXPECT_EQ(got.edges, expected.edges) << "trial " << trial;
+        EXPECT_EQ(got.boundaryEdges, expected.boundaryEdges) << "trial " << trial;
+        EXPECT_EQ(got.nonManifoldEdges, expected.nonManifoldEdges) << "trial " << trial;
+        EXPECT_EQ(got.inconsistentEdges, expected.inconsistentEdges) << "trial " << trial;
+        EXPECT_EQ(got.degenerateTriangles, expected.degenerateTriangles) << "trial " << trial;
+    }
 }
 
 TEST(MeshQueries, CapsuleAndTorusAreClosedAndCountComponents)
