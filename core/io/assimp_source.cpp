@@ -1,5 +1,7 @@
 #include "core/io/assimp_source.h"
 
+#include "core/common/dedup.h"
+
 #include <assimp/GltfMaterial.h>
 #include <assimp/material.h>
 
@@ -217,7 +219,6 @@ SourceMaterial readMaterial(const aiMaterial* m, int index, TextureTable& table)
     return out;
 }
 
-void appendBytes(std::string& key, const void* p, size_t n) { key.append(static_cast<const char*>(p), n); }
 
 } // namespace
 
@@ -285,33 +286,50 @@ std::vector<int> fileVertices(const aiMesh* mesh, std::vector<int>& sourceOfVert
             if (vw.mVertexId < nv)
                 bones[vw.mVertexId].emplace_back(b, vw.mWeight);
         }
-    std::unordered_map<std::string, int> seen;
-    seen.reserve(nv);
-    order.clear();
-    std::string key;
-    for (unsigned v = 0; v < nv; ++v) {
-        key.clear();
-        appendBytes(key, &mesh->mVertices[v], sizeof(aiVector3D));
+    // File vertices equal in every attribute the file stores (position, normal,
+    // tangent frame, UVs, colours, bone weights) are one vertex.
+    auto attributes = [&](unsigned v, auto&& visit) {
+        visit(&mesh->mVertices[v], sizeof(aiVector3D));
         if (mesh->mNormals)
-            appendBytes(key, &mesh->mNormals[v], sizeof(aiVector3D));
+            visit(&mesh->mNormals[v], sizeof(aiVector3D));
         if (mesh->mTangents)
-            appendBytes(key, &mesh->mTangents[v], sizeof(aiVector3D));
+            visit(&mesh->mTangents[v], sizeof(aiVector3D));
         if (mesh->mBitangents)
-            appendBytes(key, &mesh->mBitangents[v], sizeof(aiVector3D));
+            visit(&mesh->mBitangents[v], sizeof(aiVector3D));
         for (unsigned s = 0; s < AI_MAX_NUMBER_OF_TEXTURECOORDS && mesh->mTextureCoords[s]; ++s)
-            appendBytes(key, &mesh->mTextureCoords[s][v], sizeof(aiVector3D));
+            visit(&mesh->mTextureCoords[s][v], sizeof(aiVector3D));
         for (unsigned s = 0; s < AI_MAX_NUMBER_OF_COLOR_SETS && mesh->mColors[s]; ++s)
-            appendBytes(key, &mesh->mColors[s][v], sizeof(aiColor4D));
-        if (!bones.empty()) {
-            std::sort(bones[v].begin(), bones[v].end());
-            for (const auto& bw : bones[v])
-                appendBytes(key, &bw, sizeof(bw));
-        }
-        const auto [it, inserted] = seen.try_emplace(key, static_cast<int>(order.size()));
-        if (inserted)
-            order.push_back(static_cast<int>(v));
-        sourceOfVertex[v] = it->second;
-    }
+            visit(&mesh->mColors[s][v], sizeof(aiColor4D));
+    };
+    for (auto& b : bones)
+        std::sort(b.begin(), b.end());
+    auto hash = [&](int v) {
+        std::uint64_t h = 1469598103934665603ULL; // FNV-1a over the bytes
+        auto visit = [&](const void* p, std::size_t n) {
+            for (std::size_t i = 0; i < n; ++i)
+                h = (h ^ static_cast<const unsigned char*>(p)[i]) * 1099511628211ULL;
+        };
+        attributes(static_cast<unsigned>(v), visit);
+        if (!bones.empty())
+            for (const auto& bw : bones[static_cast<size_t>(v)])
+                visit(&bw, sizeof(bw));
+        return h;
+    };
+    auto same = [&](int a, int b) {
+        const unsigned char* pa[24]; // at most 4 + 8 UV sets + 8 colour sets
+        int count = 0;
+        attributes(static_cast<unsigned>(a), [&](const void* p, std::size_t) { pa[count++] = static_cast<const unsigned char*>(p); });
+        bool equal = true;
+        count = 0;
+        attributes(static_cast<unsigned>(b), [&](const void* p, std::size_t n) {
+            equal = equal && std::memcmp(pa[count++], p, n) == 0;
+        });
+        return equal && (bones.empty() || bones[static_cast<size_t>(a)] == bones[static_cast<size_t>(b)]);
+    };
+    std::vector<int> firsts;
+    const std::vector<int> classes = groupEqual(static_cast<int>(nv), hash, same, firsts);
+    order = std::move(firsts);
+    sourceOfVertex = classes;
     return order;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/io/assimp_animation.h"
+#include "core/common/dedup.h"
 #include "core/io/assimp_source.h"
 #include "core/mesh/mesh_queries.h"
 
@@ -543,28 +544,20 @@ void weld(const FileGeometry& g, const ImportOptions& options, const std::string
     // The cell keys must fit a long long (a zero-size mesh far from the origin gave 1e19).
     const double tol = std::max({options.weldTolerance * g.box.diagonal(), 1e-12,
                                  g.V.size() > 0 ? g.V.cwiseAbs().maxCoeff() / 0x1p62 : 0.0});
-    struct KeyHash {
-        size_t operator()(const std::array<long long, 3>& k) const
-        {
-            // Unsigned arithmetic wraps by definition (the signed products overflowed).
-            using U = unsigned long long;
-            return std::hash<U>()(U(k[0]) * 73856093ULL ^ U(k[1]) * 19349663ULL ^ U(k[2]) * 83492791ULL);
-        }
-    };
     const auto fileVertices = static_cast<int>(g.V.rows());
-    std::unordered_map<std::array<long long, 3>, int, KeyHash> cells;
-    cells.reserve(static_cast<size_t>(fileVertices) * 2);
-    info.weldMap.resize(static_cast<size_t>(fileVertices));
+    std::vector<std::array<long long, 3>> keys(static_cast<size_t>(fileVertices));
+    for (int v = 0; v < fileVertices; ++v)
+        keys[static_cast<size_t>(v)] = {std::llround(g.V(v, 0) / tol), std::llround(g.V(v, 1) / tol),
+                                        std::llround(g.V(v, 2) / tol)};
+    auto hash = [&](int v) {
+        // Unsigned arithmetic wraps by definition (the signed products overflowed).
+        using U = unsigned long long;
+        const auto& k = keys[static_cast<size_t>(v)];
+        return U(k[0]) * 73856093ULL ^ U(k[1]) * 19349663ULL ^ U(k[2]) * 83492791ULL;
+    };
+    auto same = [&](int a, int b) { return keys[static_cast<size_t>(a)] == keys[static_cast<size_t>(b)]; };
     std::vector<int> representative;
-    representative.reserve(static_cast<size_t>(fileVertices));
-    for (int v = 0; v < fileVertices; ++v) {
-        const std::array<long long, 3> key{std::llround(g.V(v, 0) / tol), std::llround(g.V(v, 1) / tol),
-                                           std::llround(g.V(v, 2) / tol)};
-        auto [it, inserted] = cells.try_emplace(key, static_cast<int>(representative.size()));
-        if (inserted)
-            representative.push_back(v);
-        info.weldMap[v] = it->second;
-    }
+    info.weldMap = groupEqual(fileVertices, hash, same, representative);
     const int nv = static_cast<int>(representative.size());
     mesh.V.resize(nv, 3);
     mesh.part.resize(static_cast<size_t>(nv));
