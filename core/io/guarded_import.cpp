@@ -283,6 +283,9 @@ Child startImporter(ImporterCommand& command, std::uint64_t memory, std::uint64_
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         throw IoError(path + ": cannot start the importer (" + std::strerror(errno) + ")");
+#ifdef F_SETPIPE_SZ
+    ::fcntl(fds[0], F_SETPIPE_SZ, 1 << 20); // fewer switches between the processes (best effort: the default 64 KiB works)
+#endif
     const int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
@@ -320,14 +323,18 @@ Child startImporter(ImporterCommand& command, std::uint64_t memory, std::uint64_
 struct ChildRecords {
     bool done = false;        ///< A last record arrived.
     bool outOfMemory = false; ///< 'M'
-    std::string character;    ///< 'C': the character stream
+    /// 'C': the character stream is `buffer[characterAt, characterAt + characterLength)`
+    /// (read in place: a 155k-vertex character is 20 MB, copied once less).
+    std::string buffer;
+    std::size_t characterAt = 0, characterLength = 0;
+    std::string_view character() const { return std::string_view(buffer).substr(characterAt, characterLength); }
     int errorKind = 0;        ///< 'E': 1 IoError, 2 InvalidInput, 3 other
     std::string errorText;
 };
 
 /// Parses the complete records of `buf` from `pos` on (advancing it); stops at
 /// an incomplete one or after the last. Returns false on an unknown tag.
-bool parseRecords(const std::string& buf, std::size_t& pos, const Progress& progress, ChildRecords& out, char& badTag)
+bool parseRecords(std::string_view buf, std::size_t& pos, const Progress& progress, ChildRecords& out, char& badTag)
 {
     while (!out.done && pos < buf.size()) {
         const char tag = buf[pos];
@@ -352,7 +359,8 @@ bool parseRecords(const std::string& buf, std::size_t& pos, const Progress& prog
             std::memcpy(&len, body, 8);
             if (left < 8 + len)
                 return true;
-            out.character.assign(body + 8, static_cast<std::size_t>(len));
+            out.characterAt = pos + 1 + 8;
+            out.characterLength = static_cast<std::size_t>(len);
             pos += 1 + 8 + static_cast<std::size_t>(len);
             out.done = true;
         } else if (tag == 'E') {
@@ -378,6 +386,19 @@ bool parseRecords(const std::string& buf, std::size_t& pos, const Progress& prog
     return true;
 }
 
+/// The bytes still missing from the character record that starts at `pos`
+/// (its header read), so the reader can make room for all of it; 0 otherwise.
+std::size_t pendingRecordBytes(std::string_view buf, std::size_t pos)
+{
+    if (pos >= buf.size() || buf[pos] != 'C' || buf.size() - pos < 9)
+        return 0;
+    std::uint64_t len = 0;
+    std::memcpy(&len, buf.data() + pos + 1, 8);
+    const std::uint64_t have = buf.size() - pos - 9;
+    constexpr std::uint64_t cap = std::uint64_t(1) << 28; // at most 256 MiB ahead: a corrupt length is not allocated
+    return len > have ? static_cast<std::size_t>(std::min(len - have, cap)) : 0;
+}
+
 /// Reads the child's records until its last one, the pipe closing, the
 /// clock running out or the user cancelling (the last two kill the child).
 ChildRecords readRecords(const Child& child, const GuardedImportOptions& options, const Progress& progress,
@@ -390,9 +411,9 @@ ChildRecords readRecords(const Child& child, const GuardedImportOptions& options
         throw IoError(path + ": " + message);
     };
     ChildRecords out;
-    std::string buf;
-    std::size_t pos = 0; // start of the first unparsed record
-    char chunk[1 << 16];
+    std::string& buf = out.buffer;
+    std::size_t pos = 0;  // start of the first unparsed record
+    std::size_t used = 0; // bytes of buf read so far (buf.size() is its room)
     while (!out.done) {
         if (progress.cancelled()) {
             ::close(child.in);
@@ -411,17 +432,23 @@ ChildRecords readRecords(const Child& child, const GuardedImportOptions& options
             failAndKill(std::string("lost the importer (") + std::strerror(errno) + ")");
         if (r <= 0)
             continue;
-        const ssize_t n = ::read(child.in, chunk, sizeof chunk);
+        // Read straight into the buffer, with room for the whole of a record
+        // whose length is known (the character: one allocation, no regrowth).
+        const std::size_t room = std::max<std::size_t>(1 << 16, pendingRecordBytes({buf.data(), used}, pos));
+        if (buf.size() < used + room)
+            buf.resize(std::max(used + room, std::min<std::size_t>(2 * buf.size(), used + (std::size_t(1) << 26))));
+        const ssize_t n = ::read(child.in, buf.data() + used, buf.size() - used);
         if (n < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
         if (n <= 0)
             break; // the child closed the pipe: exited or died
-        buf.append(chunk, static_cast<std::size_t>(n));
+        used += static_cast<std::size_t>(n);
         char badTag = 0;
-        if (!parseRecords(buf, pos, progress, out, badTag))
+        if (!parseRecords({buf.data(), used}, pos, progress, out, badTag))
             failAndKill("the importer's output is corrupt (record '" + std::string(1, badTag) + "')");
         if (pos > (1 << 20) && !out.done) { // drop parsed progress records
             buf.erase(0, pos);
+            used -= pos;
             pos = 0;
         }
     }
@@ -494,7 +521,7 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
     throwIfChildFailed(path, importer, records, status, memory);
     if (records.errorKind != 0)
         rethrowChildError(records);
-    return readCharacterStream(records.character, path);
+    return readCharacterStream(records.character(), path);
 }
 
 int runImporterChild(const std::string& path, const ImportOptions& import, int fd)
