@@ -18,16 +18,16 @@
 #include "core/eval/weight_compare.h"
 #include "core/voxel/fill.h"
 #include "core/voxel/voxelize.h"
-#include "ui/render_offscreen.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QGuiApplication>
 
 #include <charconv>
 #include <iomanip>
 #include <cstdio>
+#include <cerrno>
 #include <cstring>
+#include <unistd.h>
 #include <tuple>
 
 #include <cstdlib>
@@ -43,6 +43,8 @@
 
 namespace rig::app {
 namespace {
+
+WindowCommand g_render = nullptr; // set in the window executable
 
 const std::vector<std::string> commands = {"info", "render", "skeleton", "fit", "rig", "export", "retarget", "bench", "weights", "compare-weights", "evaluate"};
 
@@ -198,6 +200,23 @@ Errors: one line on stderr and a non-zero exit code.
     return text + methodList();
 }
 
+void setWindowCommand(WindowCommand render) { g_render = render; }
+
+int runWindowExecutable(int argc, char** argv)
+{
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    const std::filesystem::path gui = (ec ? std::filesystem::path(argv[0]) : self).parent_path() / "rigsmith-gui";
+    std::vector<char*> args(argv, argv + argc);
+    const std::string path = gui.string();
+    args[0] = const_cast<char*>(path.c_str());
+    args.push_back(nullptr);
+    ::execv(path.c_str(), args.data());
+    std::cerr << "rigsmith: cannot start the window: " << path << " (" << std::strerror(errno)
+              << "); it is built beside rigsmith (cmake --build build)\n";
+    return 127;
+}
+
 bool isCliInvocation(const std::vector<std::string>& args)
 {
     if (args.empty())
@@ -229,7 +248,7 @@ int runCli(int argc, char** argv, const std::vector<std::string>& args)
         if (command == "info")
             return cmdInfo(rest);
         if (command == "render")
-            return cmdRender(argc, argv, rest);
+            return g_render ? g_render(argc, argv, rest) : runWindowExecutable(argc, argv);
         if (command == "skeleton")
             return cmdSkeleton(rest);
         if (command == "fit")

@@ -25,11 +25,9 @@
 #include "core/eval/weight_compare.h"
 #include "core/voxel/fill.h"
 #include "core/voxel/voxelize.h"
-#include "ui/render_offscreen.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QGuiApplication>
 
 #include <algorithm>
 #include <cctype>

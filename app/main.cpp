@@ -1,7 +1,9 @@
-// rigsmith: the GUI with no arguments (or a file to open), the headless
-// command line otherwise (see app/cli.h).
+// rigsmith-gui: the window with no arguments (or a file to open), and the
+// commands that need Qt (`render`, `--screenshot`); `rigsmith` (app/cli_main.cpp)
+// runs the headless commands without Qt and becomes this executable for the rest.
 
 #include "app/cli.h"
+#include "app/cli_common.h"
 #include "ui/document.h"
 #include "ui/main_window.h"
 
@@ -21,6 +23,7 @@
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
+    rig::app::setWindowCommand(rig::app::cmdRender);
     if (rig::app::isCliInvocation(args))
         return rig::app::runCli(argc, argv, args);
 
