@@ -3,7 +3,14 @@
 // character with any deformer, under Xvfb + llvmpipe).
 //
 //   xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/ui/pose_fps [--frames N] [--size WxH] [--joint NAME]
-//                                                                  [--xray on|off]
+//                                                                  [--xray on|off] [--file SPEC | --cell-size C]
+//
+// --file: the character to open (a file or a default spec; default: "default",
+// 22k vertices); --cell-size C: the generated character polygonized at cell
+// size C metres, written as PLY and opened as a file (0.0083: ~100k vertices,
+// issue 20 item 5). Besides the frame time, each deformer's median frame is
+// split as the viewport measures it (Viewport::FrameTimes: uploads, CPU
+// deformers, draw, overlay; the rest is Qt composing the window).
 //
 // The whole main window (docks, document, viewport) opens the default
 // character and runs its stages (skeleton, rig, weights) as the app does, goes
@@ -12,6 +19,8 @@
 // twist-corrected deformer in turn. The frame time is measured from one
 // frameSwapped to the next (as bench/ui/orbit_fps does).
 
+#include "core/character/humanoid.h"
+#include "core/io/mesh_write.h"
 #include "core/rig/pose.h"
 #include "core/project/rig_project.h"
 #include "ui/document.h"
@@ -49,6 +58,8 @@ int main(int argc, char** argv)
     int frames = 120, w = 1400, h = 900;
     std::string jointName = "LeftForeArm";
     const char* xray = nullptr; // "on" / "off": the X-Ray toggle (default: as the app leaves it)
+    std::string file = "default";
+    double cellSize = 0.0;
     for (int i = 1; i + 1 < argc; ++i) {
         if (!std::strcmp(argv[i], "--frames"))
             frames = std::atoi(argv[++i]);
@@ -58,6 +69,10 @@ int main(int argc, char** argv)
             jointName = argv[++i];
         else if (!std::strcmp(argv[i], "--xray"))
             xray = argv[++i];
+        else if (!std::strcmp(argv[i], "--file"))
+            file = argv[++i];
+        else if (!std::strcmp(argv[i], "--cell-size"))
+            cellSize = std::atof(argv[++i]);
     }
     QSurfaceFormat::setDefaultFormat(viewportFormat());
     QStandardPaths::setTestModeEnabled(true);
@@ -77,13 +92,17 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "pose_fps: the window was not exposed (is there a display? use xvfb-run)\n");
         return 1;
     }
-    window.openFile("default");
+    if (cellSize > 0.0) {
+        file = scratch.filePath("generated.ply").toStdString();
+        writeMesh(file, generateHumanoid({.cellSize = cellSize}).mesh);
+    }
+    window.openFile(QString::fromStdString(file));
     window.document()->waitForIdle();
     QCoreApplication::processEvents();
     Document* doc = window.document();
     Viewport* viewport = window.viewport();
     if (!doc->project().rig() || !viewport->hasSkinning()) {
-        std::fprintf(stderr, "pose_fps: the default character has no rig or weights after its stages\n");
+        std::fprintf(stderr, "pose_fps: %s has no rig or weights after its stages\n", file.c_str());
         return 1;
     }
     const Skeleton& skeleton = doc->project().rig()->skeleton;
@@ -154,14 +173,18 @@ int main(int argc, char** argv)
             QCoreApplication::sendEvent(viewport, &e);
         };
         std::vector<double> ms;
+        std::vector<Viewport::FrameTimes> parts;
+        viewport->setMeasureFrames(true);
         QElapsedTimer timer;
         int frame = 0;
         QEventLoop loop;
         const QMetaObject::Connection c = QObject::connect(viewport, &QOpenGLWidget::frameSwapped, viewport, [&] {
             viewport->makeCurrent();
             ctx->functions()->glFinish();
-            if (frame > 5) // warm-up frames excluded
+            if (frame > 5) { // warm-up frames excluded
                 ms.push_back(double(timer.nsecsElapsed()) * 1e-6);
+                parts.push_back(viewport->lastFrameTimes());
+            }
             timer.start();
             if (++frame > frames + 5) {
                 loop.quit();
@@ -177,6 +200,7 @@ int main(int argc, char** argv)
         viewport->update();
         loop.exec();
         QObject::disconnect(c);
+        viewport->setMeasureFrames(false);
         send(QEvent::MouseButtonRelease, Qt::LeftButton, Qt::NoButton);
         doc->undoStack()->undo(); // back to the bind pose for the next deformer
         QCoreApplication::processEvents();
@@ -188,6 +212,21 @@ int main(int argc, char** argv)
         const double median = ms[ms.size() / 2], p90 = ms[ms.size() * 9 / 10];
         std::printf("%-22s frame time median %6.2f ms (%5.1f fps), p90 %6.2f ms (%5.1f fps), %zu frames\n",
                     info.title.c_str(), median, 1000.0 / median, p90, 1000.0 / p90, ms.size());
+        auto med = [&](auto part) {
+            std::vector<double> v;
+            for (const Viewport::FrameTimes& t : parts)
+                v.push_back(part(t));
+            std::sort(v.begin(), v.end());
+            return v[v.size() / 2];
+        };
+        const double upload = med([](const auto& t) { return t.upload; });
+        const double cpu = med([](const auto& t) { return t.cpuDeform; });
+        const double draw = med([](const auto& t) { return t.draw; });
+        const double overlay = med([](const auto& t) { return t.overlay; });
+        const double paint = med([](const auto& t) { return t.total(); });
+        std::printf("%-22s   medians: uploads %.2f ms, CPU deformer %.2f ms, draw %.2f ms, overlay %.2f ms; "
+                    "paintGL %.2f ms, the rest (Qt composition, events) %.2f ms\n",
+                    "", upload, cpu, draw, overlay, paint, median - paint);
     }
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QPainter>
 #include <QSurfaceFormat>
 #include <QToolTip>
@@ -380,6 +381,17 @@ void Viewport::resizeGL(int, int) {}
 
 void Viewport::paintGL()
 {
+    // Frame parts timed for benches only (each ends with a glFinish).
+    QElapsedTimer partTimer;
+    partTimer.start();
+    auto lap = [&](double& into) {
+        if (!m_measureFrames)
+            return;
+        context()->functions()->glFinish();
+        into = double(partTimer.nsecsElapsed()) * 1e-6;
+        partTimer.restart();
+    };
+    m_frameTimes = {};
     if (m_meshDirty && m_renderer.initialized()) {
         if (m_mesh) {
             const bool source = drawsSourceMeshes();
@@ -444,10 +456,12 @@ void Viewport::paintGL()
         m_poseDirty = false;
         m_cpuDeformDirty = true;
     }
+    lap(m_frameTimes.upload);
     if (m_cpuDeformDirty && m_renderer.initialized() && deforming()) {
         updateCpuDeformed();
         m_cpuDeformDirty = false;
     }
+    lap(m_frameTimes.cpuDeform);
     if (m_gizmoDirty && m_renderer.initialized()) {
         const std::optional<RotateGizmo> g = gizmo();
         m_renderer.setGizmo(g ? makeGizmoLines(*g, m_dragRing >= 0 ? m_dragRing : m_hoverRing) : std::vector<LineVertex>{});
@@ -471,8 +485,13 @@ void Viewport::paintGL()
         m_voxelsDirty = false;
     }
     const qreal dpr = devicePixelRatioF();
+    double more = 0.0; // the gizmo, rig, skeleton and voxel buffers: uploads too
+    lap(more);
+    m_frameTimes.upload += more;
     m_renderer.render(m_camera, int(width() * dpr), int(height() * dpr), m_options);
+    lap(m_frameTimes.draw);
     paintOverlay();
+    lap(m_frameTimes.overlay);
 
     ++m_framesSinceTick;
     if (!m_fpsTimer.isValid())
