@@ -63,6 +63,17 @@ TEST(DrawData, InteractiveStandInIsSmallAndCoversTheSameShape)
         EXPECT_TRUE(glm::all(glm::greaterThanEqual(v.position, dense.boundsMin - 1e-5f)));
         EXPECT_TRUE(glm::all(glm::lessThanEqual(v.position, dense.boundsMax + 1e-5f)));
     }
+    // Each stand-in vertex is skinned as a vertex of its own cluster: a full
+    // mesh vertex within a few cells of it (issue 20: the posed stand-in).
+    ASSERT_EQ(coarse.sourceVertex.size(), coarse.vertices.size());
+    const float diagonal = glm::length(dense.boundsMax - dense.boundsMin);
+    float farthest = 0.0f;
+    for (size_t i = 0; i < coarse.vertices.size(); ++i) {
+        ASSERT_LT(coarse.sourceVertex[i], dense.vertices.size());
+        farthest = std::max(farthest, glm::length(dense.vertices[coarse.sourceVertex[i]].position - coarse.vertices[i].position));
+    }
+    EXPECT_LT(farthest, 0.02f * diagonal);
+    EXPECT_TRUE(dense.sourceVertex.empty());
     // A small mesh is returned as it is.
     EXPECT_EQ(simplifyForInteraction(coarse, 1000000).indices, coarse.indices);
 }

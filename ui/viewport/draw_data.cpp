@@ -3,6 +3,7 @@
 #include "core/mesh/mesh_queries.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <unordered_map>
 
@@ -175,6 +176,18 @@ MeshDrawData simplifyForInteraction(const MeshDrawData& data, int targetTriangle
         for (size_t i = 0; i < sumP.size(); ++i) {
             const float len = glm::length(sumN[i]);
             out.vertices[i] = {sumP[i] / count[i], len > 0 ? sumN[i] / len : glm::vec3(0, 1, 0), sumC[i] / count[i]};
+        }
+        // Each cluster is skinned as its member nearest the centre (a
+        // vertex of the limb the cluster lies on, never an average of limbs).
+        out.sourceVertex.assign(sumP.size(), 0);
+        std::vector<float> nearest(sumP.size(), std::numeric_limits<float>::infinity());
+        for (size_t v = 0; v < data.vertices.size(); ++v) {
+            const unsigned i = remap[v];
+            const float d = glm::length(data.vertices[v].position - out.vertices[i].position);
+            if (d < nearest[i]) {
+                nearest[i] = d;
+                out.sourceVertex[i] = unsigned(v);
+            }
         }
         out.indices.clear();
         for (size_t t = 0; t < tris; ++t) {

@@ -40,6 +40,10 @@ struct MeshDrawData {
     /// from outside, so the renderer may cull them (half the rasterizer work).
     /// Open meshes are drawn two-sided so holes show their inside.
     bool closedOutward = false;
+    /// A coarse stand-in's vertices only (`simplifyForInteraction()`): the
+    /// vertex of the full mesh each one is skinned as, the member of its
+    /// cluster nearest the cluster's centre. Empty for a full mesh.
+    std::vector<unsigned> sourceVertex;
 };
 
 /// The tint group of each part (`Mesh::part` ids): parts joined by a triangle

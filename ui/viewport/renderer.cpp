@@ -145,10 +145,14 @@ void Renderer::setMesh(const MeshDrawData& data)
     if (m_skin.vertexCount() != static_cast<int>(data.vertices.size()))
         setSkin({}); // influences of another mesh
     m_cullBackFaces = data.closedOutward;
-    if (int(data.indices.size() / 3) > interactiveTriangles)
-        uploadMesh(m_meshLod, simplifyForInteraction(data, interactiveTriangles));
-    else
+    m_lodSource.clear();
+    if (int(data.indices.size() / 3) > interactiveTriangles) {
+        const MeshDrawData lod = simplifyForInteraction(data, interactiveTriangles);
+        uploadMesh(m_meshLod, lod);
+        m_lodSource = lod.sourceVertex;
+    } else
         m_meshLod.count = 0;
+    uploadLodSkin(); // the kept influences onto the new stand-in (none after setSkin({}))
     uploadGrid(niceGridCell(glm::length(data.boundsMax - data.boundsMin)));
 }
 
@@ -163,6 +167,19 @@ void Renderer::setSkin(const std::vector<SkinVertex>& vertices)
     if (!m_initialized)
         return;
     m_skin.setVertices(m_mesh.vao, vertices);
+    m_skinVertices = vertices;
+    uploadLodSkin();
+}
+
+void Renderer::uploadLodSkin()
+{
+    std::vector<SkinVertex> lod;
+    if (m_meshLod.count > 0 && !m_skinVertices.empty() && !m_lodSource.empty()) {
+        lod.reserve(m_lodSource.size());
+        for (const unsigned v : m_lodSource)
+            lod.push_back(m_skinVertices[std::min<size_t>(v, m_skinVertices.size() - 1)]);
+    }
+    m_skinLod.setVertices(m_meshLod.vao, lod);
 }
 
 void Renderer::setSkinPose(const std::vector<glm::vec4>& texels)
@@ -323,7 +340,8 @@ void Renderer::drawDeformed(GpuArray& a, const std::string& id, bool skin, const
 void Renderer::drawCharacter(GpuArray& a, const glm::mat4& view, const glm::mat4& proj, float alpha, bool cull,
                              const RenderOptions& o, int w, int h)
 {
-    const bool skin = &a == &m_mesh && m_skin.ready() && o.skinning;
+    const bool skin = (&a == &m_mesh || (&a == &m_meshLod && m_skinLod.vertexCount() > 0)) && m_skin.ready() && o.skinning;
+    m_lastCharacterTriangles = a.count / 3;
     if (!skin || !o.split) {
         drawDeformed(a, o.deformer, skin, view, proj, alpha, cull);
         return;
@@ -340,6 +358,7 @@ void Renderer::drawCharacter(GpuArray& a, const glm::mat4& view, const glm::mat4
 void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptions& o)
 {
     m_drawTextures = o.textures;
+    m_lastCharacterTriangles = 0;
     // Reset what a QPainter overlay (labels) may have left set on the context.
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_STENCIL_TEST);
@@ -367,7 +386,12 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
     // Opaque mesh first. Closed outward meshes cull back faces (never visible
     // from outside; half the rasterizer work) unless clipped open.
     // While the camera moves, a dense mesh is drawn from its coarse stand-in.
-    const bool lod = o.interactive && m_meshLod.count > 0 && !(m_skin.ready() && o.skinning);
+    // Posed, the stand-in needs its influences and a deformer with a shader
+    // (the CPU deformers draw their own full-detail output).
+    const bool posed = m_skin.ready() && o.skinning;
+    const bool lod = o.interactive && m_meshLod.count > 0 &&
+                     (!posed || (m_skinLod.vertexCount() > 0 && gpuProgramOf(o.deformer) >= 0 &&
+                                 (!o.split || gpuProgramOf(o.splitDeformer) >= 0)));
     GpuArray& mesh = lod ? m_meshLod : m_mesh;
     const bool cull = !lod && m_cullBackFaces && !o.clip;
     if (m_mesh.count > 0 && !translucent)
@@ -504,6 +528,8 @@ void Renderer::release()
         destroy(*a);
     m_cpuMeshes.clear();
     m_skin.release();
+    m_skinLod.release();
+    m_skinVertices.clear();
     releaseTextures();
     if (m_uv.isCreated())
         m_uv.destroy();

@@ -65,13 +65,19 @@ public:
     bool initialized() const { return m_initialized; }
     /// Uploads a mesh (replacing the previous one). Needs a current context.
     /// Meshes above `interactiveTriangles` also get a coarse stand-in drawn
-    /// while the camera moves (`RenderOptions::interactive`).
+    /// while the camera moves or a joint is dragged (`RenderOptions::interactive`).
     void setMesh(const MeshDrawData& data);
     static constexpr int interactiveTriangles = 60000;
     bool hasInteractiveMesh() const { return m_meshLod.count > 0; }
+    /// Triangles of the character in the last `render()` (the stand-in's while
+    /// it is drawn; 0 when no character was drawn).
+    int lastCharacterTriangles() const { return m_lastCharacterTriangles; }
     void clearMesh();
     /// Per-vertex influences of the current mesh (#V, skin_data.h), empty to
-    /// draw it unskinned. The stand-in of dense meshes is not drawn while skinned.
+    /// draw it unskinned. The stand-in of a dense mesh gets each of its
+    /// vertices' influences from `MeshDrawData::sourceVertex`, so it is drawn
+    /// posed too (by the deformers with a shader) while the camera moves or a
+    /// joint is dragged (issue 20, item 5).
     void setSkin(const std::vector<SkinVertex>& vertices);
     /// Joint texels of the current pose (`makeSkinTexels()`).
     void setSkinPose(const std::vector<glm::vec4>& texels);
@@ -136,6 +142,11 @@ private:
     std::unique_ptr<QOpenGLShaderProgram> m_meshProgram, m_lineProgram, m_pointProgram;
     GpuArray m_mesh, m_meshLod, m_grid, m_glyphs, m_links, m_voxels, m_rigJoints, m_rigBones, m_gizmo, m_clipBones;
     SkinBuffers m_skin;
+    SkinBuffers m_skinLod;               ///< The stand-in's influences (its VBO only: the pose is m_skin's).
+    std::vector<unsigned> m_lodSource;   ///< MeshDrawData::sourceVertex of the stand-in.
+    std::vector<SkinVertex> m_skinVertices; ///< The full mesh's influences, for a rebuilt stand-in.
+    int m_lastCharacterTriangles = 0;
+    void uploadLodSkin();
     std::vector<unsigned> m_meshIndices; ///< Of the current mesh, for the CPU-deformed arrays.
     int m_meshVertices = 0;
     std::map<std::string, std::unique_ptr<GpuArray>> m_cpuMeshes;

@@ -578,6 +578,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
         m_lastRay = ray;
         const bool snap = event->modifiers() & Qt::ControlModifier;
         const double angle = snap ? snapAngle(float(m_dragAngle), std::numbers::pi_v<float> / 12.0f) : m_dragAngle;
+        setInteracting(true); // a dense mesh is posed through its stand-in while the ring turns
         emit poseDragged(rotateJoint(m_dragStartPose, m_selectedJoint, m_dragRing, angle));
         return;
     }
@@ -672,6 +673,7 @@ void Viewport::mouseReleaseEvent(QMouseEvent* event)
                                               axes[ring]));
         }
         m_drag = Drag::None;
+        setInteracting(false); // full detail as soon as the ring is let go
         update();
         return;
     }

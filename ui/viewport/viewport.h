@@ -98,6 +98,8 @@ public:
     const RenderOptions& renderOptions() const { return m_options; }
     /// Frames per second over the last second of repaints.
     double fps() const { return m_fps; }
+    /// Triangles of the character in the last frame (Renderer::lastCharacterTriangles()).
+    int drawnTriangles() const { return m_renderer.lastCharacterTriangles(); }
     /// Where the last frame's time went, in ms (issue 20, item 5), measured
     /// only when asked (`setMeasureFrames`: a glFinish after each part, which
     /// a bench wants and the app does not): the skin pose and any rebuilt
