@@ -381,6 +381,7 @@ void Document::applyPose(const Pose& pose, const std::vector<double>& twist, boo
         return; // an edit of an earlier rig (undo across a refit): nothing to apply
     m_pose = pose;
     m_poseTwist = twist;
+    m_poseCommitted = committed;
     if (committed) {
         m_committedPose = pose;
         m_committedTwist = twist;

@@ -101,6 +101,9 @@ public:
     // Posing (issue 6). Fast work: stays on the GUI thread.
     /// The current pose of the fitted rig (the identity when there is none).
     const Pose& pose() const { return m_pose; }
+    /// False while the pose is a preview (a ring being dragged, a clip
+    /// playing): readouts may then refresh less often than every frame.
+    bool poseCommitted() const { return m_poseCommitted; }
     /// #J unwrapped twist angles of the pose in radians (twist_lbs.h): they
     /// follow the edits step by step, so a twist dragged past 180° keeps
     /// turning the same way in the twist-corrected deformer.
@@ -349,6 +352,7 @@ private:
 
     RigProject m_project;
     Pose m_pose, m_committedPose;
+    bool m_poseCommitted = true;
     std::vector<double> m_poseTwist, m_committedTwist;
     std::string m_deformer = "lbs";
     bool m_busy = false;

@@ -4,6 +4,7 @@
 //
 //   xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/ui/pose_fps [--frames N] [--size WxH] [--joint NAME]
 //                                                                  [--xray on|off] [--file SPEC | --cell-size C]
+//                                                                  [--deformers ID,...]
 //
 // --file: the character to open (a file or a default spec; default: "default",
 // 22k vertices); --cell-size C: the generated character polygonized at cell
@@ -60,6 +61,7 @@ int main(int argc, char** argv)
     const char* xray = nullptr; // "on" / "off": the X-Ray toggle (default: as the app leaves it)
     std::string file = "default";
     double cellSize = 0.0;
+    std::string only; // --deformers ID,...: those only (default: every deformer of the table)
     for (int i = 1; i + 1 < argc; ++i) {
         if (!std::strcmp(argv[i], "--frames"))
             frames = std::atoi(argv[++i]);
@@ -73,6 +75,8 @@ int main(int argc, char** argv)
             file = argv[++i];
         else if (!std::strcmp(argv[i], "--cell-size"))
             cellSize = std::atof(argv[++i]);
+        else if (!std::strcmp(argv[i], "--deformers"))
+            only = std::string(",") + argv[++i] + ",";
     }
     QSurfaceFormat::setDefaultFormat(viewportFormat());
     QStandardPaths::setTestModeEnabled(true);
@@ -164,6 +168,8 @@ int main(int argc, char** argv)
 
     for (const DeformerInfo& info : deformers()) {
         const std::string d = info.id;
+        if (!only.empty() && only.find("," + d + ",") == std::string::npos)
+            continue;
         doc->setDeformer(d);
         QCoreApplication::processEvents();
         const QPoint start(int(std::lround(grab.x)), int(std::lround(grab.y)));

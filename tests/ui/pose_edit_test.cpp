@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <QTest>
+
 #include <QAction>
 #include <QDoubleSpinBox>
 #include <QPushButton>
@@ -164,6 +166,28 @@ TEST_F(PoseEdit, JointPanelShowsAndEditsEulerAngles)
     panel.findChild<QPushButton*>("resetPoseButton")->click();
     EXPECT_TRUE(isIdentity(doc->pose()));
     EXPECT_NEAR(panel.angles()[0], 0.0, 1e-9);
+}
+
+// Issue 20, item 5: a previewed pose (a ring dragged, a clip playing) reaches
+// the angle fields at most every JointPanel::previewRefreshMs, so the window's
+// raster widgets are not repainted - and recomposed - at every frame; the
+// last preview always shows, and a committed pose shows at once.
+TEST_F(PoseEdit, JointPanelShowsPreviewedPosesAtAReadableRateAndCommittedOnesAtOnce)
+{
+    JointPanel panel(doc);
+    const int elbow = joint("LeftForeArm");
+    panel.setSelectedJoint(elbow);
+    Pose p = doc->pose();
+    for (int step = 1; step <= 10; ++step) {
+        p.localRotations[size_t(elbow)] = Eigen::AngleAxisd(2.0 * step * kDeg, Vec3::UnitX());
+        doc->previewPose(p);
+    }
+    EXPECT_NEAR(panel.angles()[0], 0.0, 1e-9) << "not repainted at every preview";
+    QTest::qWait(JointPanel::previewRefreshMs + 100);
+    EXPECT_NEAR(panel.angles()[0], 20.0, 1e-6) << "the last preview shows";
+    p.localRotations[size_t(elbow)] = Eigen::AngleAxisd(-15 * kDeg, Vec3::UnitX());
+    doc->commitPose(p, "edit");
+    EXPECT_NEAR(panel.angles()[0], -15.0, 1e-6) << "a committed pose shows at once";
 }
 
 TEST(PoseControls, ModeAndDeformerActionsInTheWindow)

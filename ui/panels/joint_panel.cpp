@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -96,7 +97,11 @@ JointPanel::JointPanel(Document* document, QWidget* parent) : QWidget(parent), m
     connect(m_document, &Document::deformerChanged, this,
             [this](const QString& id) { m_deformer->setCurrentIndex(m_deformer->findData(id)); });
     connect(m_document, &Document::rigChanged, this, &JointPanel::rebuildTree);
-    connect(m_document, &Document::poseChanged, this, &JointPanel::refreshAngles);
+    m_previewRefresh = new QTimer(this);
+    m_previewRefresh->setSingleShot(true);
+    m_previewRefresh->setInterval(previewRefreshMs);
+    connect(m_previewRefresh, &QTimer::timeout, this, &JointPanel::refreshAngles);
+    connect(m_document, &Document::poseChanged, this, &JointPanel::onPoseChanged);
     rebuildTree();
 }
 
@@ -137,6 +142,16 @@ void JointPanel::setSelectedJoint(int joint)
 std::array<double, 3> JointPanel::angles() const
 {
     return {m_angles[0]->value(), m_angles[1]->value(), m_angles[2]->value()};
+}
+
+void JointPanel::onPoseChanged()
+{
+    if (m_document->poseCommitted()) {
+        m_previewRefresh->stop();
+        refreshAngles();
+    } else if (!m_previewRefresh->isActive()) {
+        m_previewRefresh->start();
+    }
 }
 
 void JointPanel::refreshAngles()

@@ -14,6 +14,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QTimer;
 class QTreeWidget;
 
 namespace rig::ui {
@@ -28,6 +29,8 @@ public:
     int selectedJoint() const { return m_joint; }
     /// The Euler angles (degrees, x y z) shown for the selected joint.
     std::array<double, 3> angles() const;
+    /// How often a previewed pose refreshes the angle fields (see onPoseChanged()).
+    static constexpr int previewRefreshMs = 100;
 
 public slots:
     void setSelectedJoint(int joint);
@@ -39,6 +42,13 @@ signals:
 private:
     void rebuildTree();
     void refreshAngles();
+    /// A committed pose shows at once; a previewed one (dragging, playback)
+    /// at most every `previewRefreshMs`: each refresh repaints the fields, and
+    /// any repainted widget makes Qt copy and upload the whole window's raster
+    /// image when it composes the frame (12 ms of a pose-drag frame under
+    /// llvmpipe at 1280x800, issue 20 item 5).
+    void onPoseChanged();
+    QTimer* m_previewRefresh = nullptr;
     void applyAngles();
 
     Document* m_document;
