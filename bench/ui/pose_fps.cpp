@@ -4,7 +4,7 @@
 //
 //   xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/ui/pose_fps [--frames N] [--size WxH] [--joint NAME]
 //                                                                  [--xray on|off] [--file SPEC | --cell-size C]
-//                                                                  [--deformers ID,...]
+//                                                                  [--deformers ID,...] [--paints on]
 //
 // --file: the character to open (a file or a default spec; default: "default",
 // 22k vertices); --cell-size C: the generated character polygonized at cell
@@ -47,12 +47,29 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <numbers>
 #include <string>
 #include <vector>
 
 using namespace rig;
 using namespace rig::ui;
+
+namespace {
+/// Counts paint events per widget class while a drag runs (--paints): any
+/// widget repainted besides the viewport makes Qt recompose the window's
+/// raster image at that frame.
+class PaintCounter : public QObject {
+public:
+    std::map<std::string, int> counts;
+    bool eventFilter(QObject* o, QEvent* e) override
+    {
+        if (e->type() == QEvent::Paint)
+            ++counts[o->metaObject()->className()];
+        return false;
+    }
+};
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -62,6 +79,7 @@ int main(int argc, char** argv)
     std::string file = "default";
     double cellSize = 0.0;
     std::string only; // --deformers ID,...: those only (default: every deformer of the table)
+    bool paints = false;
     for (int i = 1; i + 1 < argc; ++i) {
         if (!std::strcmp(argv[i], "--frames"))
             frames = std::atoi(argv[++i]);
@@ -77,6 +95,8 @@ int main(int argc, char** argv)
             cellSize = std::atof(argv[++i]);
         else if (!std::strcmp(argv[i], "--deformers"))
             only = std::string(",") + argv[++i] + ",";
+        else if (!std::strcmp(argv[i], "--paints"))
+            paints = !std::strcmp(argv[++i], "on");
     }
     QSurfaceFormat::setDefaultFormat(viewportFormat());
     QStandardPaths::setTestModeEnabled(true);
@@ -201,12 +221,18 @@ int main(int argc, char** argv)
             mouse += QPoint(int(std::lround(3.0f * step * tangent.x)), int(std::lround(3.0f * step * tangent.y)));
             send(QEvent::MouseMove, Qt::NoButton, Qt::LeftButton);
         });
+        PaintCounter counter;
+        if (paints)
+            app.installEventFilter(&counter);
         send(QEvent::MouseButtonPress, Qt::LeftButton, Qt::LeftButton);
         timer.start();
         viewport->update();
         loop.exec();
         QObject::disconnect(c);
         viewport->setMeasureFrames(false);
+        app.removeEventFilter(&counter);
+        for (const auto& [name, n] : counter.counts)
+            std::printf("  paint events during the drag: %-28s %d\n", name.c_str(), n);
         send(QEvent::MouseButtonRelease, Qt::LeftButton, Qt::NoButton);
         doc->undoStack()->undo(); // back to the bind pose for the next deformer
         QCoreApplication::processEvents();
