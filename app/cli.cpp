@@ -63,19 +63,26 @@ std::string substitute(std::string text, const std::string& name, const std::str
 /// One line per row of the method and deformer tables.
 std::string methodList()
 {
+    // One column wide enough for the longest id of either table, and a space after it.
+    size_t width = 0;
+    for (const WeightMethod& m : weightMethods())
+        width = std::max(width, m.id.size());
+    for (const DeformerInfo& d : deformers())
+        width = std::max(width, d.id.size());
+    const int column = static_cast<int>(width) + 2;
     std::ostringstream s;
     s << "Weight methods (--method, --weights) and their parameters (--weight-params METHOD.KEY=VALUE):\n";
     for (const WeightMethod& m : weightMethods()) {
-        s << "  " << std::left << std::setw(12) << m.id << m.title << " -- " << m.reference << '\n';
+        s << "  " << std::left << std::setw(column) << m.id << m.title << " -- " << m.reference << '\n';
         std::string keys;
         for (const MethodParameter& p : m.parameters)
             keys += (keys.empty() ? "" : ", ") + p.key;
         if (!keys.empty())
-            s << "  " << std::setw(12) << "" << "parameters: " << keys << '\n';
+            s << "  " << std::setw(column) << "" << "parameters: " << keys << '\n';
     }
     s << "Deformers (rigsmith bench skinning):\n";
     for (const DeformerInfo& d : deformers())
-        s << "  " << std::left << std::setw(12) << d.id << d.title << " -- " << d.reference << '\n';
+        s << "  " << std::left << std::setw(column) << d.id << d.title << " -- " << d.reference << '\n';
     return s.str();
 }
 
