@@ -99,14 +99,20 @@ TEST(StandInGl, ADenseCharacterIsPosedThroughItsStandInWhileMovingAndInFullOnceS
                       Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(viewport, &wheel);
     ASSERT_TRUE(viewport->renderOptions().interactive);
-    const std::vector<bool> posedStandIn = silhouette(frame());
+    const QImage standInImage = frame();
+    const std::vector<bool> posedStandIn = silhouette(standInImage);
     const int standIn = viewport->drawnTriangles();
     EXPECT_GT(standIn, 0);
     EXPECT_LE(standIn, int(1.15 * Renderer::interactiveTriangles)) << "the stand-in is drawn while moving, posed";
     for (int i = 0; i < 100 && viewport->renderOptions().interactive; ++i)
         QTest::qWait(20); // the settle timer
     ASSERT_FALSE(viewport->renderOptions().interactive);
-    const std::vector<bool> posedFullZoomed = silhouette(frame());
+    const QImage fullImage = frame();
+    const std::vector<bool> posedFullZoomed = silhouette(fullImage);
+    if (const char* dir = std::getenv("RIGSMITH_SHOTS")) { // to look at, not asserted
+        standInImage.save(QString("%1/stand_in_posed.png").arg(dir));
+        fullImage.save(QString("%1/full_posed.png").arg(dir));
+    }
     EXPECT_EQ(viewport->drawnTriangles(), full) << "full detail once still";
 
     // The stand-in shows the pose: its silhouette matches the full posed one
