@@ -34,6 +34,15 @@
 #endif
 
 namespace rig {
+
+// Weak: an executable that only ever reads foreign files in the importer
+// process (the headless `rigsmith`) does not link the Assimp reader, nor load
+// libassimp at start-up (8 ms of every command, issue 20); the in-process
+// fallback below is then unavailable and says so. Executables that link
+// core/io/mesh_import (the importer, the tests, the window) keep it.
+ImportedCharacter importCharacter(const std::string& path, const ImportOptions& options, const Progress& progress)
+    __attribute__((weak));
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -43,7 +52,6 @@ namespace fs = std::filesystem;
 //   'C' u64 length, character stream             the result (last record)
 //   'E' u8 kind (1 IoError, 2 InvalidInput, 3 other), u32 length, message (last record)
 //   'M'                                          an allocation failed: the memory cap (last record)
-constexpr int kExitOutOfMemory = 3;
 
 std::string formatName(const std::string& path)
 {
@@ -76,30 +84,6 @@ std::string seconds(double s)
     const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGE_SIZE);
     return pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size)
                                  : std::uint64_t(8) << 30;
-}
-
-bool writeAll(int fd, const void* data, std::size_t n)
-{
-    const char* p = static_cast<const char*>(data);
-    while (n > 0) {
-        const ssize_t w = ::write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= static_cast<std::size_t>(w);
-    }
-    return true;
-}
-
-int g_childFd = -1; // for the new-handler of the importer process
-
-void outOfMemory()
-{
-    const char tag = 'M';
-    [[maybe_unused]] const ssize_t w = ::write(g_childFd, &tag, 1);
-    ::_exit(kExitOutOfMemory);
 }
 
 std::string signalName(int sig)
@@ -470,7 +454,7 @@ int reap(pid_t pid)
 void throwIfChildFailed(const std::string& path, const std::string& importer, const ChildRecords& records,
                        int status, std::uint64_t memory)
 {
-    if (records.outOfMemory || (WIFEXITED(status) && WEXITSTATUS(status) == kExitOutOfMemory))
+    if (records.outOfMemory || (WIFEXITED(status) && WEXITSTATUS(status) == kImporterOutOfMemoryExit))
         throw IoError(path + ": reading needed more than " + gigabytes(memory) +
                       " of memory and was stopped (a corrupt file, or one too large for this machine); nothing "
                       "was changed");
@@ -510,8 +494,15 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
     if (options.isolate && !options.importer.empty() && importer.empty())
         throw IoError(path + ": cannot start the importer " + options.importer + " (missing or not executable)");
     checkDeclaredSize(path, import);
-    if (importer.empty())
+    if (importer.empty()) {
+        if (!importCharacter) // this executable does not contain Assimp (see the declaration above)
+            throw IoError(path + (options.isolate
+                                      ? ": cannot read it: the importer rigsmith-import was not found beside this "
+                                        "program (reinstall Rigsmith, or set RIGSMITH_IMPORTER to its path)"
+                                      : ": cannot read it in this process ($RIGSMITH_IMPORT_IN_PROCESS=1): this "
+                                        "program reads files only through the importer rigsmith-import; unset it"));
         return importCharacter(path, import, progress);
+    }
 
     ImporterCommand command = importerCommand(importer, path, import);
     const std::uint64_t memory = importMemoryCap(options);
@@ -522,57 +513,6 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
     if (records.errorKind != 0)
         rethrowChildError(records);
     return readCharacterStream(records.character(), path);
-}
-
-int runImporterChild(const std::string& path, const ImportOptions& import, int fd)
-{
-#ifdef __GLIBC__
-    // A fresh process has a cold heap: glibc serves every large block with a
-    // new mmap (page faults and zeroing at each vector growth) until its
-    // threshold adapts. The child lives for one import: keep freed memory in
-    // the heap instead (hires OBJ of 155k vertices: 3.0 -> 2.3 s alone).
-    ::mallopt(M_MMAP_THRESHOLD, 1 << 30);
-    ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
-    ::mallopt(M_TOP_PAD, 64 << 20);
-#endif
-    g_childFd = fd;
-    std::set_new_handler(outOfMemory);
-    auto errorRecord = [&](char kind, const std::string& message) {
-        const char tag = 'E';
-        const std::uint32_t len = static_cast<std::uint32_t>(std::min<std::size_t>(message.size(), 1 << 20));
-        return writeAll(fd, &tag, 1) && writeAll(fd, &kind, 1) && writeAll(fd, &len, 4) &&
-               writeAll(fd, message.data(), len);
-    };
-    Progress progress;
-    std::string lastStep;
-    double lastFraction = -1.0;
-    progress.report = [&](std::string_view step, double fraction) {
-        if (step == lastStep && fraction - lastFraction < 0.01 && fraction < 1.0)
-            return; // at most a hundred records per step
-        lastStep.assign(step);
-        lastFraction = fraction;
-        const char tag = 'P';
-        const std::uint32_t len = static_cast<std::uint32_t>(step.size());
-        writeAll(fd, &tag, 1) && writeAll(fd, &len, 4) && writeAll(fd, step.data(), len) &&
-            writeAll(fd, &fraction, 8);
-    };
-    try {
-        const ImportedCharacter c = importCharacter(path, import, progress);
-        std::string bytes;
-        appendCharacterStream(c, bytes);
-        const char tag = 'C';
-        const std::uint64_t len = bytes.size();
-        return writeAll(fd, &tag, 1) && writeAll(fd, &len, 8) && writeAll(fd, bytes.data(), bytes.size()) ? 0 : 1;
-    } catch (const std::bad_alloc&) {
-        outOfMemory();
-    } catch (const IoError& e) {
-        return errorRecord(1, e.what()) ? 0 : 1;
-    } catch (const InvalidInput& e) {
-        return errorRecord(2, e.what()) ? 0 : 1;
-    } catch (const std::exception& e) {
-        return errorRecord(3, path + ": " + e.what()) ? 0 : 1;
-    }
-    return 1;
 }
 
 } // namespace rig

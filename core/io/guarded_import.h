@@ -66,8 +66,12 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
                                          const GuardedImportOptions& options = guardedImportDefaults(),
                                          const Progress& progress = {});
 
-/// The importer's side: `importCharacter()` with its records written to `fd`
-/// (progress, then the character or the error). Returns the process exit code.
+/// The importer's side (core/io/importer_child.cpp, linked by rigsmith-import):
+/// `importCharacter()` with its records written to `fd` (progress, then the
+/// character or the error). Returns the process exit code.
 int runImporterChild(const std::string& path, const ImportOptions& import, int fd);
+
+/// The importer's exit code when an allocation failed.
+inline constexpr int kImporterOutOfMemoryExit = 3;
 
 } // namespace rig
