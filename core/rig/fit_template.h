@@ -96,9 +96,10 @@
 /// template's chest), the head's widest ball is the largest radius above the
 /// thesis's head placement; the neck is the smallest radius between the two;
 /// the head joint goes to the top of the neck's narrowest stretch (from that
-/// smallest radius upwards while the radius stays within
-/// `FitOptions::neckRadiusTolerance` of it: distance-field radii step by a
-/// few per cent along a uniform neck). Only where the neck is a waist (its
+/// smallest radius upwards while the radius stays equal to it, within
+/// `FitOptions::neckRadiusTolerance`: along a uniform neck the distance
+/// field's radii repeat exactly; a 1 % tolerance let the top drift up re_drone's
+/// V-shaped neck at n = 255, 0.8 % of the height). Only where the neck is a waist (its
 /// radius under `FitOptions::maxNeckToHead` of the head's widest ball): a
 /// character with no visible neck (a helmet on the shoulders, a hood) keeps
 /// the arc length. The neck joint (the base of the neck, C7) goes to the
@@ -157,8 +158,8 @@ struct FitOptions {
     /// file comment). Off: the thesis's normalized arc length.
     bool headAtNeck = true;
     /// See `headAtNeck`: radii within this fraction above the neck's smallest
-    /// count as the same narrow stretch.
-    double neckRadiusTolerance = 0.01;
+    /// count as the same narrow stretch (equal up to rounding).
+    double neckRadiusTolerance = 1e-6;
     /// See `headAtNeck`: the neck's smallest radius must be under this share
     /// of the head's widest ball for the neck to count as one.
     double maxNeckToHead = 0.85;
