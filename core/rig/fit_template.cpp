@@ -466,6 +466,101 @@ void placeHipJoints(const RigTemplate& t, std::array<Polyline, limbCount>& lines
     }
 }
 
+// The head at the top of the neck (FitOptions::headAtNeck), the neck joints
+// between the spine top and it by their rest shares. On the spine's segment
+// (`line`, hips to the head's tip):
+//  1. a0, the spine top's (the template's chest joint) arc-length placement;
+//     the head's widest ball, the largest radius at or above the thesis's
+//     head placement (the skull; the chest and shoulders below are wider);
+//  2. the neck, the smallest radius between a0 and that ball, and from it
+//     upwards while the radius stays within `tolerance` of it: the head joint
+//     at the top of that stretch, where the neck widens into the skull;
+//  3. only where the neck's radius is under `maxNeckToHead` of the ball's;
+//  4. the neck's base below it, where the radius has grown to
+//     `neckBaseWidening` times the narrowest, for the neck joint.
+// Returns whether it placed the head.
+bool placeHead(const CurveSkeleton& s, const RigTemplate& t, const Polyline& line, double tolerance,
+               double maxNeckToHead, double neckBaseWidening, std::vector<std::optional<std::pair<Vec3, int>>>& placed)
+{
+    const std::vector<int>& joints = t.chainJoints[0];
+    if (joints.empty() || t.chest < 0 || t.chains[static_cast<size_t>(t.chest)] != Chain::Spine || line.points.size() < 3)
+        return false;
+    // The head: the spine's last joint, below the head's tip (a template whose
+    // last spine joint is the tip itself, with no End Site, says nothing about
+    // which joint is the skull's: left to the thesis).
+    const int head = joints.back();
+    const double length = line.length();
+    const double tChest = t.chainPositions[static_cast<size_t>(t.chest)], tHead = t.chainPositions[static_cast<size_t>(head)];
+    if (head == t.chest || !(tHead > tChest) || !(tHead < 1.0) || !(length > 0.0))
+        return false;
+    const double a0 = tChest * length, aThesis = tHead * length;
+    auto radius = [&](size_t k) { return s.radii[static_cast<size_t>(line.nodes[k])]; };
+    // 1. The head's widest ball.
+    std::optional<size_t> ball;
+    for (size_t k = 0; k < line.points.size(); ++k)
+        if (line.nodes[k] >= 0 && line.arc[k] >= aThesis && (!ball || radius(k) > radius(*ball)))
+            ball = k;
+    if (!ball)
+        return false;
+    // 2. The neck's narrowest node between the spine top and the ball.
+    std::optional<size_t> neck;
+    for (size_t k = 0; k < *ball; ++k)
+        if (line.nodes[k] >= 0 && line.arc[k] > a0 && (!neck || radius(k) < radius(*neck)))
+            neck = k;
+    if (!neck || !(radius(*neck) < maxNeckToHead * radius(*ball)))
+        return false;
+    const double narrow = radius(*neck);
+    size_t top = *neck;
+    for (size_t k = *neck + 1; k < *ball; ++k) {
+        if (line.nodes[k] < 0)
+            continue;
+        if (radius(k) > (1.0 + tolerance) * narrow)
+            break;
+        top = k;
+    }
+    const double aHead = line.arc[top];
+    placed[static_cast<size_t>(head)] = std::make_pair(line.points[top], line.nodes[top]);
+    // 4. The neck's base: from the narrowest node down, where the radius has
+    //    grown to `neckBaseWidening` times the narrowest (interpolated between
+    //    the two nodes around it); no higher than the spine top's placement.
+    double aBase = a0;
+    for (size_t k = *neck; k-- > 0;) {
+        if (line.nodes[k] < 0 || line.arc[k] <= a0)
+            break;
+        if (radius(k) >= neckBaseWidening * narrow) {
+            size_t above = k + 1;
+            while (above < *neck && line.nodes[above] < 0)
+                ++above;
+            const double r0 = radius(k), r1 = radius(above);
+            const double u = r0 > r1 ? std::clamp((r0 - neckBaseWidening * narrow) / (r0 - r1), 0.0, 1.0) : 0.0;
+            aBase = line.arc[k] + u * (line.arc[above] - line.arc[k]);
+            break;
+        }
+    }
+    // The joints between the spine top and the head: the lowest (the neck)
+    // at the neck's base, any others between it and the head by their rest
+    // shares; any above the head by their shares of the rest up to the tip.
+    std::vector<int> between;
+    for (int j : joints)
+        if (const double tj = t.chainPositions[static_cast<size_t>(j)]; j != head && tj > tChest && tj < tHead)
+            between.push_back(j);
+    const double tBase = between.empty() ? tChest : t.chainPositions[static_cast<size_t>(between.front())];
+    if (!(aBase > a0 && aBase < aHead)) // no neck's base found: the rest shares from the spine top
+        aBase = a0 + (tBase - tChest) / (tHead - tChest) * (aHead - a0);
+    auto place = [&](int j, double a) {
+        const Vec3 p = line.at(a / length).first;
+        placed[static_cast<size_t>(j)] = std::make_pair(p, nearestNode(line, p));
+    };
+    for (int j : between) {
+        const double tj = t.chainPositions[static_cast<size_t>(j)];
+        place(j, tHead > tBase ? aBase + (tj - tBase) / (tHead - tBase) * (aHead - aBase) : aBase);
+    }
+    for (int j : joints)
+        if (const double tj = t.chainPositions[static_cast<size_t>(j)]; j != head && tj > tHead)
+            place(j, aHead + (tj - tHead) / (1.0 - tHead) * (length - aHead));
+    return true;
+}
+
 // Legs joined by cloth (FitOptions::legsJoinedByCloth). Returns a note when
 // it re-routed the spine and leg lines, else an empty string.
 std::string joinLegsUnderCloth(const CurveSkeleton& s, const EndNodeLabels& labels, const RigTemplate& t,
@@ -622,6 +717,8 @@ FitResult fitTemplate(const CurveSkeleton& s, const EndNodeLabels& labels, const
     result.jointNode.assign(static_cast<size_t>(n), -1);
     if (options.armsFromShoulders)
         placeArms(s, t, lines, result.chainScales, options.up.normalized(), placed);
+    if (options.headAtNeck)
+        placeHead(s, t, lines[0], options.neckRadiusTolerance, options.maxNeckToHead, options.neckBaseWidening, placed);
     if ((options.kneesAtBends || options.anklesOnShins) && !result.legsJoinedByCloth) // legs under cloth are straight lines by construction
         placeLegs(t, lines, result.chainScales, options.minKneeBend * std::numbers::pi / 180.0, options.kneesAtBends,
                   options.anklesOnShins, placed);
@@ -723,3 +820,4 @@ std::optional<int> snapToNode(const CurveSkeleton& s, const Vec3& point, const s
 }
 
 } // namespace rig
+

@@ -85,6 +85,34 @@
 /// from the hip joint (their arc length, `kneesAtBends`, `anklesOnShins`).
 /// Not with `legsJoinedByCloth`, which places the hip joints itself.
 ///
+/// A sixth, on by default (`FitOptions::headAtNeck`): the head joint (the
+/// base of the skull, on every humanoid the top of the neck) by normalized arc
+/// length sits where the template's head proportion puts it, which fails on
+/// any head or neck not in the template's proportions: 6.6 % of the height
+/// too high on Cesium Man's large head, 1.9 % too low on re_male's long neck
+/// (issue 14). The mesh says where the neck is: it is the narrowest part of
+/// the spine between the chest and the head, and the skull starts where it
+/// widens again. Along the spine's segment above the spine-top joint (the
+/// template's chest), the head's widest ball is the largest radius above the
+/// thesis's head placement; the neck is the smallest radius between the two;
+/// the head joint goes to the top of the neck's narrowest stretch (from that
+/// smallest radius upwards while the radius stays equal to it, within
+/// `FitOptions::neckRadiusTolerance`: along a uniform neck the distance
+/// field's radii repeat exactly; a 1 % tolerance let the top drift up re_drone's
+/// V-shaped neck at n = 255, 0.8 % of the height). Only where the neck is a waist (its
+/// radius under `FitOptions::maxNeckToHead` of the head's widest ball): a
+/// character with no visible neck (a helmet on the shoulders, a hood) keeps
+/// the arc length. The neck joint (the base of the neck, C7) goes to the
+/// other end of the neck: below the narrowest stretch, where the radius has
+/// grown to `FitOptions::neckBaseWidening` times the narrowest, as the neck
+/// flares into the shoulders (on the devset the artists' neck joints sit at
+/// 1.1-1.15 times, the generated character's at 1.15-1.2; by arc length the
+/// neck was 6.6 % of the height low on re_male, 3.3 % high on Cesium Man).
+/// Further joints between it and the head keep their rest shares of that
+/// stretch, and any above the head their share of the rest up to the tip.
+/// A template whose last spine joint is the head's tip itself (no End Site)
+/// keeps the thesis's placement.
+///
 /// Joints off the five chains (fingers beside the main finger, thumbs, a tail)
 /// keep their rest offset from their parent, scaled by the chain's length ratio
 /// and turned with the parent's bone.
@@ -126,6 +154,18 @@ struct FitOptions {
     /// comment). Off: the thesis's normalized arc length along the leg from
     /// the fork.
     bool hipsOnThighs = true;
+    /// Put the head joint at the top of the neck's narrowest stretch (see the
+    /// file comment). Off: the thesis's normalized arc length.
+    bool headAtNeck = true;
+    /// See `headAtNeck`: radii within this fraction above the neck's smallest
+    /// count as the same narrow stretch (equal up to rounding).
+    double neckRadiusTolerance = 1e-6;
+    /// See `headAtNeck`: the neck's smallest radius must be under this share
+    /// of the head's widest ball for the neck to count as one.
+    double maxNeckToHead = 0.85;
+    /// See `headAtNeck`: the neck joint goes where the neck, below its
+    /// narrowest stretch, has widened to this many times its smallest radius.
+    double neckBaseWidening = 1.15;
     /// Legs joined by cloth (a long skirt, a robe, a long coat: issue 14): the
     /// curve skeleton forks at the hem, far below the hips. When the fork
     /// (the hips node) sits lower than `minForkProportion` of the template's

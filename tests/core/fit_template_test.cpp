@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -335,6 +336,92 @@ TEST(FitTemplate, ArmsEndingInAFingerKeepTheirOwnScale)
         const double xs = row(k.bindPositions, js).x(), tip = sign * (0.8 + 0.008);
         // The wrist at its rest share of the arm from the shoulder to the tip.
         EXPECT_NEAR(row(k.bindPositions, jw).x(), xs + (tip - xs) * (tw - ts) / (1.0 - ts), 0.005) << k.names[static_cast<size_t>(jw)];
+    }
+}
+
+// A stick figure with a large head on a short neck (Cesium Man's
+// proportions, issue 14): the spine's radius is 14 cm in the trunk, 4 cm in
+// the neck (nodes at 1.45 and 1.50 m) and widens into a 12 cm skull above,
+// up to the head's end node at 1.90 m.
+// By normalized arc length (the thesis) the template's head joint lands high
+// in the skull and the neck at the top of the neck (Cesium Man: 6.6 and
+// 3.3 % of the height high). With FitOptions::headAtNeck the head goes to
+// the top of the neck's narrowest stretch (1.50 m) and the neck to its base,
+// where the radius has grown to 1.15 times the narrowest (between the chest's
+// node at 1.40 m, 14 cm, and the neck's at 1.45 m, 4 cm: at 1.447 m).
+TEST(FitTemplate, HeadAtTheTopOfTheNeckAndNeckAtItsBase)
+{
+    using J = HumanoidJoint;
+    test::StickBuilder b;
+    const int hips = b.add({0.0, 0.95, 0.0});
+    const int chest = b.line(hips, {0.0, 1.4, 0.0});
+    b.line(chest, {0.0, 1.9, 0.0});
+    b.line(b.line(chest, {0.2, 1.45, 0.0}), {0.8, 1.45, 0.0});
+    b.line(b.line(chest, {-0.2, 1.45, 0.0}), {-0.8, 1.45, 0.0});
+    b.line(b.line(b.line(hips, {0.1, 0.9, 0.0}), {0.1, 0.1, 0.0}), {0.1, 0.04, 0.15});
+    b.line(b.line(b.line(hips, {-0.1, 0.9, 0.0}), {-0.1, 0.1, 0.0}), {-0.1, 0.04, 0.15});
+    CurveSkeleton s = b.build();
+    auto near = [&](const Vec3& p) {
+        int best = 0;
+        for (int v = 1; v < s.nodeCount(); ++v)
+            if ((row(s.positions, v) - p).norm() < (row(s.positions, best) - p).norm())
+                best = v;
+        return best;
+    };
+    // Radii along the spine by height (the nodes lie every 5 cm).
+    const std::map<int, double> spineRadius = {{145, 0.04}, {150, 0.04}, {155, 0.08}, {160, 0.11}, {165, 0.12},
+                                               {170, 0.12}, {175, 0.12}, {180, 0.11}, {185, 0.09}, {190, 0.06}};
+    for (int v = 0; v < s.nodeCount(); ++v) {
+        const Vec3 p = row(s.positions, v);
+        if (std::abs(p.x()) > 1e-9 || p.y() < 0.95 - 1e-9)
+            continue;
+        const auto it = spineRadius.find(static_cast<int>(std::lround(100.0 * p.y())));
+        s.radii[static_cast<size_t>(v)] = it != spineRadius.end() ? it->second : 0.14;
+    }
+    EndNodeLabels labels;
+    labels[Limb::Head] = near({0.0, 1.9, 0.0});
+    labels[Limb::LeftHand] = near({0.8, 1.45, 0.0});
+    labels[Limb::RightHand] = near({-0.8, 1.45, 0.0});
+    labels[Limb::LeftFoot] = near({0.1, 0.04, 0.15});
+    labels[Limb::RightFoot] = near({-0.1, 0.04, 0.15});
+    const Skeleton fit = fitTemplate(s, labels, humanoid21()).skeleton;
+    const Skeleton thesis = fitTemplate(s, labels, humanoid21(), {.headAtNeck = false}).skeleton;
+    const int jHead = jointIndex(J::Head), jNeck = jointIndex(J::Neck);
+    EXPECT_NEAR(row(fit.bindPositions, jHead).y(), 1.50, 1e-6) << "the top of the neck's narrowest stretch";
+    EXPECT_NEAR(row(fit.bindPositions, jNeck).y(), 1.40 + 0.05 * (0.14 - 1.15 * 0.04) / (0.14 - 0.04), 1e-6)
+        << "the neck's base";
+    EXPECT_NEAR(row(fit.bindPositions, jHead).x(), 0.0, 1e-9);
+    EXPECT_GE(row(thesis.bindPositions, jHead).y(), 1.58) << "by arc length: high in the skull";
+    EXPECT_GE(row(thesis.bindPositions, jNeck).y(), 1.49) << "by arc length: at the top of the neck";
+    // A neck no narrower than the head (uniform radii): the thesis's placement.
+    CurveSkeleton uniform = s;
+    std::fill(uniform.radii.begin(), uniform.radii.end(), 0.04);
+    const Skeleton plain = fitTemplate(uniform, labels, humanoid21()).skeleton;
+    const Skeleton plainThesis = fitTemplate(uniform, labels, humanoid21(), {.headAtNeck = false}).skeleton;
+    EXPECT_TRUE(row(plain.bindPositions, jHead).isApprox(row(plainThesis.bindPositions, jHead)));
+    EXPECT_TRUE(row(plain.bindPositions, jNeck).isApprox(row(plainThesis.bindPositions, jNeck)));
+}
+
+// On the generated character (head joint at the base of the head ellipsoid,
+// 1.54 m; neck joint at the base of the neck, 1.43 m) the head and neck sit
+// nearer the generator's with FitOptions::headAtNeck than by arc length
+// (`rigsmith evaluate default`, n = 155: head 1.28 -> 0.68 %, neck 1.27 ->
+// 0.81 % of the height).
+TEST(FitTemplate, HeadAndNeckNearTheGeneratorsAtTheNeck)
+{
+    using J = HumanoidJoint;
+    const Character& c = character(HumanoidPose::A);
+    const EndNodeLabels labels = suggestEndNodeLabels(c.skeleton);
+    const Skeleton fit = fitTemplate(c.skeleton, labels, humanoid21()).skeleton;
+    const Skeleton thesis = fitTemplate(c.skeleton, labels, humanoid21(), {.headAtNeck = false}).skeleton;
+    for (const J joint : {J::Head, J::Neck}) {
+        const int j = jointIndex(joint);
+        const double e = (row(fit.bindPositions, j) - row(c.humanoid.joints, j)).norm();
+        const double eThesis = (row(thesis.bindPositions, j) - row(c.humanoid.joints, j)).norm();
+        std::cout << "[ fit      ] " << fit.names[static_cast<size_t>(j)] << ": " << 100.0 * e << " cm from the generator's ("
+                  << 100.0 * eThesis << " cm by arc length)\n";
+        EXPECT_LT(e, eThesis) << fit.names[static_cast<size_t>(j)];
+        EXPECT_LE(e, 0.015) << fit.names[static_cast<size_t>(j)];
     }
 }
 
