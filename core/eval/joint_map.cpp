@@ -128,6 +128,24 @@ private:
         return best;
     }
 
+    /// The joint nearest the root with a child named for a feature of the
+    /// face (jaw, eye, lip, brow, ...); -1 when none.
+    int skull() const
+    {
+        static const std::set<std::string> face = {"eye",  "eyes",  "eyeball", "brow",  "eyebrow", "lid",
+                                                   "eyelid", "lip", "lips",   "jaw",   "cheek",   "mouth",
+                                                   "tongue", "teeth", "tooth", "nose",  "chin"};
+        int best = -1;
+        for (int j = 0; j < m_s.jointCount(); ++j)
+            for (const int c : m_children[static_cast<size_t>(j)]) {
+                const auto words = jointNameWords(m_s.names[static_cast<size_t>(c)]);
+                if (std::any_of(words.begin(), words.end(), [&](const std::string& w) { return face.count(w) > 0; }) &&
+                    (best < 0 || m_depth[static_cast<size_t>(j)] < m_depth[static_cast<size_t>(best)]))
+                    best = j;
+            }
+        return best;
+    }
+
     /// The chain from `root`: each step the child with the largest subtree.
     std::vector<int> chainFrom(int root) const
     {
@@ -252,6 +270,17 @@ private:
 
         int neck = first(None, {"neck"});
         int head = first(None, {"head"});
+        std::string headHow = "name";
+        // Unnamed, the head is the skull: the joint the face hangs from, even
+        // where its name says neck (BCN_Epileptic's face bones hang from
+        // 'B_Neck', its neck is 'B_Root_Neck_T'; the chain rule below took
+        // the first ponytail joint for the head).
+        if (const int face = skull(); head < 0 && face >= 0) {
+            head = face;
+            headHow = "hierarchy: the joint the face (jaw, eyes, lips) hangs from";
+            if (neck == face || (neck >= 0 && !isAncestor(neck, face)))
+                neck = -1;
+        }
         if (get(CJ::LeftShoulder) >= 0 && get(CJ::RightShoulder) >= 0) {
             int top = commonAncestor(get(CJ::LeftShoulder), get(CJ::RightShoulder));
             std::string how = "hierarchy: common ancestor of the upper arms";
@@ -265,7 +294,7 @@ private:
         if (neck >= 0)
             set(CJ::Neck, neck, "name");
         if (head >= 0)
-            set(CJ::Head, head, "name");
+            set(CJ::Head, head, headHow);
         if (top < 0 || (neck >= 0 && head >= 0))
             return;
         // The spine top's child that leads to neither arm: the neck chain.

@@ -116,6 +116,39 @@ TEST(JointMap, Bip01ClaviclesUnderTheNeck)
                       {CJ::LeftAnkle, "Bip01 L Foot"}});
 }
 
+// Unnamed, the head is the joint the face hangs from, even where its name
+// says neck (BCN_Epileptic: jaw, lips and eyes under 'B_Neck', a ponytail
+// beside them); the chain rule took the ponytail's first joint for the head.
+TEST(JointMap, TheHeadIsTheJointTheFaceHangsFromNotThePonytail)
+{
+    const std::map<std::string, std::string> part = {
+        {"root", "B_Root"}, {"hips", "B_Pelvis"}, {"spine", "B_Spine1"}, {"chest", "B_Spine4"},
+        {"neck", "B_Root_Neck_T"}, {"head", "B_Neck"}, {"clavicle", "B_Clavicle"}, {"upperarm", "B_UpperArm"},
+        {"forearm", "B_Forearm"}, {"hand", "B_Hand"}, {"index", "B_Finger1"}, {"thumb", "B_Thumb"},
+        {"thigh", "B_Thigh"}, {"calf", "B_Calf"}, {"foot", "B_Foot"}, {"toe", "B_Toe"}};
+    Skeleton s = humanoid([&](const std::string& p, const std::string& side) {
+        return part.at(p) + (side.empty() ? "" : "_" + side);
+    });
+    // The face and a ponytail under the skull (its tail longer than the face's chains).
+    const int skull = *s.find("B_Neck");
+    auto add = [&](const std::string& name, int parent, const Vec3& p) {
+        s.names.push_back(name);
+        s.parents.push_back(parent);
+        s.bindPositions.conservativeResize(s.jointCount(), 3);
+        s.bindPositions.row(s.jointCount() - 1) = p.transpose();
+        s.bindOrientations.push_back(Eigen::Quaterniond::Identity());
+        return s.jointCount() - 1;
+    };
+    add("B_Jaw", skull, Vec3(0, 1.58, 0.05));
+    add("B_Lip_Upper", skull, Vec3(0, 1.6, 0.08));
+    add("B_Eye_L", skull, Vec3(0.03, 1.65, 0.07));
+    const int tail1 = add("B_PTail1", skull, Vec3(0, 1.66, -0.08));
+    const int tail2 = add("B_PTail2", tail1, Vec3(0, 1.55, -0.12));
+    add("B_PTail3", tail2, Vec3(0, 1.45, -0.14));
+    const CanonicalJointMap m = mapCanonicalJoints(s);
+    expectFull(s, m, {{CJ::Head, "B_Neck"}, {CJ::Neck, "B_Root_Neck_T"}, {CJ::SpineTop, "B_Spine4"}});
+}
+
 TEST(JointMap, RigifyAndUnreal)
 {
     const std::map<std::string, std::string> rigify = {
