@@ -210,16 +210,26 @@ private:
         const int ankle = first(side, {"foot", "ankle"}, knee >= 0 ? knee : hip);
         set(ankleC, ankle, "name");
         const std::vector<int> chain = chainFrom(hip);
-        if (get(ankleC) < 0) { // the first bone below the knee nearer horizontal than vertical starts the foot
+        if (get(ankleC) < 0) {
+            // The foot starts at the first joint below the knee from which the
+            // rest of the chain runs further forward than down. (A test on the
+            // next bone alone, with the chain's end as the fallback, took Cesium
+            // Man's ball of the foot, leg_joint_L_5, for the ankle: its
+            // ankle-to-ball bone drops 6.5 cm and runs 3.1 cm forward; the
+            // devset's own map has leg_joint_L_3.)
             const size_t from = knee >= 0 && indexIn(chain, knee) < chain.size() ? indexIn(chain, knee) + 1 : 2;
             int found = -1;
             for (size_t k = from; k + 1 < chain.size() && found < 0; ++k) {
-                const Vec3 d = pos(chain[k + 1]) - pos(chain[k]);
-                if (d.norm() > 0.0 && std::abs(d.normalized().dot(m_up)) < std::sqrt(0.5))
+                const Vec3 d = pos(chain.back()) - pos(chain[k]);
+                const double down = std::abs(d.dot(m_up)), forward = (d - d.dot(m_up) * m_up).norm();
+                if (forward > down)
                     found = chain[k];
             }
+            // None: the chain ends in the foot's tip or ball (Cesium Man's ends
+            // at leg_joint_L_5, the ball, under the ankle leg_joint_L_3), or at
+            // the ankle itself when hip, knee and ankle are all it has.
             if (found < 0 && chain.size() >= 3)
-                found = chain.back();
+                found = chain.size() >= 4 ? chain[chain.size() - 2] : chain.back();
             set(ankleC, found, "hierarchy: where the leg's chain turns forward");
         }
         if (get(kneeC) < 0 && get(ankleC) >= 0) {

@@ -149,6 +149,40 @@ TEST(JointMap, TheHeadIsTheJointTheFaceHangsFromNotThePonytail)
     expectFull(s, m, {{CJ::Head, "B_Neck"}, {CJ::Neck, "B_Root_Neck_T"}, {CJ::SpineTop, "B_Spine4"}});
 }
 
+// Legs named only 'leg_joint_L_1..5' (Cesium Man): the ankle is where the
+// rest of the chain runs further forward than down, not the start of the
+// first near-horizontal bone (the ball of the foot).
+TEST(JointMap, AnUnnamedAnkleIsWhereTheFootBeginsNotTheBallOfTheFoot)
+{
+    for (const bool toes : {true, false}) { // Cesium Man's chain ends at the ball (no toe joint)
+        std::vector<std::tuple<std::string, std::string, Vec3>> r = {
+            {"Skeleton_torso_joint_1", "", Vec3(0, 0.95, 0)},
+            {"Skeleton_torso_joint_2", "Skeleton_torso_joint_1", Vec3(0, 1.2, 0)},
+            {"Skeleton_neck_joint_1", "Skeleton_torso_joint_2", Vec3(0, 1.4, 0)},
+            {"Skeleton_neck_joint_2", "Skeleton_neck_joint_1", Vec3(0, 1.5, 0)}};
+        for (const std::string side : {"L", "R"}) {
+            const double x = side == "L" ? 1.0 : -1.0;
+            const std::string leg = "leg_joint_" + side + "_";
+            r.emplace_back(leg + "1", "Skeleton_torso_joint_1", Vec3(0.09 * x, 0.9, 0));
+            r.emplace_back(leg + "2", leg + "1", Vec3(0.09 * x, 0.5, 0));
+            r.emplace_back(leg + "3", leg + "2", Vec3(0.09 * x, 0.086, -0.01)); // the ankle
+            r.emplace_back(leg + "5", leg + "3", Vec3(0.09 * x, 0.021, 0.021)); // the ball of the foot
+            if (toes)
+                r.emplace_back(leg + "6", leg + "5", Vec3(0.09 * x, 0.0, 0.12)); // the toes' tip
+            const std::string arm = "arm_joint_" + side + "_";
+            r.emplace_back(arm + "1", "Skeleton_torso_joint_2", Vec3(0.2 * x, 1.35, 0));
+            r.emplace_back(arm + "2", arm + "1", Vec3(0.45 * x, 1.35, 0));
+            r.emplace_back(arm + "3", arm + "2", Vec3(0.7 * x, 1.35, 0));
+        }
+        const Skeleton s = skeletonOf(r);
+        const CanonicalJointMap m = mapCanonicalJoints(s);
+        auto name = [&](CJ c) { return m[c] < 0 ? std::string("(none)") : s.names[static_cast<size_t>(m[c])]; };
+        EXPECT_EQ(name(CJ::LeftAnkle), "leg_joint_L_3") << (toes ? "with toes" : "ending at the ball");
+        EXPECT_EQ(name(CJ::RightAnkle), "leg_joint_R_3") << (toes ? "with toes" : "ending at the ball");
+        EXPECT_EQ(name(CJ::LeftKnee), "leg_joint_L_2");
+    }
+}
+
 TEST(JointMap, RigifyAndUnreal)
 {
     const std::map<std::string, std::string> rigify = {
