@@ -7,13 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <optional>
-#include <unordered_map>
 
 namespace rig {
 namespace {
@@ -272,11 +273,10 @@ void readSourceAttributes(const aiMesh* mesh, const std::vector<int>& vertexOfSo
 std::vector<int> fileVertices(const aiMesh* mesh, std::vector<int>& sourceOfVertex)
 {
     const unsigned nv = mesh->mNumVertices;
-    sourceOfVertex.assign(nv, 0);
-    std::vector<int> order(nv);
     if (nv < 1.5 * mesh->mNumFaces || nv == 0) { // indexed: as stored
-        for (unsigned v = 0; v < nv; ++v)
-            order[v] = sourceOfVertex[v] = static_cast<int>(v);
+        std::vector<int> order(nv);
+        std::iota(order.begin(), order.end(), 0);
+        sourceOfVertex = order;
         return order;
     }
     std::vector<std::vector<std::pair<unsigned, float>>> bones(mesh->mNumBones ? nv : 0);
@@ -286,50 +286,45 @@ std::vector<int> fileVertices(const aiMesh* mesh, std::vector<int>& sourceOfVert
             if (vw.mVertexId < nv)
                 bones[vw.mVertexId].emplace_back(b, vw.mWeight);
         }
-    // File vertices equal in every attribute the file stores (position, normal,
-    // tangent frame, UVs, colours, bone weights) are one vertex.
-    auto attributes = [&](unsigned v, auto&& visit) {
-        visit(&mesh->mVertices[v], sizeof(aiVector3D));
-        if (mesh->mNormals)
-            visit(&mesh->mNormals[v], sizeof(aiVector3D));
-        if (mesh->mTangents)
-            visit(&mesh->mTangents[v], sizeof(aiVector3D));
-        if (mesh->mBitangents)
-            visit(&mesh->mBitangents[v], sizeof(aiVector3D));
-        for (unsigned s = 0; s < AI_MAX_NUMBER_OF_TEXTURECOORDS && mesh->mTextureCoords[s]; ++s)
-            visit(&mesh->mTextureCoords[s][v], sizeof(aiVector3D));
-        for (unsigned s = 0; s < AI_MAX_NUMBER_OF_COLOR_SETS && mesh->mColors[s]; ++s)
-            visit(&mesh->mColors[s][v], sizeof(aiColor4D));
-    };
     for (auto& b : bones)
         std::sort(b.begin(), b.end());
+    // File vertices equal in every attribute the file stores (position, normal,
+    // tangent frame, UVs, colours, bone weights) are one vertex: each attribute
+    // array as (first byte, bytes per vertex).
+    std::vector<std::pair<const unsigned char*, std::size_t>> arrays;
+    auto add = [&](const void* array, std::size_t size) {
+        if (array)
+            arrays.emplace_back(static_cast<const unsigned char*>(array), size);
+    };
+    add(mesh->mVertices, sizeof(aiVector3D));
+    add(mesh->mNormals, sizeof(aiVector3D));
+    add(mesh->mTangents, sizeof(aiVector3D));
+    add(mesh->mBitangents, sizeof(aiVector3D));
+    for (unsigned s = 0; s < AI_MAX_NUMBER_OF_TEXTURECOORDS && mesh->mTextureCoords[s]; ++s)
+        add(mesh->mTextureCoords[s], sizeof(aiVector3D));
+    for (unsigned s = 0; s < AI_MAX_NUMBER_OF_COLOR_SETS && mesh->mColors[s]; ++s)
+        add(mesh->mColors[s], sizeof(aiColor4D));
     auto hash = [&](int v) {
         std::uint64_t h = 1469598103934665603ULL; // FNV-1a over the bytes
-        auto visit = [&](const void* p, std::size_t n) {
+        auto bytes = [&](const unsigned char* p, std::size_t n) {
             for (std::size_t i = 0; i < n; ++i)
-                h = (h ^ static_cast<const unsigned char*>(p)[i]) * 1099511628211ULL;
+                h = (h ^ p[i]) * 1099511628211ULL;
         };
-        attributes(static_cast<unsigned>(v), visit);
+        for (const auto& [base, size] : arrays)
+            bytes(base + static_cast<std::size_t>(v) * size, size);
         if (!bones.empty())
             for (const auto& bw : bones[static_cast<size_t>(v)])
-                visit(&bw, sizeof(bw));
+                bytes(reinterpret_cast<const unsigned char*>(&bw), sizeof(bw));
         return h;
     };
     auto same = [&](int a, int b) {
-        const unsigned char* pa[24]; // at most 4 + 8 UV sets + 8 colour sets
-        int count = 0;
-        attributes(static_cast<unsigned>(a), [&](const void* p, std::size_t) { pa[count++] = static_cast<const unsigned char*>(p); });
-        bool equal = true;
-        count = 0;
-        attributes(static_cast<unsigned>(b), [&](const void* p, std::size_t n) {
-            equal = equal && std::memcmp(pa[count++], p, n) == 0;
-        });
-        return equal && (bones.empty() || bones[static_cast<size_t>(a)] == bones[static_cast<size_t>(b)]);
+        for (const auto& [base, size] : arrays)
+            if (std::memcmp(base + static_cast<std::size_t>(a) * size, base + static_cast<std::size_t>(b) * size, size) != 0)
+                return false;
+        return bones.empty() || bones[static_cast<size_t>(a)] == bones[static_cast<size_t>(b)];
     };
-    std::vector<int> firsts;
-    const std::vector<int> classes = groupEqual(static_cast<int>(nv), hash, same, firsts);
-    order = std::move(firsts);
-    sourceOfVertex = classes;
+    std::vector<int> order;
+    sourceOfVertex = groupEqual(static_cast<int>(nv), hash, same, order);
     return order;
 }
 
