@@ -174,10 +174,11 @@ void Renderer::setSkin(const std::vector<SkinVertex>& vertices)
 void Renderer::uploadLodSkin()
 {
     std::vector<SkinVertex> lod;
-    if (m_meshLod.count > 0 && !m_skinVertices.empty() && !m_lodSource.empty()) {
+    // Influences of the mesh drawn only (a stale skin leaves the stand-in unskinned, as the mesh).
+    if (m_meshLod.count > 0 && !m_lodSource.empty() && static_cast<int>(m_skinVertices.size()) == m_meshVertices) {
         lod.reserve(m_lodSource.size());
         for (const unsigned v : m_lodSource)
-            lod.push_back(m_skinVertices[std::min<size_t>(v, m_skinVertices.size() - 1)]);
+            lod.push_back(m_skinVertices[v]);
     }
     m_skinLod.setVertices(m_meshLod.vao, lod);
 }
