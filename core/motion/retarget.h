@@ -73,7 +73,15 @@
 /// source rest pose: the shortest rotation for a joint with one child; for a
 /// branch joint (hips, chest) the rotation that best aligns all its child bones
 /// (Kabsch); a leaf, or a joint whose children have no source, takes its
-/// parent's offset. Then the posed world orientation of target joint i is
+/// parent's offset. Where several target joints share one source joint s (a
+/// clavicle or a neck the source lacks), the source bone s → e spans the target
+/// from one of them to the joint c driven by e: the one whose distance to c is
+/// nearest |e − s| times the height ratio matches it, the others take their
+/// parent's offset. An ankle's offset only turns the foot about the vertical
+/// (its bones levelled): both rest poses stand flat-footed, and the slope from
+/// ankle to toe joint is where each skeleton puts them. A source standing in the
+/// target's own pose thus leaves the target in its bind pose.
+/// Then the posed world orientation of target joint i is
 ///   O_i = D_i · A_i · B_i   (B_i its bind orientation),
 /// so each target bone's world direction follows its source bones' world
 /// direction, and twist about the bone follows the source's twist. Unmapped

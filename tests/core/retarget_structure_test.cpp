@@ -456,6 +456,88 @@ TEST(SkeletonStructure, ASpineBesideTheLegsPelvisArmsAtTheSidesAndAFaceAreFound)
         EXPECT_NE(sourceOf(map, t), "(not driven)") << t << "\n" << formatMappingTable(map);
 }
 
+// The rig's own skeleton in its bind pose as a source, joints renamed
+// (`src_` + name), edited by `edit` (joints dropped or moved: where another
+// skeleton lacks a joint or puts it elsewhere).
+template <class Edit>
+Motion rigAsSource(const Skeleton& rig, Edit edit)
+{
+    std::vector<J> joints;
+    for (int i = 0; i < rig.jointCount(); ++i) {
+        const int p = rig.parents[static_cast<size_t>(i)];
+        const Vec3 x = rig.bindPositions.row(i);
+        joints.push_back({"src_" + rig.names[static_cast<size_t>(i)], p < 0 ? "" : "src_" + rig.names[static_cast<size_t>(p)],
+                          x.x(), x.y(), x.z()});
+    }
+    edit(joints);
+    return motionOf(joints, 1);
+}
+
+J& joint(std::vector<J>& joints, const std::string& name)
+{
+    const auto it = std::find_if(joints.begin(), joints.end(), [&](const J& j) { return j.name == name; });
+    EXPECT_NE(it, joints.end()) << name;
+    return *it;
+}
+
+void dropJoint(std::vector<J>& joints, const std::string& name)
+{
+    const std::string parent = joint(joints, name).parent;
+    for (J& j : joints)
+        if (j.parent == name)
+            j.parent = parent;
+    std::erase_if(joints, [&](const J& j) { return j.name == name; });
+}
+
+/// The largest distance, in units of the rig's height, between the rig's
+/// joints retargeted from `source`'s frame 0 and their bind positions (both
+/// relative to the hips: the feet-on-ground rule may lift the whole rig).
+double restFrameDrift(const Motion& source, const Skeleton& rig)
+{
+    const RetargetedClip clip = retargetClip(source, rig);
+    const PosedSkeleton rest = forwardKinematics(rig, clip.frames[0]);
+    const double h = rig.bindPositions.col(1).maxCoeff() - rig.bindPositions.col(1).minCoeff();
+    const Eigen::RowVector3d dr = rest.positions.row(0) - rig.bindPositions.row(0);
+    double worst = 0.0;
+    for (int i = 0; i < rig.jointCount(); ++i)
+        worst = std::max(worst, (rest.positions.row(i) - dr - rig.bindPositions.row(i)).norm() / h);
+    return worst;
+}
+
+// A source standing in the rig's own pose moves the rig nowhere, whatever
+// joints it lacks and wherever it puts its joints. Without clavicles (re_drone:
+// the upper arms hang from the chest), the chest's bone to the upper arm rose
+// 50° where the rig's clavicle runs level, and matching the clavicle to it
+// lifted the rig's shoulders by 8% of the height. With a short chest-to-arm
+// bone (Khronos' Cesium Man) the upper-arm joint drives the clavicle too, and
+// the clavicle was turned down along the upper arm. With the ankle joint high
+// on the instep above a toe joint under it (Cesium Man again) the foot was
+// pitched toe-down by the difference in slope.
+TEST(RetargetStructure, ASourceInTheRigsOwnPoseLeavesItInItsBindPose)
+{
+    const Skeleton& rig = defaultRig();
+    EXPECT_LT(restFrameDrift(rigAsSource(rig, [](std::vector<J>&) {}), rig), 1e-6);
+    const auto noClavicles = [](std::vector<J>& j) {
+        dropJoint(j, "src_LeftShoulder");
+        dropJoint(j, "src_RightShoulder");
+    };
+    EXPECT_LT(restFrameDrift(rigAsSource(rig, noClavicles), rig), 0.005) << "without clavicles";
+    const auto shortChestToArm = [&](std::vector<J>& j) {
+        noClavicles(j);
+        joint(j, "src_Spine1").y = joint(j, "src_LeftArm").y - 0.02;
+    };
+    EXPECT_LT(restFrameDrift(rigAsSource(rig, shortChestToArm), rig), 0.005) << "a short bone from the chest to the arms";
+    const auto highAnkles = [](std::vector<J>& j) {
+        for (const char* side : {"Left", "Right"}) {
+            J& ankle = joint(j, std::string("src_") + side + "Foot");
+            J& toe = joint(j, std::string("src_") + side + "ToeBase");
+            ankle.y += 0.06;
+            toe.z = ankle.z + 0.5 * (toe.z - ankle.z);
+        }
+    };
+    EXPECT_LT(restFrameDrift(rigAsSource(rig, highAnkles), rig), 0.005) << "ankle joints high on the instep";
+}
+
 TEST(RetargetRestRule, BindPoseFirstThenTPoseFrameThenZero)
 {
     Motion m = motionOf(artistJoints(false));
