@@ -124,13 +124,17 @@ TEST_F(WeightsClipTest, EachCmuClipPlaysAndTheTimelineMovesTheCharacter)
     timeline->pause();
 }
 
-// Issue 22: a devset player's own animation (the file's first clip) loaded
+// Issue 22: a devset character's own animation (the file's first clip) loaded
 // onto its auto rig: every limb joint driven, the character moves, and the
 // artist's skeleton walks beside it (the clip overlay). Screenshots with
-// RIGSMITH_SHOTS at two times.
-TEST(DevsetClipGl, APlayersOwnClipMovesItsAutoRigBesideTheArtistsSkeleton)
+// RIGSMITH_SHOTS at two times. A player, the drone (no clavicles: its upper
+// arms hang from the chest) and Cesium Man (ankle joints high on the instep).
+class DevsetClipGl : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DevsetClipGl, ItsOwnClipMovesItsAutoRigBesideTheArtistsSkeleton)
 {
-    const QString file = QString::fromStdString(rig::test::sourcePath("../shared/devset/re_male.glb"));
+    const std::string name = GetParam();
+    const QString file = QString::fromStdString(rig::test::sourcePath("../shared/devset/" + name + ".glb"));
     if (!QFile::exists(file))
         GTEST_SKIP() << file.toStdString() << " is missing (the devset lies beside the clone in CI only)";
     MainWindow window(MainWindow::ViewportKind::OpenGL);
@@ -149,20 +153,22 @@ TEST(DevsetClipGl, APlayersOwnClipMovesItsAutoRigBesideTheArtistsSkeleton)
         driven += j.sources.empty() ? 0 : 1;
     EXPECT_GE(driven, 21) << "the body's joints follow the artist's";
     Viewport* viewport = window.viewport();
-    auto shot = [&](const char* name) {
-        rig::test::saveWindowShot(window, name);
+    auto shot = [&](const std::string& when) {
+        rig::test::saveWindowShot(window, ("devset_clip_" + name + "_" + when).c_str());
         QCoreApplication::processEvents();
         return viewport->grabFramebuffer();
     };
     TimelinePanel* timeline = window.timeline();
     ASSERT_GT(timeline->frameCount(), 2);
     timeline->setTime(0.0);
-    const QImage a = shot("devset_clip_re_male_first");
+    const QImage a = shot("first");
     timeline->setTime(0.5 * timeline->duration());
-    const QImage b = shot("devset_clip_re_male_middle");
+    const QImage b = shot("middle");
     EXPECT_TRUE(window.poseMode());
     EXPECT_GT(test::imageDifference(a, b), 0.002);
 }
+
+INSTANTIATE_TEST_SUITE_P(Characters, DevsetClipGl, ::testing::Values("re_male", "re_drone", "khr_cesium_man"));
 
 } // namespace
 } // namespace rig::ui
