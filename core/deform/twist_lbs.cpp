@@ -270,7 +270,25 @@ Vec3 twistAxis(const Skeleton& s, int j)
         return Vec3::Zero();
     const Vec3 d = (s.bindPositions.row(j) - s.bindPositions.row(p)).transpose();
     const double len = d.norm();
-    return len > 1e-12 ? Vec3(d / len) : Vec3::Zero();
+    if (!(len > 1e-12))
+        return Vec3::Zero();
+    const Vec3 u = d / len;
+    // The limb must go on along the link beyond the joint: the straightest
+    // child bone within kMaxTwistTurnDegrees of it (a leaf goes on).
+    double straightest = -1.0;
+    bool hasChild = false;
+    for (int c = j + 1; c < s.jointCount(); ++c) {
+        if (s.parents[static_cast<size_t>(c)] != j)
+            continue;
+        const Vec3 e = (s.bindPositions.row(c) - s.bindPositions.row(j)).transpose();
+        if (e.norm() <= 1e-12)
+            continue;
+        hasChild = true;
+        straightest = std::max(straightest, e.normalized().dot(u));
+    }
+    if (hasChild && straightest < std::cos(kMaxTwistTurnDegrees * std::numbers::pi / 180.0))
+        return Vec3::Zero();
+    return u;
 }
 
 std::vector<double> twistAngles(const Skeleton& s, const Pose& pose)

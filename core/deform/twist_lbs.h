@@ -115,10 +115,22 @@ SwingTwist swingTwist(const Eigen::Quaterniond& q, const Vec3& axis);
 /// frame by frame (`reference` = the previous frame's unwrapped angle).
 double unwrapAngle(double reference, double wrapped);
 
+/// A joint whose every child bone turns away from its link by more than this
+/// carries no twist (`twistAxis()`).
+constexpr double kMaxTwistTurnDegrees = 30.0;
+
 /// Unit link direction of joint j in bind space, (b_j − b_parent(j))/‖·‖: the
 /// axis its twist is measured about. Zero (no twist correction) for the root,
-/// zero-length links, and links leaving a joint with several children (hips,
-/// chest, a hand's fingers; see "Which vertices take the partial twist").
+/// zero-length links, links leaving a joint with several children (hips,
+/// chest, a hand's fingers; see "Which vertices take the partial twist"), and
+/// joints where the limb does not go on along the link: every child bone
+/// turns from it by more than `kMaxTwistTurnDegrees` (the shoulder of an
+/// A-pose, whose upper arm leaves the clavicle at 41° on re_male; an ankle,
+/// whose foot leaves the shin at 80-90°). About such a link a swing of the
+/// child is partly a "twist" by the decomposition: raising re_male's arm 90°
+/// about the front axis twisted the clavicle link's skin by 55° (21 triangles
+/// stretched beyond 2× where LBS has 2). Such a joint's rotation is blended
+/// as a bend (DLB). A leaf (a hand without fingers) keeps its link's axis.
 Vec3 twistAxis(const Skeleton& skeleton, int joint);
 
 /// #J wrapped twist angles of a pose (radians in [−π, π]): the twist of each

@@ -392,6 +392,49 @@ TEST(TwistLbs, ALinkLeavingABranchingJointCarriesNoTwist)
     EXPECT_LT((d.V.row(3).transpose() - M * Vec3(t.mesh.V.row(3).transpose())).norm(), 1e-5);
 }
 
+TEST(TwistLbs, AJointWhereTheLimbTurnsAwayFromTheLinkCarriesNoTwist)
+{
+    // re_male's A-pose shoulder: the clavicle runs out and back, the upper arm
+    // leaves it 41° downwards; the forearm goes straight on; a hand with a
+    // straight finger and a thumb at 70°; a leaf wrist.
+    Skeleton k;
+    k.names = {"chest", "clavicle", "shoulder", "elbow", "hand", "finger", "thumb"};
+    k.parents = {-1, 0, 1, 2, 3, 4, 4};
+    const Vec3 chest(0, 1.4, 0), clav(0.02, 1.45, 0), shoulder = clav + 0.18 * Vec3(0.92, -0.06, -0.39).normalized();
+    const Vec3 down = Eigen::AngleAxisd(-41.0 * kPi / 180.0, Vec3(0.39, 0, 0.92).normalized()) * Vec3(0.92, -0.06, -0.39).normalized();
+    const Vec3 elbow = shoulder + 0.3 * down, hand = elbow + 0.28 * down;
+    const Vec3 thumbDir = Eigen::AngleAxisd(70.0 * kPi / 180.0, Vec3(0.39, 0, 0.92).normalized()) * down;
+    k.bindPositions.resize(7, 3);
+    k.bindPositions << chest.transpose(), clav.transpose(), shoulder.transpose(), elbow.transpose(), hand.transpose(),
+        (hand + 0.1 * down).transpose(), (hand + 0.05 * thumbDir).transpose();
+    k.bindOrientations.assign(7, Eigen::Quaterniond::Identity());
+    EXPECT_EQ(twistAxis(k, 2), Vec3::Zero()) << "the shoulder: the upper arm leaves the clavicle at 41°";
+    EXPECT_NE(twistAxis(k, 3), Vec3::Zero()) << "the elbow: the forearm goes on";
+    EXPECT_NE(twistAxis(k, 4), Vec3::Zero()) << "the wrist: the middle finger goes on, the thumb does not matter";
+
+    // Raising the arm 90° about the front axis: skin wholly on the clavicle,
+    // on the shoulder's link (δ 0.8), stays where LBS leaves it. The
+    // decomposition about the clavicle gave the raise a 43° "twist", of which
+    // this skin took 0.8 (it moved 0.04, a quarter of the clavicle's length).
+    Mesh m;
+    m.V.resize(3, 3);
+    m.V << (clav + Vec3(0.08, 0.04, 0.0)).transpose(), (clav + Vec3(0.12, -0.03, 0.02)).transpose(),
+        (clav + Vec3(0.14, 0.05, -0.04)).transpose();
+    m.N = MatrixX3d::Zero(3, 3);
+    m.N.col(1).setOnes();
+    m.F.resize(1, 3);
+    m.F << 0, 1, 2;
+    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(3, 7);
+    W.col(1).setOnes();
+    Segmentation seg;
+    seg.bone = {2, 2, 2};
+    seg.delta = {0.8, 0.8, 0.8};
+    Pose p = identityPose(k);
+    p.localRotations[2] = Eigen::AngleAxisd(kPi / 2, Vec3::UnitZ());
+    const DeformedMesh d = deformOnce(findDeformer("twist"), DeformerInput{m, skinWeightsFromDense(W, 4), &seg, k}, p);
+    EXPECT_LT((d.V - m.V).cwiseAbs().maxCoeff(), 1e-6);
+}
+
 TEST(TwistLbs, ThreadCountsAgree)
 {
     const Limb t = limb(128, 32);
