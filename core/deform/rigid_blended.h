@@ -23,7 +23,11 @@
 /// at `blendZone` radii into the parent link, through 0.5 at the joint, to 1
 /// at `blendZone` radii into the child link. Joints with several children
 /// (the chest, the hips) do not blend: their vertices stay rigid.
-/// Normals are recomputed from the deformed mesh (area-weighted face normals).
+/// Normals are the deformed mesh's (area-weighted face normals). Only the
+/// vertices of triangles that do not move rigidly with one bone (blend zones,
+/// borders between bones) recompute theirs each frame, each triangle once;
+/// elsewhere the one-ring moves rigidly and the rest normal, turned, is the
+/// same. Per vertex the loop is float, on packed rest records (as LBS).
 
 #include "core/deform/deformers.h"
 

@@ -106,6 +106,24 @@ TEST(RigidBlended, EqualsRigidSkinningAwayFromTheBlendZones)
     EXPECT_GT(moved, 100) << "the zone around the bent joint is blended";
 }
 
+/// Normals are the deformed mesh's (area-weighted, unit), though only the
+/// vertices around a blend zone or a border between bones recompute theirs:
+/// elsewhere the one-ring moves rigidly and the rest normal, turned, is the same.
+TEST(RigidBlended, NormalsAreThoseOfTheDeformedMesh)
+{
+    const Tube t;
+    for (const double zone : {1.5, 0.0}) {
+        SkinnedMesh out;
+        bindRigidBlended(t.input(), {.blendZone = zone})->deform(t.bent(7, 90.0), {}, out);
+        SkinnedMesh ref = out;
+        recomputeNormals(t.mesh.F, ref);
+        double worst = 0.0;
+        for (int i = 0; i < out.vertexCount(); ++i)
+            worst = std::max(worst, (out.normal(i) - ref.normal(i)).norm());
+        EXPECT_LT(worst, 1e-4) << "zone " << zone;
+    }
+}
+
 /// A 120° bend: the skin turns about the joint on arcs (the radius kept in
 /// the zone), where LBS collapses the inner side.
 TEST(RigidBlended, A120DegreeBendFoldsLessThanHalfOfWhatLbsAndDqsFold)
