@@ -27,6 +27,7 @@ using Side = JointSide;
 using NameRole = JointNameRole;
 using retarget::computeRestOffsets;
 using retarget::Rest;
+using retarget::restHeight;
 
 // ------------------------------------------------------------------ skeleton geometry
 
@@ -623,17 +624,6 @@ void structuralFeet(RetargetMapping& m, const Rest& tr, const Rest& sr)
             if (j >= 0)
                 m.sourceFeet.push_back(j);
     }
-}
-
-double restHeight(const Rest& r)
-{
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (int j = 0; j < r.count(); ++j)
-        if (r.body.setAside.empty() || r.body.kept(j)) {
-            lo = std::min(lo, r.positions(j, 1));
-            hi = std::max(hi, r.positions(j, 1));
-        }
-    return hi > lo ? hi - lo : 0.0;
 }
 
 // The mean length of the legs found on both skeletons, hip joint to knee to

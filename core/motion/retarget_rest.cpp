@@ -123,11 +123,6 @@ void levelFootBones(std::vector<Vec3>& from, std::vector<Vec3>& to)
     to = std::move(t);
 }
 
-double heightOf(const Rest& r)
-{
-    return r.count() > 0 ? r.positions.col(1).maxCoeff() - r.positions.col(1).minCoeff() : 0.0;
-}
-
 // The target joints below `i` where the source changes: descendants reached
 // through joints driven by the same sources as `i`, whose own sources differ.
 std::vector<int> spanEnds(const RetargetMapping& m, const Rest& tr, int i)
@@ -173,10 +168,21 @@ int spanOwner(const RetargetMapping& m, const Rest& tr, const Rest& sr, int c, d
 
 } // namespace
 
+double restHeight(const Rest& r)
+{
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int j = 0; j < r.count(); ++j)
+        if (r.body.setAside.empty() || r.body.kept(j)) {
+            lo = std::min(lo, r.positions(j, 1));
+            hi = std::max(hi, r.positions(j, 1));
+        }
+    return hi > lo ? hi - lo : 0.0;
+}
+
 void computeRestOffsets(RetargetMapping& m, const Rest& tr, const Rest& sr, bool branchesFromBody)
 {
     constexpr double eps = 1e-9;
-    const double hs = heightOf(sr), ht = heightOf(tr);
+    const double hs = restHeight(sr), ht = restHeight(tr);
     const double scale = hs > eps && ht > eps ? ht / hs : 1.0;
     for (int i = 0; i < tr.count(); ++i) {
         JointRetarget& j = m.joints[static_cast<size_t>(i)];

@@ -30,6 +30,10 @@ struct Rest {
     Vec3 at(int j) const { return positions.row(j).transpose(); }
 };
 
+/// The rest pose's vertical extent over the body's kept joints (all joints
+/// when no body structure was found): IK goals, props and helpers set aside.
+double restHeight(const Rest& r);
+
 /// Fills every mapped joint's `restOffset` (A_i of retarget.h) from the two
 /// rest poses; `branchesFromBody`: the pelvis and the chest take only the
 /// heading between the two bodies' frames (RetargetOptions::branchRestFromBody).

@@ -237,13 +237,7 @@ StickLegs stickWithFeet(double ankleHeight, double foot, double groin = 0.9)
     b.line(b.line(b.line(hips, {0.1, groin, 0.0}), {0.1, ankleHeight, 0.0}), {0.1, 0.04, foot});
     b.line(b.line(b.line(hips, {-0.1, groin, 0.0}), {-0.1, ankleHeight, 0.0}), {-0.1, 0.04, foot});
     StickLegs out{b.build(), {}};
-    auto near = [&](const Vec3& p) {
-        int best = 0;
-        for (int v = 1; v < out.skeleton.nodeCount(); ++v)
-            if ((row(out.skeleton.positions, v) - p).norm() < (row(out.skeleton.positions, best) - p).norm())
-                best = v;
-        return best;
-    };
+    auto near = [&](const Vec3& p) { return *snapToNode(out.skeleton, p); };
     out.labels[Limb::Head] = near({0.0, 1.65, 0.0});
     out.labels[Limb::LeftHand] = near({0.8, 1.45, 0.0});
     out.labels[Limb::RightHand] = near({-0.8, 1.45, 0.0});
@@ -361,13 +355,7 @@ TEST(FitTemplate, HeadAtTheTopOfTheNeckAndNeckAtItsBase)
     b.line(b.line(b.line(hips, {0.1, 0.9, 0.0}), {0.1, 0.1, 0.0}), {0.1, 0.04, 0.15});
     b.line(b.line(b.line(hips, {-0.1, 0.9, 0.0}), {-0.1, 0.1, 0.0}), {-0.1, 0.04, 0.15});
     CurveSkeleton s = b.build();
-    auto near = [&](const Vec3& p) {
-        int best = 0;
-        for (int v = 1; v < s.nodeCount(); ++v)
-            if ((row(s.positions, v) - p).norm() < (row(s.positions, best) - p).norm())
-                best = v;
-        return best;
-    };
+    auto near = [&](const Vec3& p) { return *snapToNode(s, p); };
     // Radii along the spine by height (the nodes lie every 5 cm).
     const std::map<int, double> spineRadius = {{145, 0.04}, {150, 0.04}, {155, 0.08}, {160, 0.11}, {165, 0.12},
                                                {170, 0.12}, {175, 0.12}, {180, 0.11}, {185, 0.09}, {190, 0.06}};
