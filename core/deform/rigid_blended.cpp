@@ -118,8 +118,11 @@ public:
         if (!m_normals)
             return;
         // The triangles around those vertices once each, then per vertex the sum of its triangles'.
-        std::vector<F4>& faceN = m_faceNormals;
-        faceN.resize(m_dirtyFaces.size());
+        // Scratch per calling thread: deform() is const, and a bound deformer
+        // may be posed from two threads at once.
+        thread_local std::vector<F4> scratch;
+        scratch.resize(m_dirtyFaces.size());
+        F4* faceN = scratch.data(); // this thread's buffer, for the workers too
         parallelFor(static_cast<std::ptrdiff_t>(m_dirtyFaces.size()), options.threads, 8192,
                     [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
                         for (std::ptrdiff_t k = begin; k < end; ++k)
@@ -177,7 +180,6 @@ private:
     std::vector<std::int32_t> m_dirtyFaces; ///< The triangles around them.
     /// Per dirty vertex k, its triangles (indices into m_dirtyFaces) are m_incident[m_first[k], m_first[k + 1]).
     std::vector<std::int32_t> m_first, m_incident;
-    mutable std::vector<F4> m_faceNormals;  ///< Per frame, one per m_dirtyFaces entry.
 };
 
 void RigidBlended::bindVertices(const DeformerInput& in, const RigidBlendOptions& o)

@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <iostream>
+#include <thread>
 #include <numbers>
 
 namespace rig {
@@ -122,6 +124,34 @@ TEST(RigidBlended, NormalsAreThoseOfTheDeformedMesh)
             worst = std::max(worst, (out.normal(i) - ref.normal(i)).norm());
         EXPECT_LT(worst, 1e-4) << "zone " << zone;
     }
+}
+
+/// One binding posed from two threads at once (the viewport's split view, a
+/// bench) gives each the result it gets alone: no scratch state is shared.
+TEST(RigidBlended, OneBindingPosedFromTwoThreadsAtOnce)
+{
+    const Tube t;
+    const auto bound = bindRigidBlended(t.input());
+    const std::array<Pose, 2> poses = {t.bent(7, 90.0), t.bent(5, -60.0)};
+    std::array<SkinnedMesh, 2> alone;
+    for (size_t k = 0; k < 2; ++k)
+        bound->deform(poses[k], {}, alone[k]);
+    std::array<int, 2> mismatches = {0, 0};
+    std::array<std::thread, 2> threads;
+    for (size_t k = 0; k < 2; ++k)
+        threads[k] = std::thread([&, k] {
+            for (int round = 0; round < 30; ++round) {
+                SkinnedMesh out;
+                bound->deform(poses[k], {}, out);
+                for (int i = 0; i < out.vertexCount(); ++i)
+                    mismatches[k] += (out.normal(i) - alone[k].normal(i)).norm() > 1e-6 ||
+                                     (out.position(i) - alone[k].position(i)).norm() > 1e-6;
+            }
+        });
+    for (std::thread& th : threads)
+        th.join();
+    EXPECT_EQ(mismatches[0], 0);
+    EXPECT_EQ(mismatches[1], 0);
 }
 
 /// A 120° bend: the skin turns about the joint on arcs (the radius kept in
