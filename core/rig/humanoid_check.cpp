@@ -43,6 +43,44 @@ int endsNear(const CurveSkeleton& s, const Extent& e, double band, bool top)
     return n;
 }
 
+/// The feet among the ends within `band` of the height from the bottom: ends
+/// joined by the skeleton below `footHeight` of the height are one foot. A
+/// fine curve skeleton forks a flat foot into heel and toe ends, which meet
+/// at the foot or the ankle (the Red Eclipse players at n = 255: four ground
+/// ends, two feet); two legs meet at the body, above that height.
+int feetOnTheGround(const CurveSkeleton& s, const Extent& e, double band, double footHeight)
+{
+    const double h = e.size().y();
+    const auto low = [&](int i) { return s.positions(i, 1) <= e.min.y() + footHeight * h; };
+    const auto n = static_cast<size_t>(s.positions.rows());
+    std::vector<std::vector<int>> adjacency(n);
+    for (const auto& [a, b] : s.edges)
+        if (a >= 0 && b >= 0 && static_cast<size_t>(a) < n && static_cast<size_t>(b) < n) {
+            adjacency[static_cast<size_t>(a)].push_back(b);
+            adjacency[static_cast<size_t>(b)].push_back(a);
+        }
+    std::vector<int> foot(n, -1);
+    int feet = 0;
+    for (int i : endNodes(s)) {
+        if (s.positions(i, 1) > e.min.y() + band * h || foot[static_cast<size_t>(i)] >= 0)
+            continue;
+        // Everything this end reaches through the skeleton's low nodes.
+        std::vector<int> stack{i};
+        foot[static_cast<size_t>(i)] = feet;
+        while (!stack.empty()) {
+            const int u = stack.back();
+            stack.pop_back();
+            for (int v : adjacency[static_cast<size_t>(u)])
+                if (foot[static_cast<size_t>(v)] < 0 && low(v)) {
+                    foot[static_cast<size_t>(v)] = feet;
+                    stack.push_back(v);
+                }
+        }
+        ++feet;
+    }
+    return feet;
+}
+
 /// Ends at the tip of a segment (end to junction) at least `minLength` long.
 int longBranchEnds(const CurveSkeleton& s, double minLength)
 {
@@ -116,8 +154,14 @@ HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, con
     if (looksUpsideDown(mesh, skeleton, options))
         c.reasons.push_back("it seems to stand on its head (one skeleton end on the ground, two or more at the "
                             "top): is its up axis wrong?");
+    // More ground ends than a humanoid's feet have are its own only when they
+    // form two or three feet (forked heels and toes), not one blob (a head
+    // down, a hem) nor four legs.
     const int ground = endsNear(skeleton, e, options.groundBand, false);
-    if (ground > options.maxGroundEnds)
+    const int feet = ground > options.maxGroundEnds
+                         ? feetOnTheGround(skeleton, e, options.groundBand, options.footHeight)
+                         : ground;
+    if (feet > options.maxGroundEnds || (feet < 2 && ground > options.maxGroundEnds))
         c.reasons.push_back(std::to_string(ground) + " skeleton ends reach the ground, legs of an animal or a " +
                             "machine rather than two feet");
     return c;

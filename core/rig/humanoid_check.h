@@ -22,7 +22,12 @@
 ///   `mrfixit.iqm` at resolutions 200-255, whose eight fingers the curve
 ///   skeleton resolves there (13 ends: 2 feet, 3 at the head, 8 fingertips);
 /// - quadruped proportions: `maxGroundEnds` + 1 or more ends reach the ground
-///   band (the lowest `groundBand` of the height) - legs, not two feet;
+///   band (the lowest `groundBand` of the height) - legs, not two feet -
+///   unless they form two or three feet: ends joined by the skeleton below
+///   `footHeight` of the height are one foot, as a fine skeleton forks a foot
+///   into heel and toe ends (before, `rig --ends auto --resolution 255`
+///   refused both Red Eclipse players as "4 skeleton ends reach the ground");
+///   ends that all meet low (one blob: a figure on its head) stay refused;
 /// - a motion clip's skeleton: a BVH file read as a character is a set of bone boxes.
 /// `explainTooFewEnds()` names the cause when the skeleton has too few ends
 /// (flat, collinear, in pieces) and `looksUpsideDown()` a figure standing on its head.
@@ -52,7 +57,11 @@ struct HumanoidCheckOptions {
     /// spider's legs 67-78 %).
     double longBranch = 0.2;
     double groundBand = 0.1;      ///< Fraction of the height above the lowest point that counts as the ground.
-    int maxGroundEnds = 3;        ///< More skeleton ends than this on the ground: legs of a quadruped.
+    int maxGroundEnds = 3;        ///< More feet than this on the ground: legs of a quadruped.
+    /// Ground ends joined by the skeleton's nodes below this fraction of the
+    /// height are one foot (heel and toe meet at the foot or the ankle; two
+    /// legs meet at the body, higher up).
+    double footHeight = 0.2;
 };
 
 struct HumanoidCheck {

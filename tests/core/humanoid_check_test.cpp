@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 #include <iostream>
 
@@ -16,13 +17,19 @@ namespace {
 
 const std::string models = RIGSMITH_ASSIMP_MODELS;
 
-/// The check on a file (or "default:POSE"), after the curve skeleton at the default resolution.
-HumanoidCheck check(const std::string& spec)
+/// The check on a file (or "default:POSE"), after the curve skeleton at
+/// `resolution` (0: the default).
+HumanoidCheck check(const std::string& spec, int resolution = 0)
 {
     RigProject project;
     GuardedImportOptions inProcess;
     inProcess.isolate = false;
     project.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter(spec, inProcess)));
+    if (resolution > 0) {
+        CurveSkeletonOptions options = project.curveSkeletonOptions();
+        options.voxelize.resolution = resolution;
+        project.setCurveSkeletonOptions(options);
+    }
     project.setCurveSkeleton(std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project)));
     const LoadedCharacter& c = *project.character();
     const HumanoidCheck h = checkHumanoid(c.imported.mesh, project.curveSkeleton()->refined, c.imported.info.format);
@@ -47,7 +54,8 @@ TEST(HumanoidCheck, ArtistCharactersLookHumanoid)
             std::cout << "skipped (missing): " << file << '\n';
             continue;
         }
-        EXPECT_TRUE(check(file).looksHumanoid()) << file;
+        for (int resolution : {80, 155, 255}) // issue 14: the fit succeeds at every one of these
+            EXPECT_TRUE(check(file, resolution).looksHumanoid()) << file << " at n = " << resolution;
     }
 }
 
@@ -110,6 +118,70 @@ TEST(HumanoidCheck, TooFewEndsAreExplained)
     pieces.componentCount = 50;
     EXPECT_NE(explainTooFewEnds(box, pieces).find("the mesh is in 50 separate pieces"), std::string::npos);
     EXPECT_EQ(explainTooFewEnds(box, one), "");
+}
+
+/// A stick skeleton: `nodes` positions, `edges`, end nodes by degree.
+CurveSkeleton stickSkeleton(const std::vector<Vec3>& nodes, const std::vector<std::array<int, 2>>& edges)
+{
+    CurveSkeleton s;
+    s.positions.resize(static_cast<Eigen::Index>(nodes.size()), 3);
+    for (size_t i = 0; i < nodes.size(); ++i)
+        s.positions.row(static_cast<Eigen::Index>(i)) = nodes[i].transpose();
+    s.radii.assign(nodes.size(), 0.01);
+    s.edges = edges;
+    std::vector<int> degree(nodes.size(), 0);
+    for (const auto& [a, b] : edges) {
+        ++degree[static_cast<size_t>(a)];
+        ++degree[static_cast<size_t>(b)];
+    }
+    for (int d : degree)
+        s.types.push_back(nodeTypeFromNeighbours(d));
+    return s;
+}
+
+// A fine curve skeleton forks each flat foot into a heel and a toe end: the
+// Red Eclipse players at n = 255 have four ground ends on two feet, and
+// `rig --ends auto --resolution 255` refused both as "4 skeleton ends reach
+// the ground". Four legs, and ground ends that all meet in one low blob (a
+// figure on its head), are still refused.
+TEST(HumanoidCheck, ForkedFeetAreTwoFeetNotFourLegs)
+{
+    Mesh body;
+    body.V.resize(2, 3);
+    body.V << -0.5, 0, -0.2, 0.5, 1.8, 0.2;
+    std::vector<Vec3> nodes = {{0, 1.75, 0}, {0, 1.5, 0}, {-0.4, 0.9, 0}, {0.4, 0.9, 0}, {0, 0.95, 0}};
+    std::vector<std::array<int, 2>> edges = {{0, 1}, {1, 2}, {1, 3}, {1, 4}};
+    for (double x : {-0.1, 0.1}) {
+        const int knee = static_cast<int>(nodes.size());
+        nodes.insert(nodes.end(), {{x, 0.5, 0}, {x, 0.07, 0}, {x, 0.01, -0.05}, {x, 0.01, 0.15}});
+        edges.insert(edges.end(), {{4, knee}, {knee, knee + 1}, {knee + 1, knee + 2}, {knee + 1, knee + 3}});
+    }
+    const CurveSkeleton standing = stickSkeleton(nodes, edges);
+    EXPECT_TRUE(checkHumanoid(body, standing).looksHumanoid()) << checkHumanoid(body, standing).message();
+
+    // Four legs from a body half the height up, each forked at the hoof.
+    Mesh animal;
+    animal.V.resize(2, 3);
+    animal.V << -0.3, 0, -0.6, 0.3, 1.0, 0.6;
+    nodes = {{0, 0.9, 0.6}, {0, 0.5, 0.4}, {0, 0.5, -0.4}, {0, 0.5, -0.6}};
+    edges = {{0, 1}, {1, 2}, {2, 3}};
+    for (const auto& [x, z] : std::vector<std::pair<double, double>>{{-0.2, 0.4}, {0.2, 0.4}, {-0.2, -0.4}, {0.2, -0.4}}) {
+        const int hip = z > 0 ? 1 : 2, hock = static_cast<int>(nodes.size());
+        nodes.insert(nodes.end(), {{x, 0.06, z}, {x, 0.01, z - 0.03}, {x, 0.01, z + 0.03}});
+        edges.insert(edges.end(), {{hip, hock}, {hock, hock + 1}, {hock, hock + 2}});
+    }
+    const HumanoidCheck legs = checkHumanoid(animal, stickSkeleton(nodes, edges));
+    EXPECT_NE(legs.message().find("8 skeleton ends reach the ground"), std::string::npos) << legs.message();
+
+    // Head down: five ends (nose, horns, ears) meeting low, the tail on top.
+    nodes = {{0, 1.75, 0}, {0, 1.0, 0}, {0, 0.1, 0}};
+    edges = {{0, 1}, {1, 2}};
+    for (const auto& [x, z] : std::vector<std::pair<double, double>>{{0, 0.1}, {-0.1, 0}, {0.1, 0}, {-0.05, -0.1}, {0.05, -0.1}}) {
+        nodes.push_back({x, 0.01, z});
+        edges.push_back({2, static_cast<int>(nodes.size()) - 1});
+    }
+    const HumanoidCheck blob = checkHumanoid(body, stickSkeleton(nodes, edges));
+    EXPECT_NE(blob.message().find("5 skeleton ends reach the ground"), std::string::npos) << blob.message();
 }
 
 TEST(HumanoidCheck, AnUpsideDownFigureIsNamed)
