@@ -9,6 +9,7 @@
 #include "core/eval/weight_compare.h"
 #include "core/io/animation_poses.h"
 #include "core/project/rig_project.h"
+#include "core/rig/humanoid_check.h"
 #include "core/skin/deform_joints.h"
 #include "core/skin/skinning.h"
 
@@ -204,6 +205,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     std::optional<JointScores> scores;
     std::array<EndLabelCheck, limbCount> labelChecks{};
     std::string fitError;
+    std::string humanoidRefusal; // what `rig` and `fit` say without --force (evaluate fits anyway)
     json warnings = json::array();
     try {
         CurveSkeletonOptions so;
@@ -212,6 +214,9 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         auto curve = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project));
         stages.insert(stages.end(), curve->timings.begin(), curve->timings.end());
         project.setCurveSkeleton(curve);
+        humanoidRefusal = checkHumanoid(project.character()->imported.mesh, curve->refined,
+                                        project.character()->imported.info.format)
+                              .message();
         StageClock fitClock(stages);
         project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate("humanoid21")));
         // Fingers where the artist's skeleton has them (humanoid51), unless --fingers says otherwise.
@@ -326,6 +331,8 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         std::cout << "(" << labelsRight << "/" << labelsKnown << " right)\n";
         for (const std::string& note : fitted->notes)
             std::cout << "  note         " << note << '\n';
+        if (!humanoidRefusal.empty())
+            std::cout << "  WARNING      rig and fit refuse this character without --force: " << humanoidRefusal << '\n';
     } else {
         std::cout << "  fit          FAILED: " << fitError << '\n';
     }
@@ -402,6 +409,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                              {"error", fitError.empty() ? json(nullptr) : json(fitError)},
                              {"labels", project.rig() ? json(formatEndNodeLabels(project.labels())) : json(nullptr)},
                              {"warnings", warnings},
+                             {"humanoid_check", humanoidRefusal.empty() ? json(nullptr) : json(humanoidRefusal)},
                              {"notes", fitted ? json(fitted->notes) : json::array()},
                              {"legs_joined_by_cloth", fitted && fitted->legsJoinedByCloth}}},
                     {"joints", jointsJson},
