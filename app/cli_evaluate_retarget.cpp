@@ -8,6 +8,7 @@
 #include "core/motion/skeleton_structure.h"
 #include "core/skin/skinning.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -17,6 +18,8 @@ namespace {
 
 std::string num(double v, int decimals)
 {
+    if (std::isnan(v))
+        return "-";
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
     return buf;

@@ -30,6 +30,7 @@
 #include "core/rig/skeleton.h"
 #include "core/skin/skin_weights.h"
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -52,8 +53,17 @@ struct RetargetEvaluation {
     std::vector<BoneDirectionError> bones; ///< Canonical bones mapped on both skeletons.
     double meanBoneDegrees = 0.0;          ///< Mean over `bones`.
 
-    double alignedRatio() const { return mean.unposedAligned > 0.0 ? mean.aligned / mean.unposedAligned : 0.0; }
-    double rawRatio() const { return mean.unposedRaw > 0.0 ? mean.raw / mean.unposedRaw : 0.0; }
+    /// Our error over the unposed mesh's; NaN (no ratio) for a clip that
+    /// leaves the mesh within `kStillClipPercent` of its rest (a one-frame
+    /// bind pose: Testwuson's `Wuson_Bind` printed a ratio of 828,592).
+    double alignedRatio() const { return ratio(mean.aligned, mean.unposedAligned); }
+    double rawRatio() const { return ratio(mean.raw, mean.unposedRaw); }
+    /// A mean unposed error (% of height) below this: the clip does not move the character.
+    static constexpr double kStillClipPercent = 0.05;
+    static double ratio(double ours, double unposed)
+    {
+        return unposed >= kStillClipPercent ? ours / unposed : std::numeric_limits<double>::quiet_NaN();
+    }
 };
 
 /// The artist's side of the comparison.

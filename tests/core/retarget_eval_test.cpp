@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 namespace rig {
@@ -41,6 +42,22 @@ TEST(RetargetEval, ItsOwnClipOnItsOwnSkeletonScoresZero)
     EXPECT_LT(e.meanBoneDegrees, 0.5);
     EXPECT_GT(e.mean.unposedAligned, 1.0); // the clip does move the mesh
     EXPECT_THROW(evaluateRetarget({&c.mesh.V, &s, 5, &map}, {&artist.skeleton, &weights, &map, &r}, height), InvalidInput);
+}
+
+// A clip that does not move the character has no ratio (not 828,592).
+TEST(RetargetEval, AStillClipHasNoRatio)
+{
+    RetargetEvaluation e;
+    e.mean.raw = 40.0;
+    e.mean.aligned = 20.0;
+    e.mean.unposedRaw = 1e-7;
+    e.mean.unposedAligned = 0.0;
+    EXPECT_TRUE(std::isnan(e.rawRatio()));
+    EXPECT_TRUE(std::isnan(e.alignedRatio()));
+    e.mean.unposedRaw = 10.0;
+    e.mean.unposedAligned = 5.0;
+    EXPECT_DOUBLE_EQ(e.rawRatio(), 4.0);
+    EXPECT_DOUBLE_EQ(e.alignedRatio(), 4.0);
 }
 
 } // namespace
