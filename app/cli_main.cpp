@@ -19,7 +19,8 @@ namespace {
 /// process already gets, core/io/guarded_import.cpp). On a virtual machine a
 /// page fault costs microseconds, and `rig` on a 154k-vertex mesh faulted in
 /// 11,000 pages of 4 KiB: with huge pages 1,300, and the whole run 1.10 ->
-/// 0.76 s (bench/README.md, issue 20). Any hugetlb setting already in
+/// 0.76 s; the window opening and rigging it, 3.5 -> 3.05 s (bench/README.md,
+/// issue 20). Any hugetlb setting already in
 /// GLIBC_TUNABLES is kept (`glibc.malloc.hugetlb=0` turns this off).
 void runWithHugePages(char** argv)
 {
@@ -46,10 +47,10 @@ void runWithHugePages(char** argv)
 
 int main(int argc, char** argv)
 {
+    runWithHugePages(argv); // the window (rigsmith-gui, exec'd below) inherits it
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (!rig::app::isCliInvocation(args) || args[0] == "render")
         return rig::app::runWindowExecutable(argc, argv);
-    runWithHugePages(argv);
 #ifdef __GLIBC__
     // One command, then exit: keep freed memory in the heap rather than
     // returning it to the system and faulting it in again at the next large
