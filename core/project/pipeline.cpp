@@ -126,6 +126,25 @@ EndNodeLabels suggestedLabels(const RigProject& p)
     }
 }
 
+/// The fit of the labels Rigsmith chose itself (`--ends auto`, the window's
+/// first rig) failed: what was found and what to do. The fit's own message
+/// ends "check the labels", which blamed a user who had set none (issue 14).
+std::string autoLabelsFailed(const RigProject& p, const EndNodeLabels& labels, std::string reason)
+{
+    if (const auto k = reason.find("(): "); k != std::string::npos && k < 48)
+        reason.erase(0, k + 4); // the function's name
+    for (const char* advice : {"; check", "; the labels do not describe"})
+        if (const auto k = reason.find(advice); k != std::string::npos)
+            reason.erase(k);
+    const CurveSkeleton& s = p.curveSkeleton()->refined;
+    return p.character()->source + ": the five skeleton ends chosen automatically (" + formatEndNodeLabels(labels) +
+           ") do not make a head, two arms and two legs: " + reason + ". The skeleton has " +
+           std::to_string(s.count(NodeType::End)) +
+           " ends. If this is an upright humanoid, choose the five yourself (in the window: the Rig dock; on the "
+           "command line: --ends head=ID,lhand=ID,rhand=ID,lfoot=ID,rfoot=ID with end node numbers from "
+           "'rigsmith skeleton FILE --json S.json'), or try another --resolution or --up";
+}
+
 /// The rig stage: the file's skeleton, or the labels (the project's, else
 /// suggested: lap "label") and the template fit (lap "fit").
 void runRig(RigProject& p, StageClock& clock)
@@ -143,7 +162,13 @@ void runRig(RigProject& p, StageClock& clock)
     const bool labelled = p.requestedLabels() != EndNodeLabels{};
     const EndNodeLabels labels = labelled ? p.requestedLabels() : suggestedLabels(p);
     clock.lap("label");
-    p.setRig(labels, std::make_shared<const FitResult>(fitRig(p, labels)));
+    try {
+        p.setRig(labels, std::make_shared<const FitResult>(fitRig(p, labels)));
+    } catch (const InvalidInput& e) {
+        if (labelled)
+            throw; // the user's own labels: the fit's message, "check the labels", is for them
+        throw InvalidInput(autoLabelsFailed(p, labels, e.what()));
+    }
     clock.lap("fit");
 }
 

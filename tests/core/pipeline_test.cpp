@@ -97,6 +97,45 @@ TEST(Pipeline, RequestedLabelsAreFittedAndSurviveTheLoad)
     EXPECT_EQ(p.labels(), swapped);
 }
 
+// Issue 14, item 4: when the ends Rigsmith chose itself do not make a body,
+// the message says what it found and what to do; before, it ended in the
+// fit's "check that hands and feet are not swapped", blaming a user who had
+// set no label. The same labels set by the user keep the fit's own advice.
+TEST(Pipeline, AutomaticLabelsThatMakeNoBodyAreNotTheUsersFault)
+{
+    const std::string file = std::string(RIGSMITH_ASSIMP_MODELS) + "/OBJ/regr_3429812.obj";
+    if (!std::filesystem::exists(file))
+        GTEST_SKIP() << "assimp-testmodels is not installed (" << file << ")";
+    RigProject p;
+    p.setCharacterSpec(file);
+    p.setOrientation({.up = "auto", .facing = "auto"});
+    std::string message;
+    try {
+        runPipeline(p, Stage::Rig);
+    } catch (const InvalidInput& e) {
+        message = e.what();
+    }
+    ASSERT_NE(message.find("chosen automatically ("), std::string::npos) << message;
+    EXPECT_NE(message.find("do not make a head, two arms and two legs: the hands"), std::string::npos) << message;
+    EXPECT_NE(message.find("The skeleton has 5 ends"), std::string::npos) << message;
+    EXPECT_NE(message.find("--ends head=ID"), std::string::npos) << message;
+    EXPECT_EQ(message.find("check"), std::string::npos) << message;
+    EXPECT_EQ(message.find("assignRoot"), std::string::npos) << message;
+
+    RigProject chosen;
+    chosen.setCharacterSpec(file);
+    chosen.setOrientation({.up = "auto", .facing = "auto"});
+    runPipeline(chosen, Stage::Skeleton);
+    chosen.setLabels(suggestLabels(chosen));
+    message.clear();
+    try {
+        runPipeline(chosen, Stage::Rig);
+    } catch (const InvalidInput& e) {
+        message = e.what();
+    }
+    EXPECT_NE(message.find("check that hands and feet are not swapped"), std::string::npos) << message;
+}
+
 /// A result computed on a snapshot is not applied over a newer edit.
 TEST(Pipeline, ResultsOfAStaleSnapshotAreNotApplied)
 {
