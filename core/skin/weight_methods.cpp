@@ -99,6 +99,11 @@ WeightMethod geodesicVoxelRow()
     p.add(numberParameter("leafBoneLength", "Leaf bone length", "Length of a leaf joint's bone, as a fraction of its parent link",
            0.0, 2.0, 2, true),
           &GeodesicVoxelOptions::leafBoneLength);
+    p.add(numberParameter("leafBonesToSkin", "Leaf bones to the skin",
+                          "Lengthen the bone of a joint that ends a chain (head, fingertip, toe) to the skin nearest "
+                          "to it (1: on)",
+                          0, 1, 0, true),
+          &GeodesicVoxelOptions::leafBonesToSkin);
     p.add(numberParameter("separateLimbs", "Separate limbs", "Drop weight reaching from one limb into another (1: on)", 0, 1, 0, true),
           &GeodesicVoxelOptions::separateLimbs);
     return makeWeightMethod<GeodesicVoxelOptions>(

@@ -90,6 +90,17 @@ struct GeodesicVoxelOptions {
     int maxInfluences = 4;
     /// Length of a leaf joint's bone, as a fraction of its parent link. [0, 2].
     double leafBoneLength = 0.5;
+    /// Lengthen each leaf bone that ends a chain (a head, a fingertip, a toe:
+    /// its parent's only child) to the skin nearest to it: to the 90th
+    /// percentile of how far the vertices whose nearest bone it is (Euclidean,
+    /// all bones) reach along it. A head joint at the base of the skull, a
+    /// leaf whose bone is half of a short neck link, otherwise shares the
+    /// whole head with the neck's bone (equally near through the solid above
+    /// the joint): Cesium Man's head. Measured by the skin, not by the solid,
+    /// so a fingertip resting on a thigh does not run into it. Leaves among
+    /// siblings (a weapon or prop tag beside the fingers, a face's joints)
+    /// mark points, not the ends of limbs, and keep `leafBoneLength`.
+    bool leafBonesToSkin = true;
     /// Drop, at each vertex whose largest weight is on a limb (limbs.h: a leg,
     /// an arm, the head), the weights of joints of other limbs before the top-k
     /// limit: through the solid the other thigh's bone is close to an inner

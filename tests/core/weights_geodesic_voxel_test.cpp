@@ -153,6 +153,35 @@ TEST(GeodesicVoxel, TwoBonesInACapsuleSplitTheWeights)
     }
 }
 
+// A leaf joint at the start of a long end part (a head at the base of the
+// skull on a short neck: Cesium Man) owns that part. Its bone used to be half
+// of the short link before it, and the part above, as near to the end of the
+// link's bone through the solid, was split between the two (Cesium Man's head:
+// 0.64 % of height mean deformation error, bone heat 0.23 %; now 0.37 %).
+TEST(GeodesicVoxel, ALeafThatEndsAChainOwnsThePartBeyondIt)
+{
+    const Mesh capsule = test::capsuleMesh(Vec3(0, 0, 0), Vec3(2, 0, 0), 0.25);
+    const Skeleton s = chainSkeleton({Vec3(0, 0, 0), Vec3(1.0, 0, 0), Vec3(1.1, 0, 0)});
+    GeodesicVoxelOptions o;
+    o.resolution = 48;
+    const GeodesicVoxelResult r = geodesicVoxelWeights(capsule, s, o);
+    expectValid(r.weights, capsule.vertexCount(), s.jointCount());
+    int beyond = 0;
+    for (int i = 0; i < capsule.vertexCount(); ++i)
+        if (capsule.V(i, 0) > 1.5) {
+            ++beyond;
+            EXPECT_GT(weightOf(r.weights, i, 2), 0.9) << "vertex " << i << " at x = " << capsule.V(i, 0);
+        }
+    EXPECT_GT(beyond, 10);
+    o.leafBonesToSkin = false; // the paper's bones: the part is shared
+    const GeodesicVoxelResult half = geodesicVoxelWeights(capsule, s, o);
+    double least = 1.0;
+    for (int i = 0; i < capsule.vertexCount(); ++i)
+        if (capsule.V(i, 0) > 1.5)
+            least = std::min(least, weightOf(half.weights, i, 2));
+    EXPECT_LT(least, 0.9);
+}
+
 TEST(GeodesicVoxel, TheGeneratedCharacterGetsWeightsOnEveryVertex)
 {
     const Humanoid h = generateHumanoid({.pose = HumanoidPose::A, .cellSize = 0.03});
