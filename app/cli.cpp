@@ -136,6 +136,7 @@ Usage:
                                   when it has none
   rigsmith evaluate FILE [--report R.json] [--resolution N] [--up auto|file|+y|...] [--facing auto|+z|...]
                     [--deform-joints auto|all|NAME,...] [--retarget-weights METHOD] [--fingers F]
+                    [--weight-params METHOD.KEY=VALUE,...]
                                   score Rigsmith on a character an artist rigged: auto-rig the mesh alone,
                                   map the artist's joints to 16 canonical joints by name (Mixamo, CMU,
                                   Blender/Rigify, Unreal, Bip01) or hierarchy, report each joint's distance

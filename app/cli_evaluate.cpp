@@ -164,11 +164,14 @@ json fingerSection(const Skeleton& artist, const Skeleton* fitted, double height
 
 int cmdEvaluate(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints", "--retarget-weights", "--fingers"},
+    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints", "--retarget-weights", "--fingers",
+                          "--weight-params"},
                          {}, "evaluate");
     const std::string file = needFile(a, "evaluate");
     const int resolution = parseResolution(a, "evaluate");
     const OrientationOptions orientation = parseOrientationArgs(a, "evaluate", "auto", "auto");
+    WeightOptions weightParams; // each method's parameters (--weight-params), checked before any work
+    applyWeightParams(a, "evaluate", weightParams);
 
     StageTimings stages;
     RigProject project;
@@ -266,7 +269,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         r.method = m.id;
         StageClock wclock(stages);
         try {
-            WeightOptions wo;
+            WeightOptions wo = weightParams;
             wo.method = m.id;
             const SkinningResult s = computeSkinning(mesh, artist.skeleton, solid, wo);
             const SkinWeights w = restrictToDeformJoints(s.weights, artist.skeleton, deform);

@@ -80,10 +80,13 @@ struct GeodesicVoxelOptions {
     /// character, see bench/README.md). [16, 1024].
     int resolution = 128;
     /// λ: the falloff exponent of eq. 7 (the paper's figure: 2). Larger: each
-    /// vertex follows its nearest bone more rigidly. 4 measured best on the
-    /// devset (bench/README.md: lower mean deformation error than 2 on every
-    /// character, max error within 1.5 % of height). (0, 16].
-    double falloff = 4.0;
+    /// vertex follows its nearest bone more rigidly. 12 measured best on the
+    /// devset with leaf bones to the skin (bench/README.md, stop 31: mean
+    /// deformation error over the five characters 0.460 % of height at 4,
+    /// 0.365 at 8, 0.344 at 12, 0.340 at 16; the worst max, 8.5 / 11.6 / 12.8
+    /// / 13.2 %, grows with it and stays within the 15 % the default method is
+    /// held to; re_female's mean is lowest at 12). (0, 16].
+    double falloff = 12.0;
     /// α: the falloff bias of eq. 7 between the distance (0) and its square (1). [0, 1].
     double alpha = 0.2;
     /// k: influences kept per vertex (continuous limit, see the file comment). [1, 8].
