@@ -10,6 +10,7 @@
 /// 2013, the rasterized bones) and the weights report's reach test.
 
 #include "core/common/types.h"
+#include "core/mesh/mesh.h"
 #include "core/rig/skeleton.h"
 
 #include <vector>
@@ -32,6 +33,14 @@ struct BoneSegment {
 /// @param leafBoneLength >= 0: a leaf's segment length as a fraction of that link.
 /// @throws rig::InvalidInput for an invalid skeleton or a negative or non-finite leafBoneLength.
 std::vector<BoneSegment> boneSegments(const Skeleton& skeleton, double leafBoneLength);
+
+/// Lengthens, in `bones` (from `boneSegments()`), each leaf segment that ends
+/// a chain (the leaf is its parent's only child: a head, a fingertip, a toe)
+/// to the skin nearest to it: the vertices of `mesh` whose nearest segment it
+/// is (Euclidean, all segments), to the 90th percentile of how far they reach
+/// along it; never shortens. A leaf among siblings (a weapon tag beside the
+/// fingers, a face's joints) marks a point, not a limb's end, and is kept.
+void leafBonesToSkin(const Mesh& mesh, const Skeleton& skeleton, std::vector<BoneSegment>& bones, int threads = 0);
 
 /// The distance from `p` to the nearest segment of `joint` in `bones` (+inf
 /// when the joint owns none).

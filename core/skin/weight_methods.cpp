@@ -63,6 +63,11 @@ WeightMethod heatRow()
     p.add(numberParameter("leafBoneLength", "Leaf bone length", "Length of a leaf joint's bone, as a fraction of its parent link",
            0.0, 2.0, 2, true),
           &HeatWeightOptions::leafBoneLength);
+    p.add(numberParameter("leafBonesToSkin", "Leaf bones to the skin",
+                          "Lengthen the bone of a joint that ends a chain (head, fingertip, toe) to the skin nearest "
+                          "to it (1: on)",
+                          0, 1, 0, true),
+          &HeatWeightOptions::leafBonesToSkin);
     p.add(numberParameter("minWeight", "Minimum weight", "Weights below this are set to 0 before the influences are limited", 0.0,
            0.49, 4, true),
           &HeatWeightOptions::minWeight);

@@ -245,53 +245,6 @@ std::vector<float> sweep(const SolidIndex& S, const std::vector<VoxelSegment>& s
     return dist;
 }
 
-/// Leaf bones as long as the skin they are nearest to (see
-/// GeodesicVoxelOptions::leafBonesToSkin): per leaf segment that ends a chain
-/// (the leaf is its parent's only child), the vertices whose nearest bone it
-/// is, and the segment lengthened to the 90th percentile of their reach along
-/// it (never shortened).
-void leafBonesToSkin(const Mesh& mesh, const Skeleton& s, std::vector<BoneSegment>& bones, int threads)
-{
-    const auto children = childrenOf(s);
-    const auto endsAChain = [&](int j) {
-        const int p = s.parents[static_cast<size_t>(j)];
-        return p >= 0 && children[static_cast<size_t>(p)].size() == 1;
-    };
-    // Per vertex its nearest bone, and how far along that bone it reaches.
-    const auto n = static_cast<size_t>(mesh.V.rows());
-    std::vector<int> nearest(n, -1);
-    std::vector<double> along(n, 0.0);
-    parallelFor(static_cast<std::ptrdiff_t>(n), threads, 1024, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
-        for (std::ptrdiff_t i = begin; i < end; ++i) {
-            const Vec3 p = mesh.V.row(i).transpose();
-            double bestD = std::numeric_limits<double>::infinity();
-            for (size_t b = 0; b < bones.size(); ++b)
-                if (const double d = (p - closestPointOnSegment(p, bones[b].a, bones[b].b)).squaredNorm(); d < bestD) {
-                    bestD = d;
-                    nearest[static_cast<size_t>(i)] = static_cast<int>(b);
-                }
-            if (const int b = nearest[static_cast<size_t>(i)]; b >= 0 && bones[static_cast<size_t>(b)].leaf)
-                along[static_cast<size_t>(i)] =
-                    (p - bones[static_cast<size_t>(b)].a).dot((bones[static_cast<size_t>(b)].b - bones[static_cast<size_t>(b)].a).normalized());
-        }
-    });
-    std::vector<std::vector<double>> reach(bones.size());
-    for (size_t i = 0; i < n; ++i)
-        if (const int b = nearest[i]; b >= 0 && bones[static_cast<size_t>(b)].leaf &&
-                                      (bones[static_cast<size_t>(b)].b - bones[static_cast<size_t>(b)].a).norm() > 0.0)
-            reach[static_cast<size_t>(b)].push_back(along[i]);
-    for (size_t b = 0; b < bones.size(); ++b) {
-        std::vector<double>& r = reach[b];
-        const Vec3 bone = bones[b].b - bones[b].a;
-        if (r.empty() || !(bone.norm() > 0.0) || !endsAChain(bones[b].joint))
-            continue;
-        const auto at = r.begin() + static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(r.size() - 1));
-        std::nth_element(r.begin(), at, r.end());
-        if (*at > bone.norm())
-            bones[b].b = bones[b].a + *at * bone.normalized();
-    }
-}
-
 /// The segments of every joint: its bones (bone_segments.h), a leaf joint's
 /// continuation of its parent link by `leafBoneLength` (a lone root: a point),
 /// lengthened to its skin with `toSkin`.

@@ -48,10 +48,13 @@ bool visible(const VoxelGrid& g, const Vec3& p, const Vec3& q, double skip)
 }
 
 /// The heat sources of every joint: its bones (bone_segments.h), a leaf
-/// joint's continuation clipped where it leaves the solid.
-std::vector<Bone> makeBones(const Skeleton& s, const VoxelGrid* solid, double leafBoneLength)
+/// joint's continuation (to the skin, with `leafBonesToSkin`) clipped where it
+/// leaves the solid.
+std::vector<Bone> makeBones(const Mesh& mesh, const Skeleton& s, const VoxelGrid* solid, const HeatWeightOptions& o)
 {
-    std::vector<Bone> bones = boneSegments(s, leafBoneLength);
+    std::vector<Bone> bones = boneSegments(s, o.leafBoneLength);
+    if (o.leafBonesToSkin)
+        leafBonesToSkin(mesh, s, bones, o.threads);
     if (!solid)
         return bones;
     for (Bone& b : bones) {
@@ -472,7 +475,7 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
     Box3 box;
     for (int i = 0; i < n; ++i)
         box.extend(mesh.V.row(i).transpose());
-    const std::vector<Bone> bones = makeBones(skeleton, solid, options.leafBoneLength);
+    const std::vector<Bone> bones = makeBones(mesh, skeleton, solid, options);
     const std::vector<int> limb = jointLimbs(skeleton);
     const std::vector<VertexHeat> heat = nearestVisibleBones(mesh.V, bones, solid, options, progress);
 
