@@ -83,7 +83,7 @@ WeightMethod heatRow()
     return makeWeightMethod<HeatWeightOptions>(
         "heat", "Bone heat (Baran & Popović)", "Baran & Popović 2007, Automatic rigging and animation of 3D characters",
         false, p, [](const WeightMethodInput& in, const HeatWeightOptions& o) {
-            HeatWeightsResult heat = boneHeatWeights(in.mesh, in.skeleton, in.solid, o, in.progress);
+            HeatWeightsResult heat = boneHeatWeights(in.mesh, in.skeleton, in.solid, o, in.progress, &in.segmentation);
             return WeightMethodResult{std::move(heat.weights), heat.unreachedVertices, std::move(heat.rigidParts)};
         });
 }
@@ -115,7 +115,7 @@ WeightMethod geodesicVoxelRow()
         "geodesic-voxel", "Geodesic voxel binding (Dionne & de Lasa)",
         "Dionne & de Lasa 2013, Geodesic Voxel Binding for Production Character Meshes, Alg. 1, eq. 7", false, p,
         [](const WeightMethodInput& in, const GeodesicVoxelOptions& o) {
-            GeodesicVoxelResult g = geodesicVoxelWeights(in.mesh, in.skeleton, o, in.progress);
+            GeodesicVoxelResult g = geodesicVoxelWeights(in.mesh, in.skeleton, o, in.progress, &in.segmentation);
             return WeightMethodResult{std::move(g.weights), g.unreachedVertices, std::move(g.rigidParts)};
         });
 }

@@ -366,7 +366,7 @@ std::vector<float> voxelGeodesicDistances(const VoxelGrid& solid, const std::vec
 }
 
 GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skeleton, const GeodesicVoxelOptions& o,
-                                         const Progress& progress)
+                                         const Progress& progress, const Segmentation* segmentation)
 {
     checkInput(mesh, skeleton, o);
     GeodesicVoxelResult result;
@@ -501,14 +501,33 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
             w[static_cast<size_t>(m++)] = {wj, j};
         }
         if (o.separateLimbs && m > 0) { // step 5: other limbs' weights dropped
-            const int own = limb[static_cast<size_t>(
+            const auto others = [&](int own) {
+                return static_cast<int>(std::remove_if(w.begin(), w.begin() + m, [&](const auto& x) {
+                                            const int l = limb[static_cast<size_t>(x.second)];
+                                            return l >= 0 && l != own;
+                                        }) -
+                                        w.begin());
+            };
+            // The limb the segmentation puts the vertex on (a thigh under a
+            // resting hand is the leg's, however near the fingers are through
+            // the solid), else the limb of its largest weight.
+            const int c = segmentation ? segmentation->bone[static_cast<size_t>(i)] : -1;
+            const int segmented = c > 0 && c < J ? limb[static_cast<size_t>(c)] : -1;
+            const int largest = limb[static_cast<size_t>(
                 std::max_element(w.begin(), w.begin() + m, [](const auto& a, const auto& b) { return a.first < b.first; })->second)];
-            if (own >= 0)
-                m = static_cast<int>(std::remove_if(w.begin(), w.begin() + m, [&](const auto& x) {
-                                         const int l = limb[static_cast<size_t>(x.second)];
-                                         return l >= 0 && l != own;
-                                     }) -
-                                     w.begin());
+            if (segmented >= 0) {
+                const auto all = w;
+                const int left = others(segmented);
+                if (left > 0)
+                    m = left;
+                else { // none of the joints near enough to count is of its limb
+                    w = all;
+                    if (largest >= 0)
+                        m = others(largest);
+                }
+            } else if (largest >= 0) {
+                m = others(largest);
+            }
         }
         double total = 0.0;
         for (int r = 0; r < m; ++r)

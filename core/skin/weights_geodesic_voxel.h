@@ -67,6 +67,7 @@
 #include "core/common/types.h"
 #include "core/mesh/mesh.h"
 #include "core/rig/skeleton.h"
+#include "core/skin/segmentation_data.h"
 #include "core/skin/skin_weights.h"
 #include "core/voxel/voxel_grid.h"
 
@@ -143,7 +144,9 @@ struct VoxelSegment {
 std::vector<float> voxelGeodesicDistances(const VoxelGrid& solid, const std::vector<VoxelSegment>& sources);
 
 /// Computes geodesic voxel binding weights of `mesh` for `skeleton` (see the
-/// file comment).
+/// file comment). With `segmentation` (the skinning stage's) and
+/// `separateLimbs`, a vertex the segmentation puts on a limb keeps only the
+/// weights of that limb and the trunk.
 /// Expects: a mesh with triangles and finite vertices; a valid skeleton.
 /// @throws rig::InvalidInput (naming `rig::geodesicVoxelWeights()`) for an
 ///         empty mesh, non-finite vertices, out-of-range indices, an invalid
@@ -151,6 +154,7 @@ std::vector<float> voxelGeodesicDistances(const VoxelGrid& solid, const std::vec
 /// @throws rig::Cancelled when `progress` asks to stop.
 /// Progress: steps "geodesic voxel: voxelize" and "geodesic voxel: distances".
 GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skeleton,
-                                         const GeodesicVoxelOptions& options = {}, const Progress& progress = {});
+                                         const GeodesicVoxelOptions& options = {}, const Progress& progress = {},
+                                         const Segmentation* segmentation = nullptr);
 
 } // namespace rig

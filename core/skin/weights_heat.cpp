@@ -199,6 +199,7 @@ void checkInput(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* sol
 /// Step 1: the nearest visible bone of every vertex (Pinocchio: ties within
 /// 0.01 %), through the voxel solid when there is one; in blocks, in parallel.
 std::vector<VertexHeat> nearestVisibleBones(const MatrixX3d& V, const std::vector<Bone>& bones, const VoxelGrid* solid,
+                                            const std::vector<int>& vertexLimb, const std::vector<int>& limb,
                                             const HeatWeightOptions& options, const Progress& progress)
 {
     const int n = static_cast<int>(V.rows());
@@ -214,9 +215,12 @@ std::vector<VertexHeat> nearestVisibleBones(const MatrixX3d& V, const std::vecto
             VertexHeat& h = heat[static_cast<size_t>(i)];
             h.nearestJoint = bones[order[0].second].joint;
             double best = -1.0;
+            const int own = vertexLimb.empty() ? -1 : vertexLimb[static_cast<size_t>(i)];
             for (const auto& [d2, b] : order) {
                 if (best >= 0.0 && d2 > best * 1.0002) // (1.0001)^2
                     break;
+                if (const int l = limb[static_cast<size_t>(bones[b].joint)]; own >= 0 && l >= 0 && l != own)
+                    continue; // another limb's bone, near through a touching surface
                 const Vec3 q = closestPointOnSegment(p, bones[b].a, bones[b].b);
                 if (solid && !visible(*solid, p, q, skip))
                     continue;
@@ -466,7 +470,8 @@ void heatPart(HeatContext& ctx, int c, const std::vector<int>& vs, const Progres
 } // namespace
 
 HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
-                                  const HeatWeightOptions& options, const Progress& progress)
+                                  const HeatWeightOptions& options, const Progress& progress,
+                                  const Segmentation* segmentation)
 {
     checkInput(mesh, skeleton, solid, options);
     const int n = mesh.vertexCount();
@@ -477,7 +482,14 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
         box.extend(mesh.V.row(i).transpose());
     const std::vector<Bone> bones = makeBones(mesh, skeleton, solid, options);
     const std::vector<int> limb = jointLimbs(skeleton);
-    const std::vector<VertexHeat> heat = nearestVisibleBones(mesh.V, bones, solid, options, progress);
+    std::vector<int> vertexLimb; // the limb the segmentation puts each vertex on (-1: the trunk, or none)
+    if (segmentation && options.separateLimbs) {
+        vertexLimb.assign(static_cast<size_t>(n), -1);
+        for (int i = 0; i < n; ++i)
+            if (const int c = segmentation->bone[static_cast<size_t>(i)]; c > 0 && c < skeleton.jointCount())
+                vertexLimb[static_cast<size_t>(i)] = limb[static_cast<size_t>(c)];
+    }
+    const std::vector<VertexHeat> heat = nearestVisibleBones(mesh.V, bones, solid, vertexLimb, limb, options, progress);
 
     int componentCount = 0;
     const std::vector<int> component = components(n, mesh.F, componentCount);

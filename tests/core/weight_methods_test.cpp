@@ -172,9 +172,9 @@ TEST(WeightMethods, SettingsOfProjectsSavedBeforeTheTableRestoreIdentically)
         WeightOptions restored = o;
         restored.method = method;
         const SkinWeights a = computeSkinning(h.mesh, s, nullptr, restored).weights;
-        const SkinWeights b = method == "heat"
-                                  ? boneHeatWeights(h.mesh, s, nullptr, hh).weights
-                                  : segmentationWeights(h.mesh, s, segmentMesh(h.mesh, s, nullptr, o.segmentation), g);
+        const Segmentation seg = segmentMesh(h.mesh, s, nullptr, o.segmentation); // heat takes it too (separateLimbs)
+        const SkinWeights b = method == "heat" ? boneHeatWeights(h.mesh, s, nullptr, hh, {}, &seg).weights
+                                               : segmentationWeights(h.mesh, s, seg, g);
         EXPECT_EQ(a.joints, b.joints) << method;
         EXPECT_EQ(a.weights, b.weights) << method;
     }
