@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <string>
 
@@ -118,6 +119,35 @@ std::string jointList(const Skeleton& s, const std::vector<int>& joints, size_t 
     return out;
 }
 
+/// "81 vertices", and where a piece lies when other rigid pieces share its
+/// part's name ("piece 2 of 3 of the part, around (0.035, 0.669, -0.053)"):
+/// BCN_Epileptic's two eyeballs, both of part 'Head' and 81 vertices, gave
+/// the same line twice.
+std::string rigidPieceText(const RigidPart& p, const std::vector<RigidPart>& all, const Mesh& mesh)
+{
+    std::string text = std::to_string(p.vertexCount) + " vertices";
+    int pieces = 0, index = 0;
+    for (const RigidPart& q : all)
+        if (q.name == p.name) {
+            ++pieces;
+            index += q.part <= p.part ? 1 : 0;
+        }
+    if (pieces < 2 || p.vertices.empty())
+        return text;
+    Vec3 centre = Vec3::Zero();
+    for (int i : p.vertices)
+        centre += mesh.V.row(i).transpose();
+    centre /= static_cast<double>(p.vertices.size());
+    const double size = (mesh.V.colwise().maxCoeff() - mesh.V.colwise().minCoeff()).maxCoeff();
+    for (int k = 0; k < 3; ++k) // no "-5e-08" for the midline
+        if (std::abs(centre[k]) < 1e-4 * size)
+            centre[k] = 0.0;
+    char where[160];
+    std::snprintf(where, sizeof where, ", piece %d of %d of the part, around (%.3g, %.3g, %.3g)", index, pieces,
+                  centre.x(), centre.y(), centre.z());
+    return text + where;
+}
+
 } // namespace
 
 SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
@@ -147,12 +177,9 @@ SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const
     if (d.unreachedVertices > 0)
         d.messages.push_back(std::to_string(d.unreachedVertices) + " vertices were reached by no bone and are bound "
                              "to their nearest joint; check for loose geometry or a joint outside the mesh");
-    for (const RigidPart& p : d.rigidParts) {
-        std::ostringstream s;
-        s << "part '" << p.name << "' (" << p.vertexCount << " vertices) is bound rigidly to "
-          << skeleton.names[static_cast<size_t>(p.bone)] << ": " << p.reason;
-        d.messages.push_back(s.str());
-    }
+    for (const RigidPart& p : d.rigidParts)
+        d.messages.push_back("part '" + p.name + "' (" + rigidPieceText(p, d.rigidParts, mesh) +
+                             ") is bound rigidly to " + skeleton.names[static_cast<size_t>(p.bone)] + ": " + p.reason);
     if (d.bleedingVertices > 0)
         d.messages.push_back(std::to_string(d.bleedingVertices) + " vertices carry weight (>= " +
                              std::to_string(WeightDiagnostics::bleedThreshold).substr(0, 4) +

@@ -147,6 +147,43 @@ TEST(Skinning, RigidPartsAreReportedInTheMessages)
     EXPECT_NE(r.diagnostics.messages[0].find("floating ball"), std::string::npos) << r.diagnostics.messages[0];
 }
 
+// Two rigid pieces of one part (BCN_Epileptic's eyeballs, both of 'Head' and
+// 81 vertices) gave the same line twice: each now says which piece and where.
+TEST(Skinning, RigidPiecesOfOnePartAreToldApart)
+{
+    Mesh m = test::concat({test::capsuleMesh(Vec3(0, 0, 0), Vec3(2, 0, 0), 0.2, 12, 4, 12),
+                           test::capsuleMesh(Vec3(0.5, 1, 0), Vec3(0.5, 1.01, 0), 0.2, 12, 4, 1),
+                           test::capsuleMesh(Vec3(1.5, 1, 0), Vec3(1.5, 1.01, 0), 0.2, 12, 4, 1)});
+    m.partNames = {"bar", "ball", "ball"};
+    m.part.assign(m.part.size(), 0);
+    for (size_t i = 0; i < m.part.size(); ++i)
+        m.part[i] = m.V(static_cast<Eigen::Index>(i), 1) > 0.5 ? 1 : 0;
+    m.partNames = {"bar", "ball"};
+    Skeleton s;
+    s.names = {"a", "b"};
+    s.parents = {-1, 0};
+    s.bindPositions.resize(2, 3);
+    s.bindPositions << 0.1, 0, 0, 1.9, 0, 0;
+    s.bindOrientations.assign(2, Eigen::Quaterniond::Identity());
+    orientBones(s);
+    VoxelizeOptions v;
+    v.resolution = 64;
+    const VoxelGrid solid = fillInterior(voxelizeSurface(m, v), m).grid;
+    WeightOptions o;
+    o.method = "heat";
+    o.segmentation.method = SegmentationMethod::NearestLink;
+    const SkinningResult r = computeSkinning(m, s, &solid, o);
+    ASSERT_EQ(r.diagnostics.rigidParts.size(), 2u);
+    std::vector<std::string> lines;
+    for (const std::string& line : r.diagnostics.messages)
+        if (line.find("is bound rigidly") != std::string::npos)
+            lines.push_back(line);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_NE(lines[0], lines[1]);
+    EXPECT_NE(lines[0].find("piece 1 of 2 of the part, around (0.5, 1, 0)"), std::string::npos) << lines[0];
+    EXPECT_NE(lines[1].find("piece 2 of 2 of the part, around (1.5, 1, 0)"), std::string::npos) << lines[1];
+}
+
 } // namespace
 } // namespace rig
 
