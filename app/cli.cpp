@@ -94,10 +94,12 @@ std::string usage()
 
 Usage:
   rigsmith [FILE]                 open the app (on FILE, or empty with a hint: Open, drop, default character)
-  rigsmith --screenshot SHOT.png [--size WxH] [--dock pipeline|rig|weights|pose|parts|paint] [--frame JOINT] [FILE]
+  rigsmith --screenshot SHOT.png [--size WxH] [--dock pipeline|rig|weights|pose|parts|paint] [--frame JOINT]
+                     [--colour shaded|segments|weights] [FILE]
                                   open the app, wait for the stages, save the window as PNG, quit
                                   (--dock: that dock's tab in front; --frame: that joint selected
-                                  and framed with the joints below it, as F does)
+                                  and framed with the joints below it, as F does; --colour: the
+                                  mesh colouring, as S cycles it: weights shows the --frame joint's)
   rigsmith info FILE [--json]     mesh statistics: vertices, triangles, parts, watertight, size
   rigsmith render FILE --out shot.png [--size WxH] [--view front|side|top|three-quarter] [--wireframe]
                   [--skeleton] [--voxels] [--xray] [--clip T] [--resolution N]

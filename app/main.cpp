@@ -6,6 +6,7 @@
 #include "app/cli_common.h"
 #include "ui/document.h"
 #include "ui/main_window.h"
+#include "ui/panels/weight_panel.h"
 
 #include "ui/render_offscreen.h"
 #include "ui/viewport/viewport.h"
@@ -65,6 +66,23 @@ int main(int argc, char** argv)
         args.erase(args.begin(), args.begin() + 2);
     }
 
+    // --colour shaded|segments|weights: the mesh colouring of the Weights dock
+    // (weights: of the --frame joint), as the S key cycles it.
+    int colouring = -1;
+    if (args.size() >= 2 && args[0] == "--colour") {
+        static const std::map<std::string, rig::ui::MeshColoring> colourings = {
+            {"shaded", rig::ui::MeshColoring::Shaded},
+            {"segments", rig::ui::MeshColoring::Segments},
+            {"weights", rig::ui::MeshColoring::Weights}};
+        const auto it = colourings.find(args[1]);
+        if (it == colourings.end()) {
+            std::cerr << "rigsmith: --colour '" << args[1] << "' not understood; use shaded, segments or weights\n";
+            return 1;
+        }
+        colouring = int(it->second);
+        args.erase(args.begin(), args.begin() + 2);
+    }
+
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
         std::cerr << "rigsmith: no display to open the window on; run it in a desktop session or under "
                      "xvfb-run, or use a command (rigsmith --help)\n";
@@ -116,6 +134,10 @@ int main(int argc, char** argv)
                     window.viewport()->setSelectedJoint(*joint);
                     emit window.viewport()->jointSelected(*joint); // the panels show it, as after a click
                     window.viewport()->frameSelected();
+                    QCoreApplication::processEvents();
+                }
+                if (colouring >= 0) {
+                    window.weightPanel()->setColoring(rig::ui::MeshColoring(colouring));
                     QCoreApplication::processEvents();
                 }
                 // Compose the window with the viewport's own framebuffer grab
