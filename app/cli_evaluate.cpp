@@ -271,7 +271,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         try {
             WeightOptions wo = weightParams;
             wo.method = m.id;
-            const SkinningResult s = computeSkinning(mesh, artist.skeleton, solid, wo);
+            const SkinningResult s = computeSkinning(mesh, artist.skeleton, solid, wo, {}, deform);
             const SkinWeights w = restrictToDeformJoints(s.weights, artist.skeleton, deform);
             r.comparison = compareWeightsAnimated(mesh, artist.skeleton, w, fileSkeleton->W,
                                           std::span<const std::vector<Eigen::Affine3d>>(frames));

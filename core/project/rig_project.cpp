@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/clip_file.h"
+#include "core/skin/deform_joints.h"
 
 #include <Eigen/SVD>
 
@@ -114,8 +115,13 @@ SkinningResult computeSkinning(const RigProject& project, const Progress& progre
     if (!project.rig())
         throw InvalidInput("rig::computeSkinning(): no rig yet; label the end nodes and fit the skeleton first");
     const VoxelGrid* solid = project.curveSkeleton() ? &project.curveSkeleton()->solid : nullptr;
-    return computeSkinning(project.character()->imported.mesh, project.rig()->skeleton, solid,
-                           project.weightOptions(), progress);
+    const Skeleton& s = project.rig()->skeleton;
+    const auto& imported = project.character()->imported.skeleton;
+    // A file's own skeleton: only the joints that deform have bones (tags, IK goals and attachments none).
+    const std::vector<bool> deforming = project.rigSource() == RigSource::FileSkeleton && imported
+                                            ? deformJoints(project.deformJoints(), s, &imported->W)
+                                            : std::vector<bool>{};
+    return computeSkinning(project.character()->imported.mesh, s, solid, project.weightOptions(), progress, deforming);
 }
 
 LoadedClip loadClip(const RigProject& project, const std::string& path, const RetargetOptions& options,

@@ -12,19 +12,38 @@
 
 namespace rig {
 
-std::vector<BoneSegment> boneSegments(const Skeleton& s, double leafBoneLength)
+namespace {
+
+/// Per joint, its children that deform (all with `deforming` empty).
+std::vector<std::vector<int>> deformingChildren(const Skeleton& s, const std::vector<bool>& deforming)
+{
+    std::vector<std::vector<int>> out = childrenOf(s);
+    if (!deforming.empty())
+        for (auto& c : out)
+            std::erase_if(c, [&](int j) { return !deforming[static_cast<size_t>(j)]; });
+    return out;
+}
+
+} // namespace
+
+std::vector<BoneSegment> boneSegments(const Skeleton& s, double leafBoneLength, const std::vector<bool>& deforming)
 {
     validateSkeleton(s);
     if (!(leafBoneLength >= 0.0 && std::isfinite(leafBoneLength)))
         throw InvalidInput("rig::boneSegments(): leafBoneLength must be finite and >= 0, got " +
                            std::to_string(leafBoneLength));
-    const auto children = childrenOf(s);
+    if (!deforming.empty() && deforming.size() != static_cast<size_t>(s.jointCount()))
+        throw InvalidInput("rig::boneSegments(): the deforming joints name " + std::to_string(deforming.size()) +
+                           " joints; the skeleton has " + std::to_string(s.jointCount()));
+    const auto deforms = [&](int j) { return deforming.empty() || deforming[static_cast<size_t>(j)]; };
+    const auto children = deformingChildren(s, deforming);
     const auto pos = [&](int j) { return Vec3(s.bindPositions.row(j).transpose()); };
     std::vector<BoneSegment> bones;
     for (int c = 1; c < s.jointCount(); ++c)
-        bones.push_back({pos(s.parents[static_cast<size_t>(c)]), pos(c), s.parents[static_cast<size_t>(c)], false});
+        if (const int p = s.parents[static_cast<size_t>(c)]; deforms(p) && deforms(c))
+            bones.push_back({pos(p), pos(c), p, false});
     for (int j = 0; j < s.jointCount(); ++j) {
-        if (!children[static_cast<size_t>(j)].empty())
+        if (!deforms(j) || !children[static_cast<size_t>(j)].empty())
             continue;
         // Direction: the first non-degenerate link up the chain.
         Vec3 dir = Vec3::Zero();
@@ -51,9 +70,10 @@ double distanceToBone(const Vec3& p, const std::vector<BoneSegment>& bones, int 
     return best;
 }
 
-void leafBonesToSkin(const Mesh& mesh, const Skeleton& s, std::vector<BoneSegment>& bones, int threads)
+void leafBonesToSkin(const Mesh& mesh, const Skeleton& s, std::vector<BoneSegment>& bones, int threads,
+                     const std::vector<bool>& deforming)
 {
-    const auto children = childrenOf(s);
+    const auto children = deformingChildren(s, deforming);
     const auto endsAChain = [&](int j) {
         const int p = s.parents[static_cast<size_t>(j)];
         return p >= 0 && children[static_cast<size_t>(p)].size() == 1;

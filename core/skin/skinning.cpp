@@ -151,9 +151,13 @@ std::string rigidPieceText(const RigidPart& p, const std::vector<RigidPart>& all
 } // namespace
 
 SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
-                               const WeightOptions& options, const Progress& progress)
+                               const WeightOptions& options, const Progress& progress,
+                               const std::vector<bool>& deforming)
 {
     checkWeightOptions(options);
+    if (!deforming.empty() && deforming.size() != static_cast<size_t>(skeleton.jointCount()))
+        throw InvalidInput("rig::computeSkinning(): the deforming joints name " + std::to_string(deforming.size()) +
+                           " joints; the skeleton has " + std::to_string(skeleton.jointCount()));
     SkinningResult r;
     StageClock clock(r.timings);
     r.segmentation = segmentMesh(mesh, skeleton, solid, options.segmentation, progress);
@@ -161,7 +165,8 @@ SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const
     WeightDiagnostics& d = r.diagnostics;
     const WeightMethod& method = findWeightMethod(options.method);
     WeightMethodResult w =
-        method.compute(WeightMethodInput{mesh, skeleton, solid, r.segmentation, progress}, options.valuesOf(method.id));
+        method.compute(WeightMethodInput{mesh, skeleton, solid, r.segmentation, progress, deforming},
+                       options.valuesOf(method.id));
     r.weights = std::move(w.weights);
     d.unreachedVertices = w.unreachedVertices;
     d.rigidParts = std::move(w.rigidParts);

@@ -86,8 +86,13 @@ struct SkinningResult {
 ///         (empty mesh, invalid skeleton, LineOfSight without a solid).
 /// @throws rig::Cancelled when `progress` asks to stop.
 /// Progress: the steps of `segmentMesh()` and of the weight method.
+/// @param deforming #J joints that may get weight (deform_joints.h; empty: all):
+///        the methods with bones leave the others' out (bone_segments.h,
+///        `boneSegments()`); weights on them are the caller's to move
+///        (`restrictToDeformJoints()`, for the methods without bones).
 SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const VoxelGrid* solid,
-                               const WeightOptions& options = {}, const Progress& progress = {});
+                               const WeightOptions& options = {}, const Progress& progress = {},
+                               const std::vector<bool>& deforming = {});
 
 /// Counts the bleeding vertices of `weights` (see the file comment).
 /// Expects weights valid for the skeleton.

@@ -81,6 +81,9 @@ struct WeightMethodInput {
     const VoxelGrid* solid;           ///< The filled voxel solid, may be null.
     const Segmentation& segmentation; ///< Always computed (the twist deformer needs it).
     const Progress& progress;
+    /// #J: which joints may get weight (deform_joints.h); empty: every joint.
+    /// Methods with bones (heat, geodesic voxel) leave the others' bones out.
+    const std::vector<bool>& deforming;
 };
 
 /// What a method returns: the weights and what it had to do to get them.

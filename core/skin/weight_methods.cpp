@@ -82,7 +82,8 @@ WeightMethod heatRow()
           &HeatWeightOptions::smallPartSize);
     return makeWeightMethod<HeatWeightOptions>(
         "heat", "Bone heat (Baran & Popović)", "Baran & Popović 2007, Automatic rigging and animation of 3D characters",
-        false, p, [](const WeightMethodInput& in, const HeatWeightOptions& o) {
+        false, p, [](const WeightMethodInput& in, HeatWeightOptions o) {
+            o.deforming = in.deforming;
             HeatWeightsResult heat = boneHeatWeights(in.mesh, in.skeleton, in.solid, o, in.progress, &in.segmentation);
             return WeightMethodResult{std::move(heat.weights), heat.unreachedVertices, std::move(heat.rigidParts)};
         });
@@ -114,7 +115,8 @@ WeightMethod geodesicVoxelRow()
     return makeWeightMethod<GeodesicVoxelOptions>(
         "geodesic-voxel", "Geodesic voxel binding (Dionne & de Lasa)",
         "Dionne & de Lasa 2013, Geodesic Voxel Binding for Production Character Meshes, Alg. 1, eq. 7", false, p,
-        [](const WeightMethodInput& in, const GeodesicVoxelOptions& o) {
+        [](const WeightMethodInput& in, GeodesicVoxelOptions o) {
+            o.deforming = in.deforming;
             GeodesicVoxelResult g = geodesicVoxelWeights(in.mesh, in.skeleton, o, in.progress, &in.segmentation);
             return WeightMethodResult{std::move(g.weights), g.unreachedVertices, std::move(g.rigidParts)};
         });

@@ -249,11 +249,11 @@ std::vector<float> sweep(const SolidIndex& S, const std::vector<VoxelSegment>& s
 /// continuation of its parent link by `leafBoneLength` (a lone root: a point),
 /// lengthened to its skin with `toSkin`.
 std::vector<std::vector<VoxelSegment>> jointSegments(const Mesh& mesh, const Skeleton& s, double leafBoneLength,
-                                                     bool toSkin, int threads)
+                                                     bool toSkin, int threads, const std::vector<bool>& deforming)
 {
-    std::vector<BoneSegment> bones = boneSegments(s, leafBoneLength);
+    std::vector<BoneSegment> bones = boneSegments(s, leafBoneLength, deforming);
     if (toSkin)
-        leafBonesToSkin(mesh, s, bones, threads);
+        leafBonesToSkin(mesh, s, bones, threads, deforming);
     std::vector<std::vector<VoxelSegment>> out(static_cast<size_t>(s.jointCount()));
     for (const BoneSegment& b : bones)
         out[static_cast<size_t>(b.joint)].push_back({b.a, b.b});
@@ -388,7 +388,7 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
     // 2-3. One sweep per joint, `kSweepRound` joints at a time in parallel;
     // each writes its own column. Early termination: per solid voxel the k + 1
     // smallest distances of the rounds before bound the next rounds' sweeps.
-    const auto segments = jointSegments(mesh, skeleton, o.leafBoneLength, o.leafBonesToSkin, o.threads);
+    const auto segments = jointSegments(mesh, skeleton, o.leafBoneLength, o.leafBonesToSkin, o.threads, o.deforming);
     std::vector<float> dist(static_cast<size_t>(n) * static_cast<size_t>(J), kInf); // joint-major
     const size_t keep = static_cast<size_t>(o.maxInfluences) + 1;
     const size_t solidCount = S.voxels.size();
@@ -405,7 +405,9 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
                     return;
                 }
                 const size_t j = static_cast<size_t>(first + r);
-                roundDist[static_cast<size_t>(r)] = sweep(S, segments[j], o.earlyTermination ? bound.data() : nullptr);
+                roundDist[static_cast<size_t>(r)] =
+                    segments[j].empty() ? std::vector<float>(solidCount, kInf) // a joint that does not deform
+                                        : sweep(S, segments[j], o.earlyTermination ? bound.data() : nullptr);
                 const std::vector<float>& d = roundDist[static_cast<size_t>(r)];
                 float* column = dist.data() + j * static_cast<size_t>(n);
                 for (int i = 0; i < n; ++i)
@@ -512,7 +514,7 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
             // resting hand is the leg's, however near the fingers are through
             // the solid), else the limb of its largest weight.
             const int c = segmentation ? segmentation->bone[static_cast<size_t>(i)] : -1;
-            const int segmented = c > 0 && c < J ? limb[static_cast<size_t>(c)] : -1;
+            const int segmented = c > 0 && c < J && linkDeforms(skeleton, o.deforming, c) ? limb[static_cast<size_t>(c)] : -1;
             const int largest = limb[static_cast<size_t>(
                 std::max_element(w.begin(), w.begin() + m, [](const auto& a, const auto& b) { return a.first < b.first; })->second)];
             if (segmented >= 0) {

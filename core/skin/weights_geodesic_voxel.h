@@ -121,6 +121,10 @@ struct GeodesicVoxelOptions {
     /// Early termination of the sweeps (see the file comment); off: every
     /// sweep covers the whole solid (the reference the tests compare with).
     bool earlyTermination = true;
+    /// #J joints that may get weight (empty: all); the others have no bones
+    /// and no sweep (`boneSegments()` of bone_segments.h). Not a method
+    /// parameter: the skinning stage passes the user's --deform-joints.
+    std::vector<bool> deforming;
 };
 
 struct GeodesicVoxelResult {

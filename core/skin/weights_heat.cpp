@@ -52,9 +52,9 @@ bool visible(const VoxelGrid& g, const Vec3& p, const Vec3& q, double skip)
 /// leaves the solid.
 std::vector<Bone> makeBones(const Mesh& mesh, const Skeleton& s, const VoxelGrid* solid, const HeatWeightOptions& o)
 {
-    std::vector<Bone> bones = boneSegments(s, o.leafBoneLength);
+    std::vector<Bone> bones = boneSegments(s, o.leafBoneLength, o.deforming);
     if (o.leafBonesToSkin)
-        leafBonesToSkin(mesh, s, bones, o.threads);
+        leafBonesToSkin(mesh, s, bones, o.threads, o.deforming);
     if (!solid)
         return bones;
     for (Bone& b : bones) {
@@ -486,7 +486,8 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
     if (segmentation && options.separateLimbs) {
         vertexLimb.assign(static_cast<size_t>(n), -1);
         for (int i = 0; i < n; ++i)
-            if (const int c = segmentation->bone[static_cast<size_t>(i)]; c > 0 && c < skeleton.jointCount())
+            if (const int c = segmentation->bone[static_cast<size_t>(i)];
+                c > 0 && c < skeleton.jointCount() && linkDeforms(skeleton, options.deforming, c))
                 vertexLimb[static_cast<size_t>(i)] = limb[static_cast<size_t>(c)];
     }
     const std::vector<VertexHeat> heat = nearestVisibleBones(mesh.V, bones, solid, vertexLimb, limb, options, progress);

@@ -117,6 +117,10 @@ struct HeatWeightOptions {
     /// Worker threads of the visibility search (the factorization and the
     /// substitutions run on the calling thread); 0 = hardware concurrency.
     int threads = 0;
+    /// #J joints that may get weight (empty: all); the others have no bones
+    /// (`boneSegments()` of bone_segments.h). Not a method parameter:
+    /// the skinning stage passes the user's --deform-joints.
+    std::vector<bool> deforming;
 };
 
 struct HeatWeightsResult {

@@ -147,6 +147,52 @@ TEST(Skinning, RigidPartsAreReportedInTheMessages)
     EXPECT_NE(r.diagnostics.messages[0].find("floating ball"), std::string::npos) << r.diagnostics.messages[0];
 }
 
+// An IK goal parented to the root and placed at the far end of the limb (a
+// UE or Mixamo foot IK bone) is no bone of the skin: the link from the root
+// to it ran through the whole limb, so the skin there took the root's weight
+// (the goal's own, moved to its ancestor the root afterwards, as well).
+// With the joints that deform given, bones exist only between them.
+TEST(Skinning, AJointThatDoesNotDeformHasNoBoneInTheMethods)
+{
+    const Mesh bar = test::capsuleMesh(Vec3(0, 0, 0), Vec3(3, 0, 0), 0.25, 16, 6, 30);
+    Skeleton s;
+    s.names = {"root", "a", "b", "ik_goal"};
+    s.parents = {-1, 0, 1, 0};
+    s.bindPositions.resize(4, 3);
+    s.bindPositions << 0.2, 0, 0, 1.5, 0, 0, 2.8, 0, 0, 2.9, 0, 0;
+    s.bindOrientations.assign(4, Eigen::Quaterniond::Identity());
+    orientBones(s);
+    VoxelizeOptions v;
+    v.resolution = 64;
+    const VoxelGrid solid = fillInterior(voxelizeSurface(bar, v), bar).grid;
+    const std::vector<bool> deforming = {true, true, true, false};
+    for (const char* method : {"heat", "geodesic-voxel"}) {
+        SCOPED_TRACE(method);
+        WeightOptions o;
+        o.method = method;
+        const auto rootAndGoalAtTheEnd = [&](const SkinWeights& w) {
+            double most = 0.0;
+            for (int i = 0; i < bar.vertexCount(); ++i)
+                if (bar.V(i, 0) > 2.3) {
+                    double x = 0.0;
+                    for (int k = 0; k < w.maxInfluences; ++k)
+                        if (w.joints(i, k) == 0 || w.joints(i, k) == 3)
+                            x += w.weights(i, k);
+                    most = std::max(most, x);
+                }
+            return most;
+        };
+        const SkinWeights all = computeSkinning(bar, s, &solid, o).weights;
+        const SkinWeights only = computeSkinning(bar, s, &solid, o, {}, deforming).weights;
+        EXPECT_GT(rootAndGoalAtTheEnd(all), 0.2); // the failure the mask removes
+        EXPECT_LT(rootAndGoalAtTheEnd(only), 0.02);
+        for (int i = 0; i < bar.vertexCount(); ++i)
+            for (int k = 0; k < only.maxInfluences; ++k)
+                EXPECT_FALSE(only.joints(i, k) == 3 && only.weights(i, k) > 0.0f) << "vertex " << i;
+    }
+    EXPECT_THROW(computeSkinning(bar, s, &solid, {}, {}, std::vector<bool>{true, true}), InvalidInput);
+}
+
 // Two rigid pieces of one part (BCN_Epileptic's eyeballs, both of 'Head' and
 // 81 vertices) gave the same line twice: each now says which piece and where.
 TEST(Skinning, RigidPiecesOfOnePartAreToldApart)
