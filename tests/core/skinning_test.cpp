@@ -17,6 +17,24 @@ namespace {
 
 using test::groundTruthSkeleton;
 
+/// The filled solid of `m` at 64 voxels on its longest axis.
+VoxelGrid solidOf(const Mesh& m)
+{
+    VoxelizeOptions v;
+    v.resolution = 64;
+    return fillInterior(voxelizeSurface(m, v), m).grid;
+}
+
+/// Bone heat on `m` (nearest-link segmentation), with its diagnostics.
+SkinningResult heatSkinning(const Mesh& m, const Skeleton& s)
+{
+    const VoxelGrid solid = solidOf(m);
+    WeightOptions o;
+    o.method = "heat";
+    o.segmentation.method = SegmentationMethod::NearestLink;
+    return computeSkinning(m, s, &solid, o);
+}
+
 TEST(Skinning, InvalidInputsAreRejectedFirst)
 {
     const Humanoid h = generateHumanoid({.cellSize = 0.04});
@@ -127,20 +145,7 @@ TEST(Skinning, RigidPartsAreReportedInTheMessages)
     Mesh m = test::concat({test::capsuleMesh(Vec3(0, 0, 0), Vec3(2, 0, 0), 0.2, 12, 4, 12),
                            test::capsuleMesh(Vec3(1, 1, 0), Vec3(1, 1.01, 0), 0.2, 12, 4, 1)});
     m.partNames = {"bar", "floating ball"};
-    Skeleton s;
-    s.names = {"a", "b"};
-    s.parents = {-1, 0};
-    s.bindPositions.resize(2, 3);
-    s.bindPositions << 0.1, 0, 0, 1.9, 0, 0;
-    s.bindOrientations.assign(2, Eigen::Quaterniond::Identity());
-    orientBones(s);
-    VoxelizeOptions v;
-    v.resolution = 64;
-    const VoxelGrid solid = fillInterior(voxelizeSurface(m, v), m).grid;
-    WeightOptions o;
-    o.method = "heat";
-    o.segmentation.method = SegmentationMethod::NearestLink;
-    const SkinningResult r = computeSkinning(m, s, &solid, o);
+    const SkinningResult r = heatSkinning(m, test::chainSkeleton({Vec3(0.1, 0, 0), Vec3(1.9, 0, 0)}, true));
     ASSERT_EQ(r.diagnostics.rigidParts.size(), 1u);
     EXPECT_EQ(r.diagnostics.rigidParts[0].name, "floating ball");
     ASSERT_FALSE(r.diagnostics.messages.empty());
@@ -155,16 +160,9 @@ TEST(Skinning, RigidPartsAreReportedInTheMessages)
 TEST(Skinning, AJointThatDoesNotDeformHasNoBoneInTheMethods)
 {
     const Mesh bar = test::capsuleMesh(Vec3(0, 0, 0), Vec3(3, 0, 0), 0.25, 16, 6, 30);
-    Skeleton s;
-    s.names = {"root", "a", "b", "ik_goal"};
-    s.parents = {-1, 0, 1, 0};
-    s.bindPositions.resize(4, 3);
-    s.bindPositions << 0.2, 0, 0, 1.5, 0, 0, 2.8, 0, 0, 2.9, 0, 0;
-    s.bindOrientations.assign(4, Eigen::Quaterniond::Identity());
-    orientBones(s);
-    VoxelizeOptions v;
-    v.resolution = 64;
-    const VoxelGrid solid = fillInterior(voxelizeSurface(bar, v), bar).grid;
+    // root, a, b along the bar; the goal (3) a child of the root, at the bar's end.
+    const Skeleton s = test::treeSkeleton({-1, 0, 1, 0}, {Vec3(0.2, 0, 0), Vec3(1.5, 0, 0), Vec3(2.8, 0, 0), Vec3(2.9, 0, 0)});
+    const VoxelGrid solid = solidOf(bar);
     const std::vector<bool> deforming = {true, true, true, false};
     for (const char* method : {"heat", "geodesic-voxel"}) {
         SCOPED_TRACE(method);
@@ -200,25 +198,10 @@ TEST(Skinning, RigidPiecesOfOnePartAreToldApart)
     Mesh m = test::concat({test::capsuleMesh(Vec3(0, 0, 0), Vec3(2, 0, 0), 0.2, 12, 4, 12),
                            test::capsuleMesh(Vec3(0.5, 1, 0), Vec3(0.5, 1.01, 0), 0.2, 12, 4, 1),
                            test::capsuleMesh(Vec3(1.5, 1, 0), Vec3(1.5, 1.01, 0), 0.2, 12, 4, 1)});
-    m.partNames = {"bar", "ball", "ball"};
-    m.part.assign(m.part.size(), 0);
     for (size_t i = 0; i < m.part.size(); ++i)
         m.part[i] = m.V(static_cast<Eigen::Index>(i), 1) > 0.5 ? 1 : 0;
     m.partNames = {"bar", "ball"};
-    Skeleton s;
-    s.names = {"a", "b"};
-    s.parents = {-1, 0};
-    s.bindPositions.resize(2, 3);
-    s.bindPositions << 0.1, 0, 0, 1.9, 0, 0;
-    s.bindOrientations.assign(2, Eigen::Quaterniond::Identity());
-    orientBones(s);
-    VoxelizeOptions v;
-    v.resolution = 64;
-    const VoxelGrid solid = fillInterior(voxelizeSurface(m, v), m).grid;
-    WeightOptions o;
-    o.method = "heat";
-    o.segmentation.method = SegmentationMethod::NearestLink;
-    const SkinningResult r = computeSkinning(m, s, &solid, o);
+    const SkinningResult r = heatSkinning(m, test::chainSkeleton({Vec3(0.1, 0, 0), Vec3(1.9, 0, 0)}, true));
     ASSERT_EQ(r.diagnostics.rigidParts.size(), 2u);
     std::vector<std::string> lines;
     for (const std::string& line : r.diagnostics.messages)

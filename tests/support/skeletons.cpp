@@ -22,6 +22,14 @@ Skeleton chainSkeleton(const std::vector<Vec3>& points, bool orient)
     return s;
 }
 
+Skeleton treeSkeleton(const std::vector<int>& parents, const std::vector<Vec3>& points)
+{
+    Skeleton s = chainSkeleton(points);
+    s.parents = parents;
+    orientBones(s);
+    return s;
+}
+
 Skeleton groundTruthSkeleton(const Humanoid& h)
 {
     Skeleton s;

@@ -15,6 +15,10 @@ namespace rig::test {
 /// or (with `orient`) from `orientBones()`.
 Skeleton chainSkeleton(const std::vector<Vec3>& points, bool orient = false);
 
+/// A tree: names "j0", "j1", …, `parents` (parents[i] < i), joints at
+/// `points`, bones oriented (`orientBones()`).
+Skeleton treeSkeleton(const std::vector<int>& parents, const std::vector<Vec3>& points);
+
 /// The generator's joints of `h` as a skeleton, bones oriented (`orientBones()`).
 Skeleton groundTruthSkeleton(const Humanoid& h);
 
