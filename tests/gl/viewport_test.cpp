@@ -170,6 +170,29 @@ TEST_F(ViewportTest, FFramesTheSelectedJointAndHomeFramesAll)
     EXPECT_NEAR(viewport->camera().distance, all, 1e-4f * all);
 }
 
+// F on a leaf joint frames the part it moves: the head joint of the default
+// character sits at the base of the skull, and F framed its 9 cm neck link
+// either side of it, with the top of the head out of view (Cesium Man's head
+// joint, in the middle of its head: the camera inside the head).
+TEST_F(ViewportTest, FOnALeafJointFramesItsPart)
+{
+    const auto& rig = window->document()->project().rig();
+    ASSERT_TRUE(rig);
+    const auto head = rig->skeleton.find("Head");
+    ASSERT_TRUE(head);
+    const Mesh& mesh = window->document()->project().character()->imported.mesh;
+    Eigen::Index top = 0;
+    mesh.V.col(1).maxCoeff(&top);
+    const glm::vec3 crown(float(mesh.V(top, 0)), float(mesh.V(top, 1)), float(mesh.V(top, 2)));
+    viewport->frameAll();
+    const float all = viewport->camera().distance;
+    viewport->setSelectedJoint(*head);
+    QTest::keyClick(viewport, Qt::Key_F);
+    EXPECT_LT(viewport->camera().distance, 0.5f * all); // closer than the whole body
+    const QRectF view(0, 0, viewport->width(), viewport->height());
+    EXPECT_TRUE(view.contains(viewport->project(crown))) << "the top of the head is out of view";
+}
+
 TEST_F(ViewportTest, WireframeOverlayDrawsEdges)
 {
     const QImage shaded = frame();

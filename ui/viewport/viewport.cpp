@@ -324,9 +324,31 @@ void Viewport::frameSelected()
             lo = glm::min(lo, m_rigDraw.centers[static_cast<size_t>(j)]);
             hi = glm::max(hi, m_rigDraw.centers[static_cast<size_t>(j)]);
         }
+    // With weights, the skin those joints move (half its weight or more), as
+    // drawn: a leaf's part reaches beyond its joint (the default character's
+    // head joint sits at the base of the skull, and F left the top of the head
+    // out of view; Cesium Man's put the camera inside the head).
+    bool skin = false;
+    if (m_weights && m_mesh && skinFits()) {
+        const MatrixX3d& drawn = pickPositions();
+        const SkinWeights& w = *m_weights;
+        for (int v = 0; v < w.vertexCount() && v < drawn.rows(); ++v) {
+            float on = 0.0f;
+            for (int k = 0; k < w.maxInfluences; ++k)
+                if (const int j = w.joints(v, k); j >= 0 && j < n && inside[static_cast<size_t>(j)])
+                    on += w.weights(v, k);
+            if (on < 0.5f)
+                continue;
+            const glm::vec3 p(float(drawn(v, 0)), float(drawn(v, 1)), float(drawn(v, 2)));
+            lo = glm::min(lo, p);
+            hi = glm::max(hi, p);
+            skin = true;
+        }
+    }
     // A margin of a quarter of the joints' extent (the flesh around a hand's
-    // joints); for a leaf, its own bone, so a fingertip is framed with its finger.
-    float margin = 0.25f * glm::length(hi - lo);
+    // joints), a tenth of the skin's; without weights, for a leaf, its own
+    // bone, so a fingertip is framed with its finger.
+    float margin = (skin ? 0.1f : 0.25f) * glm::length(hi - lo);
     const int parent = parents[static_cast<size_t>(m_selectedJoint)];
     if (hi == lo && parent >= 0)
         margin = glm::length(m_rigDraw.centers[static_cast<size_t>(m_selectedJoint)] -
