@@ -276,8 +276,8 @@ void MainWindow::createMenus()
     frame->setShortcut(QKeySequence(Qt::Key_Home));
     QAction* frameSelected = view->addAction(tr("&Frame Selected"));
     frameSelected->setShortcuts({QKeySequence(tr("F")), QKeySequence(Qt::KeypadModifier | Qt::Key_Period)});
-    frameSelected->setToolTip(tr("Frames the selected joint with the joints below it (a hand with its fingers); "
-                                 "everything when no joint is selected"));
+    frameSelected->setToolTip(tr("Frames the selected joint with the joints below it and the skin they move (a hand with "
+                                 "its fingers, a head joint with the head); everything when no joint is selected"));
     struct Preset {
         const char* name;
         ViewPreset preset;
