@@ -365,6 +365,32 @@ std::vector<float> voxelGeodesicDistances(const VoxelGrid& solid, const std::vec
     return out;
 }
 
+namespace {
+
+/// Step 5 on one vertex's `m` weights (weight, joint) of `w`: keeps the trunk's
+/// and one limb's, moved to the front; returns how many. The limb is the one
+/// the segmentation puts the vertex on (`segmented`, -1: none; a thigh under
+/// a resting hand is the leg's, however near the fingers are through the
+/// solid) unless none of the weights is of it or the trunk, else the limb of
+/// the largest weight.
+int keepOneLimb(std::vector<std::pair<double, int>>& w, int m, const std::vector<int>& limb, int segmented)
+{
+    const auto limbOf = [&](const std::pair<double, int>& x) { return limb[static_cast<size_t>(x.second)]; };
+    const bool segmentedKeepsAny = segmented >= 0 && std::any_of(w.begin(), w.begin() + m, [&](const auto& x) {
+                                       return limbOf(x) < 0 || limbOf(x) == segmented;
+                                   });
+    const int largest =
+        limbOf(*std::max_element(w.begin(), w.begin() + m, [](const auto& a, const auto& b) { return a.first < b.first; }));
+    const int own = segmentedKeepsAny ? segmented : largest;
+    if (own < 0)
+        return m;
+    return static_cast<int>(
+        std::remove_if(w.begin(), w.begin() + m, [&](const auto& x) { return limbOf(x) >= 0 && limbOf(x) != own; }) -
+        w.begin());
+}
+
+} // namespace
+
 GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skeleton, const GeodesicVoxelOptions& o,
                                          const Progress& progress, const Segmentation* segmentation)
 {
@@ -503,33 +529,9 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
             w[static_cast<size_t>(m++)] = {wj, j};
         }
         if (o.separateLimbs && m > 0) { // step 5: other limbs' weights dropped
-            const auto others = [&](int own) {
-                return static_cast<int>(std::remove_if(w.begin(), w.begin() + m, [&](const auto& x) {
-                                            const int l = limb[static_cast<size_t>(x.second)];
-                                            return l >= 0 && l != own;
-                                        }) -
-                                        w.begin());
-            };
-            // The limb the segmentation puts the vertex on (a thigh under a
-            // resting hand is the leg's, however near the fingers are through
-            // the solid), else the limb of its largest weight.
             const int c = segmentation ? segmentation->bone[static_cast<size_t>(i)] : -1;
             const int segmented = c > 0 && c < J && linkDeforms(skeleton, o.deforming, c) ? limb[static_cast<size_t>(c)] : -1;
-            const int largest = limb[static_cast<size_t>(
-                std::max_element(w.begin(), w.begin() + m, [](const auto& a, const auto& b) { return a.first < b.first; })->second)];
-            if (segmented >= 0) {
-                const auto all = w;
-                const int left = others(segmented);
-                if (left > 0)
-                    m = left;
-                else { // none of the joints near enough to count is of its limb
-                    w = all;
-                    if (largest >= 0)
-                        m = others(largest);
-                }
-            } else if (largest >= 0) {
-                m = others(largest);
-            }
+            m = keepOneLimb(w, m, limb, segmented);
         }
         double total = 0.0;
         for (int r = 0; r < m; ++r)
