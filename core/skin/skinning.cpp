@@ -178,6 +178,8 @@ SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const
         d.farReach = farReachingJoints(r.weights, mesh.V, skeleton, extent.maxCoeff(), &d.farReachingVertices);
     }
     d.bonesWithoutVertices = bonesWithoutVertices(r.weights, skeleton.jointCount());
+    if (!deforming.empty()) // joints that may get no weight are not news (a tag, an IK goal)
+        std::erase_if(d.bonesWithoutVertices, [&](int j) { return !deforming[static_cast<size_t>(j)]; });
 
     if (d.unreachedVertices > 0)
         d.messages.push_back(std::to_string(d.unreachedVertices) + " vertices were reached by no bone and are bound "

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace rig {
 namespace {
 
@@ -183,6 +185,11 @@ TEST(Skinning, AJointThatDoesNotDeformHasNoBoneInTheMethods)
         const SkinWeights all = computeSkinning(bar, s, &solid, o).weights;
         const SkinWeights only = computeSkinning(bar, s, &solid, o, {}, deforming).weights;
         EXPECT_GT(rootAndGoalAtTheEnd(all), 0.2); // the failure the mask removes
+        // The goal moves no vertex, as it should: not a finding of the weights report.
+        const SkinningResult masked = computeSkinning(bar, s, &solid, o, {}, deforming);
+        EXPECT_TRUE(std::find(masked.diagnostics.bonesWithoutVertices.begin(),
+                              masked.diagnostics.bonesWithoutVertices.end(),
+                              3) == masked.diagnostics.bonesWithoutVertices.end());
         EXPECT_LT(rootAndGoalAtTheEnd(only), 0.02);
         for (int i = 0; i < bar.vertexCount(); ++i)
             for (int k = 0; k < only.maxInfluences; ++k)
