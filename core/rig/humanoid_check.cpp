@@ -52,14 +52,8 @@ int feetOnTheGround(const CurveSkeleton& s, const Extent& e, double band, double
 {
     const double h = e.size().y();
     const auto low = [&](int i) { return s.positions(i, 1) <= e.min.y() + footHeight * h; };
-    const auto n = static_cast<size_t>(s.positions.rows());
-    std::vector<std::vector<int>> adjacency(n);
-    for (const auto& [a, b] : s.edges)
-        if (a >= 0 && b >= 0 && static_cast<size_t>(a) < n && static_cast<size_t>(b) < n) {
-            adjacency[static_cast<size_t>(a)].push_back(b);
-            adjacency[static_cast<size_t>(b)].push_back(a);
-        }
-    std::vector<int> foot(n, -1);
+    const std::vector<std::vector<int>> adjacency = s.adjacency();
+    std::vector<int> foot(adjacency.size(), -1);
     int feet = 0;
     for (int i : endNodes(s)) {
         if (s.positions(i, 1) > e.min.y() + band * h || foot[static_cast<size_t>(i)] >= 0)

@@ -73,12 +73,16 @@ double distanceToBone(const Vec3& p, const std::vector<BoneSegment>& bones, int 
 void leafBonesToSkin(const Mesh& mesh, const Skeleton& s, std::vector<BoneSegment>& bones, int threads,
                      const std::vector<bool>& deforming)
 {
+    // The leaf segments that end a chain: their parent's only deforming child.
     const auto children = deformingChildren(s, deforming);
-    const auto endsAChain = [&](int j) {
-        const int p = s.parents[static_cast<size_t>(j)];
-        return p >= 0 && children[static_cast<size_t>(p)].size() == 1;
-    };
-    // Per vertex its nearest bone, and how far along that bone it reaches.
+    std::vector<char> lengthen(bones.size(), 0);
+    for (size_t b = 0; b < bones.size(); ++b)
+        if (const int p = s.parents[static_cast<size_t>(bones[b].joint)];
+            bones[b].leaf && (bones[b].b - bones[b].a).norm() > 0.0 && p >= 0 && children[static_cast<size_t>(p)].size() == 1)
+            lengthen[b] = 1;
+    if (std::find(lengthen.begin(), lengthen.end(), 1) == lengthen.end())
+        return;
+    // Per vertex its nearest bone (all bones), and how far along it the vertex reaches.
     const auto n = static_cast<size_t>(mesh.V.rows());
     std::vector<int> nearest(n, -1);
     std::vector<double> along(n, 0.0);
@@ -91,21 +95,21 @@ void leafBonesToSkin(const Mesh& mesh, const Skeleton& s, std::vector<BoneSegmen
                     bestD = d;
                     nearest[static_cast<size_t>(i)] = static_cast<int>(b);
                 }
-            if (const int b = nearest[static_cast<size_t>(i)]; b >= 0 && bones[static_cast<size_t>(b)].leaf)
-                along[static_cast<size_t>(i)] =
-                    (p - bones[static_cast<size_t>(b)].a).dot((bones[static_cast<size_t>(b)].b - bones[static_cast<size_t>(b)].a).normalized());
+            if (const int b = nearest[static_cast<size_t>(i)]; b >= 0 && lengthen[static_cast<size_t>(b)]) {
+                const BoneSegment& bone = bones[static_cast<size_t>(b)];
+                along[static_cast<size_t>(i)] = (p - bone.a).dot((bone.b - bone.a).normalized());
+            }
         }
     });
     std::vector<std::vector<double>> reach(bones.size());
     for (size_t i = 0; i < n; ++i)
-        if (const int b = nearest[i]; b >= 0 && bones[static_cast<size_t>(b)].leaf &&
-                                      (bones[static_cast<size_t>(b)].b - bones[static_cast<size_t>(b)].a).norm() > 0.0)
+        if (const int b = nearest[i]; b >= 0 && lengthen[static_cast<size_t>(b)])
             reach[static_cast<size_t>(b)].push_back(along[i]);
     for (size_t b = 0; b < bones.size(); ++b) {
         std::vector<double>& r = reach[b];
-        const Vec3 bone = bones[b].b - bones[b].a;
-        if (r.empty() || !(bone.norm() > 0.0) || !endsAChain(bones[b].joint))
+        if (r.empty())
             continue;
+        const Vec3 bone = bones[b].b - bones[b].a;
         const auto at = r.begin() + static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(r.size() - 1));
         std::nth_element(r.begin(), at, r.end());
         if (*at > bone.norm())
