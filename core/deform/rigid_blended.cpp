@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <span>
 
 namespace rig {
 namespace {
@@ -44,34 +46,152 @@ using skinning::Mat4f;
 using skinning::splat;
 
 inline F4 load(const float* x) { return F4{x[0], x[1], x[2], 0.0f}; }
+/// All four floats of a 16-byte aligned record (a position's w = 1 cancels in differences).
+inline F4 load4(const float* x)
+{
+    F4 v;
+    std::memcpy(&v, x, sizeof v);
+    return v;
+}
 inline float dot3(F4 a, F4 b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+inline F4 yzx(F4 a) { return __builtin_shufflevector(a, a, 1, 2, 0, 3); }
 inline F4 cross3(F4 a, F4 b)
 {
-    return F4{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0], 0.0f};
+    // a.yzx * b.zxy − a.zxy * b.yzx, lane 3 stays 0 for w = 0 inputs
+    const F4 ayzx = __builtin_shufflevector(a, a, 1, 2, 0, 3), bzxy = __builtin_shufflevector(b, b, 2, 0, 1, 3);
+    const F4 azxy = __builtin_shufflevector(a, a, 2, 0, 1, 3), byzx = __builtin_shufflevector(b, b, 1, 2, 0, 3);
+    return ayzx * bzxy - azxy * byzx;
 }
 inline F4 transformPoint(const Mat4f& m, const float* v)
 {
     return m.c[0] * splat(v[0]) + m.c[1] * splat(v[1]) + m.c[2] * splat(v[2]) + m.c[3];
 }
 
-/// The arc of radius |P0 − J| about J from P0 to P2 (rational quadratic
-/// Bézier, see the header), at parameter u; a straight blend where the arc's
-/// plane is undefined (a point on the joint, a fold of ~180°).
-F4 arcf(F4 J, F4 P0, F4 P2, float u)
+/// The blend zones' vertices, grouped by hinge in blocks of `kLanes` (the
+/// last block of a hinge padded with lanes of index -1): per lane the rest
+/// offset d = v − b_h from the hinge's bind position, u, and 1/|d|² (0 on
+/// the joint). Both placements are rotations of d about the joint,
+/// P0 − J = R_p d and P2 − J = R_c d, so |P0 − J| = |P2 − J| = |d| and the
+/// arc of the header, written about J, is
+///     B(u) = J + α R_p d + β R_c d,   c = (R_p d · R_c d) / |d|²,
+///     α = (b0 + k) / D,  β = (b2 + k) / D,  k = √2 u(1−u) / √(1+c),
+///     D = b0 + √2 u(1−u) √(1+c) + b2,  b0 = (1−u)²,  b2 = u²
+/// (the rational Bézier's middle term 2u(1−u) w (a + b)/(1 + c) with
+/// w = √((1+c)/2)): one inverse square root and one division per vertex, no
+/// square root of |a|²|b|². A fold of ~180° (c < −0.999, the arc's plane
+/// undefined) takes the straight blend α = 1 − u, β = u.
+constexpr int kLanes = 8;
+constexpr int kLaneFloats = 5 * kLanes; // dx, dy, dz, u, 1/|d|² of each lane
+constexpr float kFoldCos = -0.999f;
+constexpr float kSqrt2 = 1.41421356237f;
+
+struct alignas(32) LaneBlock {
+    float v[kLaneFloats];
+};
+
+struct BlendBlock {
+    int parent = 0; ///< Joint of the parent placement P0.
+    int hinge = 0;  ///< The hinge joint (child placement P2; J its posed position).
+};
+
+/// α and β of one vertex (see above).
+inline void arcCoefficients(float c, float u, float& alpha, float& beta)
 {
-    const F4 a = P0 - J, b = P2 - J;
-    const float aa = dot3(a, a), bb = dot3(b, b), ab = dot3(a, b);
-    const F4 lerp = P0 + splat(u) * (P2 - P0);
-    if (!(aa > 1e-20f && bb > 1e-20f))
-        return lerp;
-    const float c = std::clamp(ab / std::sqrt(aa * bb), -1.0f, 1.0f);
-    if (c < -0.999f)
-        return lerp;
-    const F4 P1 = J + (a + b) * splat(1.0f / (1.0f + c));
-    const float w = std::sqrt(0.5f * (1.0f + c));
-    const float b0 = (1.0f - u) * (1.0f - u), b1 = 2.0f * u * (1.0f - u) * w, b2 = u * u;
-    return (splat(b0) * P0 + splat(b1) * P1 + splat(b2) * P2) * splat(1.0f / (b0 + b1 + b2));
+    c = std::clamp(c, -1.0f, 1.0f);
+    if (c < kFoldCos) {
+        alpha = 1.0f - u;
+        beta = u;
+        return;
+    }
+    const float q = 1.0f / std::sqrt(1.0f + c);
+    const float t = kSqrt2 * u * (1.0f - u), k = t * q;
+    const float b0 = (1.0f - u) * (1.0f - u), b2 = u * u;
+    const float invD = 1.0f / (b0 + t * (1.0f + c) * q + b2);
+    alpha = (b0 + k) * invD;
+    beta = (b2 + k) * invD;
 }
+
+/// Rows 0-2 of column `col` of m's linear part, as scalars.
+inline float entry(const Mat4f& m, int row, int col) { return m.c[col][row]; }
+
+/// The portable loop over blocks [begin, end).
+void blendBlocks(const float* lanes, const int* index, const BlendBlock* blocks, const Mat4f* M, const F4* J,
+                 PackedVertex* out, std::ptrdiff_t begin, std::ptrdiff_t end)
+{
+    for (std::ptrdiff_t b = begin; b < end; ++b) {
+        const Mat4f& P = M[blocks[b].parent];
+        const Mat4f& C = M[blocks[b].hinge];
+        const F4 j = J[blocks[b].hinge];
+        const float* L = lanes + kLaneFloats * b;
+        for (int l = 0; l < kLanes; ++l) {
+            const int i = index[kLanes * b + l];
+            if (i < 0)
+                continue;
+            const float d[3] = {L[l], L[kLanes + l], L[2 * kLanes + l]};
+            float a[3], r[3];
+            for (int row = 0; row < 3; ++row) {
+                a[row] = entry(P, row, 0) * d[0] + entry(P, row, 1) * d[1] + entry(P, row, 2) * d[2];
+                r[row] = entry(C, row, 0) * d[0] + entry(C, row, 1) * d[1] + entry(C, row, 2) * d[2];
+            }
+            float alpha = 0.0f, beta = 0.0f;
+            arcCoefficients((a[0] * r[0] + a[1] * r[1] + a[2] * r[2]) * L[4 * kLanes + l], L[3 * kLanes + l], alpha, beta);
+            float* p = out[i].p;
+            for (int row = 0; row < 3; ++row)
+                p[row] = j[row] + alpha * a[row] + beta * r[row];
+            p[3] = 1.0f;
+        }
+    }
+}
+
+#if RIG_SKINNING_AVX2
+/// The same, eight lanes at once with AVX2 + FMA (the block's two rotations broadcast).
+RIG_TARGET_AVX2 void blendBlocksAvx2(const float* lanes, const int* index, const BlendBlock* blocks, const Mat4f* M,
+                                     const F4* J, PackedVertex* out, std::ptrdiff_t begin, std::ptrdiff_t end)
+{
+    const __m256 one = _mm256_set1_ps(1.0f), half = _mm256_set1_ps(0.5f), threeHalves = _mm256_set1_ps(1.5f);
+    for (std::ptrdiff_t b = begin; b < end; ++b) {
+        const Mat4f& P = M[blocks[b].parent];
+        const Mat4f& C = M[blocks[b].hinge];
+        const F4 j = J[blocks[b].hinge];
+        const float* L = lanes + kLaneFloats * b;
+        const __m256 dx = _mm256_load_ps(L), dy = _mm256_load_ps(L + kLanes), dz = _mm256_load_ps(L + 2 * kLanes);
+        const __m256 u = _mm256_load_ps(L + 3 * kLanes), invR2 = _mm256_load_ps(L + 4 * kLanes);
+        __m256 a[3], r[3];
+        for (int row = 0; row < 3; ++row) {
+            a[row] = _mm256_fmadd_ps(_mm256_set1_ps(entry(P, row, 0)), dx,
+                                     _mm256_fmadd_ps(_mm256_set1_ps(entry(P, row, 1)), dy,
+                                                     _mm256_mul_ps(_mm256_set1_ps(entry(P, row, 2)), dz)));
+            r[row] = _mm256_fmadd_ps(_mm256_set1_ps(entry(C, row, 0)), dx,
+                                     _mm256_fmadd_ps(_mm256_set1_ps(entry(C, row, 1)), dy,
+                                                     _mm256_mul_ps(_mm256_set1_ps(entry(C, row, 2)), dz)));
+        }
+        __m256 c = _mm256_mul_ps(_mm256_fmadd_ps(a[0], r[0], _mm256_fmadd_ps(a[1], r[1], _mm256_mul_ps(a[2], r[2]))), invR2);
+        c = _mm256_min_ps(_mm256_max_ps(c, _mm256_set1_ps(-1.0f)), one);
+        const __m256 fold = _mm256_cmp_ps(c, _mm256_set1_ps(kFoldCos), _CMP_LT_OQ);
+        const __m256 onePlusC = _mm256_max_ps(_mm256_add_ps(one, c), _mm256_set1_ps(1e-3f));
+        __m256 q = _mm256_rsqrt_ps(onePlusC); // one Newton step: ~1e-7 relative
+        q = _mm256_mul_ps(q, _mm256_fnmadd_ps(_mm256_mul_ps(half, onePlusC), _mm256_mul_ps(q, q), threeHalves));
+        const __m256 v = _mm256_sub_ps(one, u);
+        const __m256 t = _mm256_mul_ps(_mm256_set1_ps(kSqrt2), _mm256_mul_ps(u, v)), k = _mm256_mul_ps(t, q);
+        const __m256 b0 = _mm256_mul_ps(v, v), b2 = _mm256_mul_ps(u, u);
+        const __m256 invD = _mm256_div_ps(one, _mm256_add_ps(_mm256_fmadd_ps(_mm256_mul_ps(t, onePlusC), q, b0), b2));
+        const __m256 alpha = _mm256_blendv_ps(_mm256_mul_ps(_mm256_add_ps(b0, k), invD), v, fold);
+        const __m256 beta = _mm256_blendv_ps(_mm256_mul_ps(_mm256_add_ps(b2, k), invD), u, fold);
+        alignas(32) float xyz[3][kLanes];
+        for (int row = 0; row < 3; ++row)
+            _mm256_store_ps(xyz[row], _mm256_fmadd_ps(alpha, a[row], _mm256_fmadd_ps(beta, r[row], _mm256_set1_ps(j[row]))));
+        for (int l = 0; l < kLanes; ++l)
+            if (const int i = index[kLanes * b + l]; i >= 0) {
+                float* p = out[i].p;
+                p[0] = xyz[0][l];
+                p[1] = xyz[1][l];
+                p[2] = xyz[2][l];
+                p[3] = 1.0f;
+            }
+    }
+}
+
+#endif
 
 /// Twice the area times the unit normal of triangle t of `faces` on positions x.
 inline F4 faceNormal(const std::vector<PackedVertex>& x, const std::int32_t* t)
@@ -94,6 +214,7 @@ public:
     {
         bindVertices(in, o);
         bindRest(in.mesh);
+        bindBlocks(in.mesh, in.skeleton);
         if (m_normals)
             bindNormals(in.mesh);
     }
@@ -110,26 +231,45 @@ public:
             hinge[static_cast<size_t>(j)] = F4{float(h.x()), float(h.y()), float(h.z()), 0.0f};
         }
         out.vertices.resize(m_vertices.size());
-        const auto n = static_cast<std::ptrdiff_t>(m_vertices.size());
-        parallelFor(n, options.threads, 4096, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
-            for (std::ptrdiff_t i = begin; i < end; ++i)
-                placeVertex(M, hinge, i, out.vertices[static_cast<size_t>(i)]);
+        PackedVertex* o = out.vertices.data();
+        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_rigid.size()), options.threads, 4096,
+                    [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+                        for (std::ptrdiff_t k = begin; k < end; ++k)
+                            placeRigid(M, m_rigid[static_cast<size_t>(k)], o[m_rigid[static_cast<size_t>(k)]]);
+                    });
+        const auto blocks = static_cast<std::ptrdiff_t>(m_blocks.size());
+        const float* lanes = m_lanes.empty() ? nullptr : m_lanes.front().v;
+        skinning::parallelVertices(blocks, options.threads, 512, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+#if RIG_SKINNING_AVX2
+            if (skinning::useAvx2()) {
+                blendBlocksAvx2(lanes, m_laneIndex.data(), m_blocks.data(), M.data(), hinge.data(), o, begin, end);
+                return;
+            }
+#endif
+            blendBlocks(lanes, m_laneIndex.data(), m_blocks.data(), M.data(), hinge.data(), o, begin, end);
         });
         if (!m_normals)
             return;
-        // The triangles around those vertices once each, then per vertex the sum of its triangles'.
+        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_fanVertex.size()), options.threads, 4096,
+                    [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+                        for (std::ptrdiff_t k = begin; k < end; ++k)
+                            fanNormal(out.vertices.data(), k);
+                    });
+        if (m_dirty.empty())
+            return;
+        // The triangles around the others once each, then per vertex the sum of its triangles'.
         // Scratch per calling thread: deform() is const, and a bound deformer
         // may be posed from two threads at once.
         thread_local std::vector<F4> scratch;
         scratch.resize(m_dirtyFaces.size());
         F4* faceN = scratch.data(); // this thread's buffer, for the workers too
-        parallelFor(static_cast<std::ptrdiff_t>(m_dirtyFaces.size()), options.threads, 8192,
+        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_dirtyFaces.size()), options.threads, 8192,
                     [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
                         for (std::ptrdiff_t k = begin; k < end; ++k)
                             faceN[static_cast<size_t>(k)] =
                                 faceNormal(out.vertices, m_faces.data() + 3 * m_dirtyFaces[static_cast<size_t>(k)]);
                     });
-        parallelFor(static_cast<std::ptrdiff_t>(m_dirty.size()), options.threads, 4096,
+        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_dirty.size()), options.threads, 4096,
                     [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
                         for (std::ptrdiff_t k = begin; k < end; ++k) {
                             F4 n = splat(0.0f);
@@ -143,40 +283,72 @@ public:
     bool hasNormals() const override { return m_normals; }
 
 private:
-    /// Position, and the normal where the one-ring moves rigidly with the
-    /// vertex (there the deformed mesh's normal is the rest one, turned).
-    void placeVertex(const std::vector<Mat4f>& M, const std::vector<F4>& hinge, std::ptrdiff_t i, PackedVertex& o) const
+    /// Position and normal of a vertex outside the blend zones: its bone's
+    /// rigid motion (the one-ring moves with it, so the rest normal turned is
+    /// the deformed mesh's; a border vertex recomputes its own afterwards).
+    /// The area-weighted normal of fan vertex k: Σ (p_r − p) × (p_r' − p) over
+    /// consecutive ring vertices r, r' (twice the sum of its triangles' area
+    /// vectors), normalized.
+    void fanNormal(PackedVertex* x, std::ptrdiff_t k) const
     {
-        const RigidVertex& r = m_vertices[static_cast<size_t>(i)];
-        const PackedVertex& v = m_rest[static_cast<size_t>(i)];
-        F4 p;
-        if (r.hinge < 0) {
-            const Mat4f& m = M[static_cast<size_t>(r.follow)];
-            p = transformPoint(m, v.p);
-            if (m_normals) {
-                const F4 nn = m.c[0] * splat(v.n[0]) + m.c[1] * splat(v.n[1]) + m.c[2] * splat(v.n[2]);
-                for (int c = 0; c < 4; ++c)
-                    o.n[c] = nn[c];
-            }
-        } else {
-            p = arcf(hinge[static_cast<size_t>(r.hinge)], transformPoint(M[static_cast<size_t>(r.parent)], v.p),
-                     transformPoint(M[static_cast<size_t>(r.hinge)], v.p), r.u);
+        const int i = m_fanVertex[static_cast<size_t>(k)];
+        const std::int32_t* ring = m_fanRing.data() + m_fanStart[static_cast<size_t>(k)];
+        const std::int32_t m = m_fanStart[static_cast<size_t>(k) + 1] - m_fanStart[static_cast<size_t>(k)];
+        // cross(a, b) = yzx(a · yzx(b) − yzx(a) · b): the terms are summed
+        // unshuffled and the sum shuffled once; each ring vertex's yzx is
+        // taken once.
+        const F4 p = load4(x[i].p);
+        const F4 first = load4(x[ring[0]].p) - p, firstYzx = yzx(first);
+        F4 prev = first, prevYzx = firstYzx, sum = splat(0.0f);
+        for (std::int32_t r = 1; r < m; ++r) {
+            const F4 d = load4(x[ring[r]].p) - p, dYzx = yzx(d);
+            sum += prev * dYzx - prevYzx * d;
+            prev = d;
+            prevYzx = dYzx;
         }
+        sum += prev * firstYzx - prevYzx * first;
+        const F4 n = yzx(sum);
+        storeUnit(n, x[i].n);
+    }
+
+    void placeRigid(const std::vector<Mat4f>& M, int i, PackedVertex& o) const
+    {
+        const Mat4f& m = M[static_cast<size_t>(m_vertices[static_cast<size_t>(i)].follow)];
+        const PackedVertex& v = m_rest[static_cast<size_t>(i)];
+        const F4 p = transformPoint(m, v.p);
         for (int c = 0; c < 3; ++c)
             o.p[c] = p[c];
         o.p[3] = 1.0f;
+        if (m_normals) {
+            const F4 nn = m.c[0] * splat(v.n[0]) + m.c[1] * splat(v.n[1]) + m.c[2] * splat(v.n[2]);
+            for (int c = 0; c < 4; ++c)
+                o.n[c] = nn[c];
+        }
     }
 
     void bindVertices(const DeformerInput& in, const RigidBlendOptions& o);
+    void bindBlocks(const Mesh& mesh, const Skeleton& s);
     void bindRest(const Mesh& mesh);
     void bindNormals(const Mesh& mesh);
+    std::vector<char> restNormals(int V);
+    void bindFans(std::vector<char>& dirty);
+    void bindTriangleNormals(const std::vector<char>& dirty);
+    bool appendFan(int v, std::span<const std::int32_t> faces);
 
     Skeleton m_skeleton;
     bool m_normals;
     std::vector<RigidVertex> m_vertices;
+    std::vector<int> m_rigid;          ///< Vertices outside the blend zones.
+    std::vector<BlendBlock> m_blocks;  ///< The blend zones' vertices, kLanes per block.
+    std::vector<LaneBlock> m_lanes;    ///< Per block its lanes' data (see BlendBlock).
+    std::vector<int> m_laneIndex;      ///< kLanes vertex indices per block, -1 for padding.
     std::vector<PackedVertex> m_rest;   ///< Rest position, and the rest mesh's area-weighted unit normal.
     std::vector<std::int32_t> m_faces;      ///< 3 per triangle.
-    std::vector<int> m_dirty;               ///< Vertices whose normal is recomputed each frame.
+    /// Vertices whose normal is recomputed each frame from their ordered
+    /// one-ring: vertex m_fanVertex[k] has the ring m_fanRing[m_fanStart[k], m_fanStart[k + 1]).
+    std::vector<int> m_fanVertex;
+    std::vector<std::int32_t> m_fanStart, m_fanRing;
+    std::vector<int> m_dirty;               ///< The others recomputed each frame (from their triangles).
     std::vector<std::int32_t> m_dirtyFaces; ///< The triangles around them.
     /// Per dirty vertex k, its triangles (indices into m_dirtyFaces) are m_incident[m_first[k], m_first[k + 1]).
     std::vector<std::int32_t> m_first, m_incident;
@@ -239,16 +411,91 @@ void RigidBlended::bindRest(const Mesh& mesh)
             m_faces[static_cast<size_t>(3 * f + k)] = mesh.F(f, k);
 }
 
-// The rest normals, and the vertices whose normal is recomputed each frame:
-// those of a triangle that does not move rigidly with one bone (a blend zone,
-// a border between bones), with their triangles (CSR by counting).
+void RigidBlended::bindBlocks(const Mesh& mesh, const Skeleton& s)
+{
+    std::vector<std::vector<int>> byHinge(static_cast<size_t>(s.jointCount()));
+    for (size_t i = 0; i < m_vertices.size(); ++i) {
+        if (m_vertices[i].hinge < 0)
+            m_rigid.push_back(static_cast<int>(i));
+        else
+            byHinge[static_cast<size_t>(m_vertices[i].hinge)].push_back(static_cast<int>(i));
+    }
+    for (int h = 0; h < s.jointCount(); ++h) {
+        const std::vector<int>& zone = byHinge[static_cast<size_t>(h)];
+        const Vec3 joint = s.bindPositions.row(h).transpose();
+        for (size_t first = 0; first < zone.size(); first += kLanes) {
+            m_blocks.push_back({s.parents[static_cast<size_t>(h)], h});
+            LaneBlock& lane = m_lanes.emplace_back();
+            std::fill(std::begin(lane.v), std::end(lane.v), 0.0f);
+            for (int l = 0; l < kLanes; ++l) {
+                const size_t k = first + static_cast<size_t>(l);
+                m_laneIndex.push_back(k < zone.size() ? zone[k] : -1);
+                lane.v[3 * kLanes + l] = 0.5f; // padding: any u
+                if (k >= zone.size())
+                    continue;
+                const int i = zone[k];
+                const Vec3 d = mesh.V.row(i).transpose() - joint;
+                for (int c = 0; c < 3; ++c)
+                    lane.v[c * kLanes + l] = static_cast<float>(d[c]);
+                lane.v[3 * kLanes + l] = m_vertices[static_cast<size_t>(i)].u;
+                lane.v[4 * kLanes + l] = d.squaredNorm() > 1e-20 ? static_cast<float>(1.0 / d.squaredNorm()) : 0.0f;
+            }
+        }
+    }
+}
+
+/// Appends vertex v's one-ring in order to m_fanRing when its triangles form
+/// one closed, consistently oriented fan (an interior manifold vertex).
+bool RigidBlended::appendFan(int v, std::span<const std::int32_t> faces)
+{
+    if (faces.size() < 3)
+        return false;
+    // Each triangle (v, j, k), in its own winding from v, gives the step j → k.
+    std::vector<std::pair<std::int32_t, std::int32_t>> steps;
+    for (const std::int32_t f : faces) {
+        const std::int32_t* t = m_faces.data() + 3 * f;
+        const int c = t[0] == v ? 0 : t[1] == v ? 1 : 2;
+        if (t[(c + 1) % 3] == v || t[(c + 2) % 3] == v)
+            return false; // degenerate
+        steps.emplace_back(t[(c + 1) % 3], t[(c + 2) % 3]);
+    }
+    std::sort(steps.begin(), steps.end());
+    for (size_t k = 1; k < steps.size(); ++k)
+        if (steps[k].first == steps[k - 1].first)
+            return false; // two triangles leave j the same way: not a single fan
+    const size_t begin = m_fanRing.size();
+    std::int32_t j = steps.front().first;
+    for (size_t n = 0; n < steps.size(); ++n) {
+        m_fanRing.push_back(j);
+        const auto next = std::lower_bound(steps.begin(), steps.end(), std::pair{j, std::int32_t{-1}});
+        if (next == steps.end() || next->first != j) {
+            m_fanRing.resize(begin); // open: a boundary vertex
+            return false;
+        }
+        j = next->second;
+    }
+    if (j != steps.front().first) { // several loops
+        m_fanRing.resize(begin);
+        return false;
+    }
+    return true;
+}
+
 void RigidBlended::bindNormals(const Mesh& mesh)
 {
-    const int V = mesh.vertexCount();
-    const auto F = static_cast<std::int32_t>(mesh.F.rows());
+    std::vector<char> dirty = restNormals(mesh.vertexCount());
+    bindFans(dirty);
+    bindTriangleNormals(dirty);
+}
+
+// The rest normals, and which vertices recompute theirs each frame: those of
+// a triangle that does not move rigidly with one bone (a blend zone, a border
+// between bones).
+std::vector<char> RigidBlended::restNormals(int V)
+{
     std::vector<F4> restSum(static_cast<size_t>(V), splat(0.0f));
     std::vector<char> dirty(static_cast<size_t>(V), 0);
-    for (std::int32_t f = 0; f < F; ++f) {
+    for (size_t f = 0; f < m_faces.size() / 3; ++f) {
         const std::int32_t* t = m_faces.data() + 3 * f;
         const F4 n = faceNormal(m_rest, t);
         bool rigid = true;
@@ -261,20 +508,50 @@ void RigidBlended::bindNormals(const Mesh& mesh)
             for (int k = 0; k < 3; ++k)
                 dirty[static_cast<size_t>(t[k])] = 1;
     }
-    std::vector<std::int32_t> slot(static_cast<size_t>(V), -1);
-    for (int v = 0; v < V; ++v) {
+    for (int v = 0; v < V; ++v)
         storeUnit(restSum[static_cast<size_t>(v)], m_rest[static_cast<size_t>(v)].n);
-        if (dirty[static_cast<size_t>(v)]) {
-            slot[static_cast<size_t>(v)] = static_cast<std::int32_t>(m_dirty.size());
-            m_dirty.push_back(v);
+    return dirty;
+}
+
+// The dirty vertices with a closed fan (`appendFan()`); they leave `dirty`.
+void RigidBlended::bindFans(std::vector<char>& dirty)
+{
+    const auto V = static_cast<std::int32_t>(dirty.size());
+    const auto corners = static_cast<std::int32_t>(m_faces.size());
+    // Each vertex's triangles (CSR by counting).
+    std::vector<std::int32_t> start(static_cast<size_t>(V) + 1, 0), around(static_cast<size_t>(corners));
+    for (std::int32_t e = 0; e < corners; ++e)
+        ++start[static_cast<size_t>(m_faces[static_cast<size_t>(e)]) + 1];
+    for (std::int32_t v = 0; v < V; ++v)
+        start[static_cast<size_t>(v) + 1] += start[static_cast<size_t>(v)];
+    std::vector<std::int32_t> at(start.begin(), start.end() - 1);
+    for (std::int32_t e = 0; e < corners; ++e)
+        around[static_cast<size_t>(at[static_cast<size_t>(m_faces[static_cast<size_t>(e)])]++)] = e / 3;
+    m_fanStart.assign(1, 0);
+    for (std::int32_t v = 0; v < V; ++v)
+        if (dirty[static_cast<size_t>(v)] &&
+            appendFan(v, std::span(around.data() + start[static_cast<size_t>(v)], around.data() + start[static_cast<size_t>(v) + 1]))) {
+            m_fanVertex.push_back(v);
+            m_fanStart.push_back(static_cast<std::int32_t>(m_fanRing.size()));
+            dirty[static_cast<size_t>(v)] = 0;
         }
-    }
+}
+
+// The other dirty vertices (boundary, non-manifold) with their triangles.
+void RigidBlended::bindTriangleNormals(const std::vector<char>& dirty)
+{
+    std::vector<std::int32_t> slot(dirty.size(), -1);
+    for (size_t v = 0; v < dirty.size(); ++v)
+        if (dirty[v]) {
+            slot[v] = static_cast<std::int32_t>(m_dirty.size());
+            m_dirty.push_back(static_cast<int>(v));
+        }
     m_first.assign(m_dirty.size() + 1, 0);
-    for (std::int32_t f = 0; f < F; ++f) {
+    for (size_t f = 0; f < m_faces.size() / 3; ++f) {
         const std::int32_t* t = m_faces.data() + 3 * f;
         if (!dirty[static_cast<size_t>(t[0])] && !dirty[static_cast<size_t>(t[1])] && !dirty[static_cast<size_t>(t[2])])
             continue;
-        m_dirtyFaces.push_back(f);
+        m_dirtyFaces.push_back(static_cast<std::int32_t>(f));
         for (int k = 0; k < 3; ++k)
             if (const std::int32_t d = slot[static_cast<size_t>(t[k])]; d >= 0)
                 ++m_first[static_cast<size_t>(d) + 1];

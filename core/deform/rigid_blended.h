@@ -25,9 +25,20 @@
 /// (the chest, the hips) do not blend: their vertices stay rigid.
 /// Normals are the deformed mesh's (area-weighted face normals). Only the
 /// vertices of triangles that do not move rigidly with one bone (blend zones,
-/// borders between bones) recompute theirs each frame, each triangle once;
-/// elsewhere the one-ring moves rigidly and the rest normal, turned, is the
-/// same. Per vertex the loop is float, on packed rest records (as LBS).
+/// borders between bones) recompute theirs each frame; elsewhere the one-ring
+/// moves rigidly and the rest normal, turned, is the same. An interior
+/// manifold vertex sums Σ (p_r − p) × (p_r' − p) over consecutive vertices of
+/// its ordered one-ring (twice its triangles' area vectors) in one pass; a
+/// boundary or non-manifold vertex sums its triangles' normals.
+///
+/// Speed (bench/README.md, issue 16). Both placements are rotations of
+/// d = v − b_h about the joint, so |P0 − J| = |P2 − J| = |d| is known at bind
+/// time and the arc needs one inverse square root and one division per vertex
+/// (the formula in rigid_blended.cpp). The blend zones' vertices are grouped
+/// by hinge, eight per block, and placed eight at a time with AVX2 + FMA when
+/// the CPU has them (the two rotations broadcast per block); the portable
+/// float loop is the fallback. Work runs on the deformers' persistent thread
+/// pool (skinning_kernels.h).
 
 #include "core/deform/deformers.h"
 
