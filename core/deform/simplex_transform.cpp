@@ -117,6 +117,14 @@ Vec3 fourthVertex(const Vec3& v1, const Vec3& v2, const Vec3& v3)
     return (v1 + v2 + v3) / 3.0 + (len > 0.0 ? Vec3(n / std::sqrt(len)) : Vec3::Zero());
 }
 
+/// The simplex deformer's binding. The normal equations K [v; w] = [r; s]
+/// over the vertices v and the tetrahedra's fourth vertices w have a
+/// diagonal block D over w (a fourth vertex belongs to one tetrahedron), so
+/// w is eliminated exactly: (A − B D⁻¹ Bᵀ) v = r − B D⁻¹ s. That Schur
+/// complement has the mesh's edges as its sparsity (each tetrahedron couples
+/// only its triangle's vertices), a third of K's unknowns and a factor about
+/// four times smaller (bench/README.md, issue 16); it is assembled
+/// tetrahedron by tetrahedron from each one's 4 × 4 block.
 class SimplexDeformer : public BoundDeformer {
 public:
     SimplexDeformer(const DeformerInput& in, const SimplexOptions& o)
@@ -125,49 +133,13 @@ public:
     {
         const Mesh& mesh = in.mesh;
         m_follow = simplexControlBones(mesh, in.skeleton, in.segmentation, o.penaltyResolution);
-        const int m = m_vertices, k = static_cast<int>(mesh.F.rows());
-        m_rest.resize(m + k, 3);
-        m_rest.topRows(m) = mesh.V;
-        // Each vertex's anchor: the bone of (one of) its triangles.
-        m_anchorJoint.assign(static_cast<size_t>(m + k), 0);
-        std::vector<Eigen::Triplet<double>> t;
-        t.reserve(static_cast<size_t>(k) * 48 + static_cast<size_t>(m + k));
+        m_rest = mesh.V;
+        bindTetrahedra(mesh);
         double scale = 0.0;
-        for (int f = 0; f < k; ++f) {
-            const Vec3 v1 = mesh.V.row(mesh.F(f, 0)).transpose(), v2 = mesh.V.row(mesh.F(f, 1)).transpose(),
-                       v3 = mesh.V.row(mesh.F(f, 2)).transpose();
-            const Vec3 v4 = fourthVertex(v1, v2, v3);
-            m_rest.row(m + f) = v4.transpose();
-            m_anchorJoint[static_cast<size_t>(m + f)] = m_follow[static_cast<size_t>(f)];
-            for (int c = 0; c < 3; ++c)
-                m_anchorJoint[static_cast<size_t>(mesh.F(f, c))] = m_follow[static_cast<size_t>(f)];
-            Eigen::Matrix3d U;
-            U << v1 - v4, v2 - v4, v3 - v4;
-            const double area = 0.5 * (v2 - v1).cross(v3 - v1).norm();
-            Tet tet;
-            tet.area = area;
-            if (area > 0.0 && std::abs(U.determinant()) > 1e-300)
-                tet.Uinv = U.inverse();
-            else
-                tet.area = 0.0; // degenerate: no shape term (the anchor holds its vertices)
-            const int idx[4] = {mesh.F(f, 0), mesh.F(f, 1), mesh.F(f, 2), m + f};
-            for (int c = 0; c < 3; ++c) {
-                const double coef[4] = {tet.Uinv(0, c), tet.Uinv(1, c), tet.Uinv(2, c),
-                                        -(tet.Uinv(0, c) + tet.Uinv(1, c) + tet.Uinv(2, c))};
-                for (int a = 0; a < 4; ++a)
-                    for (int b = 0; b < 4; ++b)
-                        if (tet.area > 0.0)
-                            t.emplace_back(idx[a], idx[b], tet.area * coef[a] * coef[b]);
-            }
-            scale += tet.area * tet.Uinv.squaredNorm();
-            m_tets.push_back(tet);
-        }
-        m_anchor = o.anchorWeight * (k > 0 ? scale / k : 1.0);
-        for (int u = 0; u < m + k; ++u)
-            t.emplace_back(u, u, m_anchor);
-        Eigen::SparseMatrix<double> K(m + k, m + k);
-        K.setFromTriplets(t.begin(), t.end());
-        m_solver.compute(K);
+        for (const Tet& tet : m_tets)
+            scale += tet.area > 0.0 ? tet.C.squaredNorm() / tet.area : 0.0; // area · ‖U⁻¹‖²
+        m_anchor = o.anchorWeight * (m_tets.empty() ? 1.0 : scale / static_cast<double>(m_tets.size()));
+        m_solver.compute(schurComplement());
         if (m_solver.info() != Eigen::Success)
             throw InvalidInput("rig::bindSimplex(): the simplex system could not be factored (degenerate mesh?)");
     }
@@ -176,30 +148,24 @@ public:
     {
         const PosedSkeleton posed = forwardKinematics(m_skeleton, pose);
         const auto& M = posed.skinning;
-        const Eigen::Index n = m_rest.rows();
-        Eigen::MatrixX3d rhs(n, 3);
-        for (Eigen::Index u = 0; u < n; ++u) // the positional term: towards the bone's rigid placement
-            rhs.row(u) = m_anchor * (M[static_cast<size_t>(m_anchorJoint[static_cast<size_t>(u)])] *
-                                     Vec3(m_rest.row(u).transpose()))
-                                        .transpose();
+        Eigen::MatrixX3d rhs(m_vertices, 3);
+        for (int i = 0; i < m_vertices; ++i) // the positional term: towards the bone's rigid placement
+            rhs.row(i) = m_anchor * (M[static_cast<size_t>(m_anchorJoint[static_cast<size_t>(i)])] *
+                                     Vec3(m_rest.row(i).transpose())).transpose();
         for (size_t f = 0; f < m_tets.size(); ++f) {
             const Tet& tet = m_tets[f];
-            if (tet.area <= 0.0)
-                continue;
-            const Eigen::Matrix3d R = M[static_cast<size_t>(m_follow[f])].linear();
-            const int idx[4] = {m_faces(Eigen::Index(f), 0), m_faces(Eigen::Index(f), 1), m_faces(Eigen::Index(f), 2),
-                                m_vertices + static_cast<int>(f)};
-            for (int c = 0; c < 3; ++c) {
-                const double coef[4] = {tet.Uinv(0, c), tet.Uinv(1, c), tet.Uinv(2, c),
-                                        -(tet.Uinv(0, c) + tet.Uinv(1, c) + tet.Uinv(2, c))};
-                for (int a = 0; a < 4; ++a)
-                    rhs.row(idx[a]) += (tet.area * coef[a]) * R.col(c).transpose();
-            }
+            const Eigen::Isometry3d& T = M[static_cast<size_t>(m_follow[f])];
+            // Column a of G: vertex a's share of the simplex term; the fourth vertex's is −Σ_a.
+            const Eigen::Matrix3d G = T.linear() * tet.C.transpose();
+            const Vec3 s = m_anchor * (T * tet.v4) - G.rowwise().sum();
+            for (int a = 0; a < 3; ++a)
+                rhs.row(m_faces(Eigen::Index(f), a)) += (G.col(a) - tet.e[a] * s).transpose();
         }
-        const Eigen::MatrixX3d X = m_solver.solve(rhs);
+        const std::vector<Vec3> X = solveThree(rhs);
         out.vertices.assign(static_cast<size_t>(m_vertices), PackedVertex{});
         for (int i = 0; i < m_vertices; ++i)
-            out.vertices[static_cast<size_t>(i)] = {{float(X(i, 0)), float(X(i, 1)), float(X(i, 2)), 1.0f}, {0, 0, 0, 0}};
+            out.vertices[static_cast<size_t>(i)] = {{float(X[static_cast<size_t>(i)].x()), float(X[static_cast<size_t>(i)].y()),
+                                                     float(X[static_cast<size_t>(i)].z()), 1.0f}, {0, 0, 0, 0}};
         if (m_normals)
             recomputeNormals(m_faces, out);
     }
@@ -208,17 +174,107 @@ public:
 
 private:
     struct Tet {
-        double area = 0.0;
-        Eigen::Matrix3d Uinv = Eigen::Matrix3d::Zero();
+        double area = 0.0;                            ///< 0: degenerate, no simplex term.
+        Eigen::Matrix3d C = Eigen::Matrix3d::Zero();  ///< C(a, c) = area · (U⁻¹)(a, c), a the triangle's vertex.
+        Vec3 v4 = Vec3::Zero();                       ///< The fourth vertex at rest.
+        double d = 0.0;                               ///< Its diagonal entry of K (simplex term and anchor).
+        Vec3 e = Vec3::Zero();                        ///< K(vertex a, fourth vertex) / d.
     };
+
+    /// S X = B for x, y and z at once, with the factor P S Pᵀ = L D Lᵀ: each
+    /// pass over L updates all three columns (Eigen's solve() passes over L
+    /// once per column; the passes are bound by reading L).
+    std::vector<Vec3> solveThree(const Eigen::MatrixX3d& B) const
+    {
+        const auto& L = m_solver.matrixL().nestedExpression(); // strictly lower, by columns
+        const auto& D = m_solver.vectorD();
+        const auto& P = m_solver.permutationP().indices();
+        const int* start = L.outerIndexPtr();
+        const int* row = L.innerIndexPtr();
+        const double* value = L.valuePtr();
+        const auto n = static_cast<int>(B.rows());
+        std::vector<Vec3> y(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i)
+            y[static_cast<size_t>(P[i])] = B.row(i).transpose();
+        for (int j = 0; j < n; ++j) { // L y' = y
+            const Vec3 yj = y[static_cast<size_t>(j)];
+            for (int p = start[j]; p < start[j + 1]; ++p)
+                y[static_cast<size_t>(row[p])] -= value[p] * yj;
+        }
+        for (int j = 0; j < n; ++j)
+            y[static_cast<size_t>(j)] /= D[j];
+        for (int j = n - 1; j >= 0; --j) { // Lᵀ z = y'
+            Vec3 z = y[static_cast<size_t>(j)];
+            for (int p = start[j]; p < start[j + 1]; ++p)
+                z -= value[p] * y[static_cast<size_t>(row[p])];
+            y[static_cast<size_t>(j)] = z;
+        }
+        std::vector<Vec3> x(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i)
+            x[static_cast<size_t>(i)] = y[static_cast<size_t>(P[i])];
+        return x;
+    }
+
+    /// Per triangle its tetrahedron (§5.3) and each vertex's anchor joint (the
+    /// bone of one of its triangles).
+    void bindTetrahedra(const Mesh& mesh)
+    {
+        m_anchorJoint.assign(static_cast<size_t>(m_vertices), 0);
+        m_tets.resize(static_cast<size_t>(mesh.F.rows()));
+        for (Eigen::Index f = 0; f < mesh.F.rows(); ++f) {
+            const Vec3 v1 = mesh.V.row(mesh.F(f, 0)).transpose(), v2 = mesh.V.row(mesh.F(f, 1)).transpose(),
+                       v3 = mesh.V.row(mesh.F(f, 2)).transpose();
+            Tet& tet = m_tets[static_cast<size_t>(f)];
+            tet.v4 = fourthVertex(v1, v2, v3);
+            for (int c = 0; c < 3; ++c)
+                m_anchorJoint[static_cast<size_t>(mesh.F(f, c))] = m_follow[static_cast<size_t>(f)];
+            Eigen::Matrix3d U;
+            U << v1 - tet.v4, v2 - tet.v4, v3 - tet.v4;
+            const double area = 0.5 * (v2 - v1).cross(v3 - v1).norm();
+            if (area > 0.0 && std::abs(U.determinant()) > 1e-300) { // else the anchor holds its vertices
+                tet.area = area;
+                tet.C = area * U.inverse();
+            }
+        }
+    }
+
+    /// A − B D⁻¹ Bᵀ plus the vertices' anchor (see the class comment). Per
+    /// tetrahedron K's block is (1/area) Σ_c q_c q_cᵀ, q_c = (C(0..2, c), −Σ_a C(a, c)).
+    Eigen::SparseMatrix<double> schurComplement()
+    {
+        std::vector<Eigen::Triplet<double>> t;
+        t.reserve(m_tets.size() * 9 + static_cast<size_t>(m_vertices));
+        for (size_t f = 0; f < m_tets.size(); ++f) {
+            Tet& tet = m_tets[f];
+            Eigen::Matrix4d K = Eigen::Matrix4d::Zero();
+            if (tet.area > 0.0)
+                for (int c = 0; c < 3; ++c) {
+                    Eigen::Vector4d q;
+                    q << tet.C.col(c), -tet.C.col(c).sum();
+                    K += q * q.transpose() / tet.area;
+                }
+            tet.d = K(3, 3) + m_anchor;
+            tet.e = K.block<3, 1>(0, 3) / tet.d;
+            for (int a = 0; a < 3; ++a)
+                for (int b = 0; b < 3; ++b)
+                    if (tet.area > 0.0)
+                        t.emplace_back(m_faces(Eigen::Index(f), a), m_faces(Eigen::Index(f), b),
+                                       K(a, b) - K(a, 3) * tet.e[b]);
+        }
+        for (int i = 0; i < m_vertices; ++i)
+            t.emplace_back(i, i, m_anchor);
+        Eigen::SparseMatrix<double> S(m_vertices, m_vertices);
+        S.setFromTriplets(t.begin(), t.end());
+        return S;
+    }
 
     Skeleton m_skeleton;
     MatrixX3i m_faces;
     int m_vertices;
     bool m_normals;
     std::vector<int> m_follow;      ///< Per triangle: the joint whose rotation it takes.
-    std::vector<int> m_anchorJoint; ///< Per unknown: the joint its rigid placement follows.
-    Eigen::MatrixX3d m_rest;        ///< #V + #F rest unknowns (vertices, then fourth vertices).
+    std::vector<int> m_anchorJoint; ///< Per vertex: the joint its rigid placement follows.
+    MatrixX3d m_rest;               ///< #V rest positions.
     std::vector<Tet> m_tets;
     double m_anchor = 0.0;
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> m_solver;

@@ -26,8 +26,12 @@
 ///    rest one, R_i the linear part of the controlling bone's skinning
 ///    transform, twist included). The normal equations K X = d (eq. 7)
 ///    separate into x, y and z with one matrix K that depends only on the rest
-///    mesh: factored once per binding (sparse Cholesky, Eigen's LDLT),
-///    back-substituted three times per frame.
+///    mesh. Each fourth vertex belongs to one tetrahedron, so K's block over
+///    them is diagonal and they are eliminated exactly (Schur complement):
+///    the system left is over the mesh's vertices, with the mesh's edges as
+///    its sparsity. It is factored once per binding (sparse Cholesky, Eigen's
+///    LDLT) and back-substituted for x, y and z together each frame, one pass
+///    over the factor per direction (bench/README.md, issue 16).
 ///  - Translation: the paper fixes one vertex; we add a soft positional term
 ///    ε Σ_v ‖x_v − M_bone(v) v‖² that pulls every vertex towards its
 ///    bone's rigid placement with a small weight (`anchorWeight`), which fixes
