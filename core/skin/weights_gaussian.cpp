@@ -78,11 +78,25 @@ struct InfluenceRows {
     std::vector<double> weight;
 };
 
+/// True when joint k heads or lies in another limb (limbs.h) than link c,
+/// which lies on a limb: the segmentation put the vertex on that limb. Where
+/// links fan out of a trunk joint, the δ' of a sibling link that leads
+/// towards the vertex's limb is not small: re_drone's upper arms rise 50°
+/// from the chest towards the head, and 94 head vertices took 0.13 of each
+/// upper arm's weight (bench/README.md, stop 32). As in bone heat and
+/// geodesic voxel binding.
+bool otherLimb(const std::vector<int>& limb, int c, int k)
+{
+    const int own = limb[static_cast<size_t>(c)];
+    return own >= 0 && limb[static_cast<size_t>(k)] >= 0 && limb[static_cast<size_t>(k)] != own;
+}
+
 /// The (joint, log f) pairs of one vertex, Alg. 4.2.1: its link's parent m
 /// and child c, h levels up from m and h − 1 levels down from c, each at its
 /// hierarchy distance from the vertex's δ (eq. 4.1).
-void vertexLogs(const Mesh& mesh, const Skeleton& skeleton, const std::vector<std::vector<int>>& children, int i,
-                int c, double d, const GaussianWeightOptions& o, std::vector<std::pair<int, double>>& logs)
+void vertexLogs(const Mesh& mesh, const Skeleton& skeleton, const std::vector<std::vector<int>>& children,
+                const std::vector<int>& limb, int i, int c, double d, const GaussianWeightOptions& o,
+                std::vector<std::pair<int, double>>& logs)
 {
     const int h = o.hierarchyLevel;
     const int m = skeleton.parents[static_cast<size_t>(c)];
@@ -113,6 +127,8 @@ void vertexLogs(const Mesh& mesh, const Skeleton& skeleton, const std::vector<st
     const Vec3 p = mesh.V.row(i).transpose();
     const Vec3 pm = skeleton.bindPositions.row(m).transpose();
     for (int ch : children[static_cast<size_t>(m)]) {
+        if (otherLimb(limb, c, ch))
+            continue; // skin on a limb takes no weight from another limb
         const bool chLeaf = children[static_cast<size_t>(ch)].empty();
         double dc = d;
         if (ch != c) {
@@ -161,6 +177,7 @@ InfluenceRows distributionWeights(const Mesh& mesh, const Skeleton& skeleton, co
                                   const GaussianWeightOptions& o)
 {
     const auto children = childrenOf(skeleton);
+    const std::vector<int> limb = jointLimbs(skeleton);
     InfluenceRows rows;
     rows.start.assign(1, 0);
     std::vector<std::pair<int, double>> logs; // (joint, log f(x))
@@ -170,7 +187,7 @@ InfluenceRows distributionWeights(const Mesh& mesh, const Skeleton& skeleton, co
         if (c == 0)
             logs.emplace_back(0, 0.0); // the root's own region
         else
-            vertexLogs(mesh, skeleton, children, i, c, seg.delta[static_cast<size_t>(i)], o, logs);
+            vertexLogs(mesh, skeleton, children, limb, i, c, seg.delta[static_cast<size_t>(i)], o, logs);
         appendNormalized(logs, rows);
     }
     return rows;

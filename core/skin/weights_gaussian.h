@@ -13,7 +13,12 @@
 /// on the link m → c', so where links fan out of one joint (the chest into
 /// the neck and the shoulders) both sides of their border agree, and a child
 /// whose link leads away from the vertex (δ' ≈ 0, the other thigh) gets a
-/// negligible weight, pruned below.
+/// negligible weight, pruned below. A vertex the segmentation puts on a limb
+/// (limbs.h: a leg, an arm, the head) takes no weight from the children of m
+/// that head other limbs: a sibling link can lean towards the vertex's limb
+/// (re_drone's upper arms rise 50° from the chest towards the head, and its
+/// head took 0.13 of each upper arm; bench/README.md, stop 32), as bone heat
+/// and geodesic voxel binding keep one limb's skin on that limb.
 ///
 /// Distance function (thesis §4.3: δ): the vertex's δ on its link, eq. 3.1,
 /// clamped to [0, 1] (unclamped above 1 beyond a leaf's end), carried along

@@ -134,6 +134,37 @@ TEST(SegmentationWeights, ThesisGaussianOnAChain)
         }
 }
 
+/// Where links fan out of a trunk joint, a sibling limb's link can lean
+/// towards the vertex's own limb: re_drone's upper arms rise 50° from the
+/// chest, towards the head. A head vertex's δ' on such a link is not small,
+/// and before the fix it took about a tenth of each upper arm's weight (94
+/// head vertices of re_drone, 0.13 each). Skin on a limb takes weight only
+/// from its own limb and the trunk.
+TEST(SegmentationWeights, SkinOnALimbTakesNoWeightFromASiblingLimbLeaningTowardsIt)
+{
+    // Hips 0 (trunk) - spine 1 - chest 2 -> head 3 (leaf), arms 4-5 and 6-7 rising
+    // 50° from the chest; legs 8-9, 10-11. The chest's three children head limbs.
+    const Skeleton s = test::treeSkeleton(
+        {-1, 0, 1, 2, 2, 4, 2, 6, 0, 8, 0, 10},
+        {Vec3(0, 1.0, 0), Vec3(0, 1.2, 0), Vec3(0, 1.4, 0), Vec3(0, 1.6, 0), Vec3(0.15, 1.58, 0),
+         Vec3(0.45, 1.58, 0), Vec3(-0.15, 1.58, 0), Vec3(-0.45, 1.58, 0), Vec3(0.1, 0.95, 0), Vec3(0.1, 0.5, 0),
+         Vec3(-0.1, 0.95, 0), Vec3(-0.1, 0.5, 0)});
+    Mesh mesh;
+    mesh.V.resize(2, 3);
+    mesh.V << 0.08, 1.75, 0.0, // above the head joint, a little to the left
+        -0.08, 1.75, 0.0;
+    Segmentation seg;
+    seg.bone = {3, 3}; // the head's link (chest -> head), beyond its end
+    seg.delta = {1.0, 1.0};
+    const SkinWeights w = segmentationWeights(mesh, s, seg);
+    const Eigen::MatrixXd D = denseWeights(w, s.jointCount());
+    for (int i = 0; i < 2; ++i) {
+        EXPECT_GT(D(i, 3), 0.9) << "vertex " << i << " follows the head";
+        for (const int arm : {4, 5, 6, 7})
+            EXPECT_EQ(D(i, arm), 0.0) << "vertex " << i << " joint " << arm;
+    }
+}
+
 TEST(SegmentationWeights, HierarchyLevelAndFunctions)
 {
     const Tube& t = tube();
