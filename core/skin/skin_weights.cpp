@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -132,6 +133,19 @@ void validateSkinWeights(const SkinWeights& w, int vertexCount, int jointCount)
             throw InvalidInput(fn + "the weights of vertex " + std::to_string(i) + " sum to " + std::to_string(sum) +
                                ", not 1");
     }
+}
+
+std::string pieceName(const Mesh& mesh, const std::vector<int>& vertices, int component)
+{
+    std::map<int, int> names;
+    for (int i : vertices)
+        if (i >= 0 && i < static_cast<int>(mesh.part.size()))
+            ++names[mesh.part[static_cast<size_t>(i)]];
+    const auto top = std::max_element(names.begin(), names.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+    return top != names.end() && top->first >= 0 && top->first < mesh.partCount()
+               ? mesh.partNames[static_cast<size_t>(top->first)]
+               : "component " + std::to_string(component);
 }
 
 } // namespace rig

@@ -14,6 +14,8 @@
 /// The weights are those of the LBS equation p'_i = Σ_k w_ik M_k p_i (thesis
 /// eq. 4.3), normalized per thesis eq. 4.2.
 
+#include "core/mesh/mesh.h"
+
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
@@ -68,5 +70,9 @@ struct RigidPart {
     std::string reason;
     std::vector<int> vertices; ///< Its vertex indices, ascending (for highlighting).
 };
+
+/// `RigidPart::name` of the connected component `component` with `vertices`:
+/// the mesh part (`Mesh::partNames`) most of them belong to, else "component N".
+std::string pieceName(const Mesh& mesh, const std::vector<int>& vertices, int component);
 
 } // namespace rig

@@ -492,15 +492,7 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
                         part.bone = j;
                     }
                 }
-        std::map<int, int> names;
-        for (int i : vs)
-            if (i < static_cast<int>(mesh.part.size()))
-                ++names[mesh.part[static_cast<size_t>(i)]];
-        const auto top = std::max_element(names.begin(), names.end(),
-                                          [](const auto& a, const auto& b) { return a.second < b.second; });
-        part.name = top != names.end() && top->first >= 0 && top->first < mesh.partCount()
-                        ? mesh.partNames[static_cast<size_t>(top->first)]
-                        : "component " + std::to_string(c);
+        part.name = pieceName(mesh, vs, c);
         for (int i : vs)
             W.emplace_back(i, part.bone, 1.0);
         result.unreachedVertices += part.vertexCount;

@@ -368,15 +368,7 @@ RigidPart rigidPart(HeatContext& ctx, int c, const std::vector<int>& vs, const s
                 part.bone = b.joint;
             }
     }
-    std::map<int, int> names;
-    for (int i : vs)
-        if (i < static_cast<int>(ctx.mesh.part.size()))
-            ++names[ctx.mesh.part[static_cast<size_t>(i)]];
-    const auto top = std::max_element(names.begin(), names.end(),
-                                      [](const auto& a, const auto& b) { return a.second < b.second; });
-    part.name = top != names.end() && top->first >= 0 && top->first < ctx.mesh.partCount()
-                    ? ctx.mesh.partNames[static_cast<size_t>(top->first)]
-                    : "component " + std::to_string(c);
+    part.name = pieceName(ctx.mesh, vs, c);
     for (int i : vs)
         ctx.W.emplace_back(i, part.bone, 1.0);
     return part;
