@@ -29,7 +29,7 @@ CurveSkeletonResult extractCurveSkeleton(const Mesh& mesh, const CurveSkeletonOp
     r.skeletonVoxels = thinned.skeletonVoxels;
     clock.lap("thin");
 
-    r.raw = buildCurveSkeleton(r.thinned, distanceToEmpty(r.solid), progress);
+    r.raw = buildCurveSkeleton(r.thinned, distanceToEmpty(r.solid, r.thinned), progress);
     clock.lap("graph");
 
     RefinedSkeleton refined = refineCurveSkeleton(r.raw, options.refine);

@@ -18,4 +18,17 @@ namespace rig {
 /// Expects a grid with at least one Empty voxel (the outer layer is). O(#voxels).
 std::vector<float> distanceToEmpty(const VoxelGrid& grid);
 
+/// The same distances, computed only at the solid voxels of `at` (a grid of
+/// the same dims: the thinned skeleton, whose nodes are all that need a
+/// radius), 0 elsewhere; equal to `distanceToEmpty(grid)` there, bit for bit.
+/// Per row along x the distance to its nearest Empty voxel, then per queried
+/// voxel the rows around it in rings of growing radius until no nearer Empty
+/// voxel can remain (d² = dy² + dz² + row distance²). O(#voxels) for the rows
+/// plus O(Σ d²) for the queries: on a character at n = 155 a few hundred
+/// skeleton voxels against the transform's three passes over the whole box.
+/// Expects a grid with at least one Empty voxel in the rows a query needs
+/// (the outer layer is Empty).
+/// @throws rig::InvalidInput when the two grids' dims differ.
+std::vector<float> distanceToEmpty(const VoxelGrid& grid, const VoxelGrid& at);
+
 } // namespace rig
