@@ -82,5 +82,37 @@ TEST(TriangleBox, AgreesWithDenseSamplingOnRandomTriangles)
     EXPECT_GT(hits, 30);
 }
 
+/// The per-triangle form used by voxelization answers as the per-box test
+/// does, for the voxels of random triangles' bounding boxes, on a grid whose
+/// voxel faces meet the triangles' vertices exactly half the time (the ties
+/// the voxelizer's margin is for).
+TEST(TriangleBox, PerTriangleFormAgreesWithThePerBoxTest)
+{
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> u(-3.0, 3.0);
+    std::uniform_int_distribution<int> grid(-6, 6);
+    const double h = 0.5;
+    const Vec3 half = Vec3::Constant(0.5 * h + 1e-6 * h);
+    int tested = 0, overlapping = 0;
+    for (int t = 0; t < 400; ++t) {
+        Vec3 v[3];
+        for (Vec3& p : v)
+            p = t % 2 ? Vec3(u(rng), u(rng), u(rng)) : Vec3(grid(rng), grid(rng), grid(rng)) * (0.5 * h);
+        const TriangleBoxTest test(v[0], v[1], v[2], half);
+        const Vec3 lo = v[0].cwiseMin(v[1]).cwiseMin(v[2]), hi = v[0].cwiseMax(v[1]).cwiseMax(v[2]);
+        for (double z = std::floor(lo.z() / h) * h; z <= hi.z() + h; z += h)
+            for (double y = std::floor(lo.y() / h) * h; y <= hi.y() + h; y += h)
+                for (double x = std::floor(lo.x() / h) * h; x <= hi.x() + h; x += h) {
+                    const Vec3 centre(x + 0.5 * h, y + 0.5 * h, z + 0.5 * h);
+                    const bool expected = triangleBoxOverlap(centre, half, v[0], v[1], v[2]);
+                    ASSERT_EQ(test.overlaps(centre), expected) << "triangle " << t << " box at " << centre.transpose();
+                    ++tested;
+                    overlapping += expected;
+                }
+    }
+    EXPECT_GT(tested, 10000);
+    EXPECT_GT(overlapping, 2000);
+}
+
 } // namespace
 } // namespace rig
