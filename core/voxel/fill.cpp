@@ -14,26 +14,42 @@ constexpr std::uint8_t kSurface = static_cast<std::uint8_t>(VoxelState::Surface)
 constexpr std::uint8_t kInterior = static_cast<std::uint8_t>(VoxelState::Interior);
 
 // 6-connected flood fill over the Empty voxels from voxel 0 (a corner of the
-// always-empty outer layer). Returns 1 for every voxel reached. Stepping by +-1
-// or +-nx may wrap to the next row or slice, but only from one outer-layer voxel
-// to another, and the outer layer is outside and connected anyway, so the only
-// check needed is the range of the flat index.
+// always-empty outer layer). Returns 1 for every voxel reached. Scanline form:
+// a seed grows into its whole run of Empty voxels along x, and each
+// neighbouring row (y ± 1, z ± 1) gets one seed per run of unreached Empty
+// voxels beside it, so the work is a few sequential byte reads per voxel and
+// one stack entry per run.
 std::vector<std::uint8_t> floodOutside(const VoxelGrid& g)
 {
-    const std::int64_t n = g.voxelCount(), nx = g.dims.x(), nxy = nx * g.dims.y();
-    const std::int64_t step[6] = {1, -1, nx, -nx, nxy, -nxy};
-    std::vector<std::uint8_t> out(static_cast<size_t>(n), 0);
-    std::vector<std::int64_t> stack{0};
-    out[0] = 1;
+    const int nx = g.dims.x(), ny = g.dims.y(), nz = g.dims.z();
+    const std::int64_t nxy = static_cast<std::int64_t>(nx) * ny;
+    std::vector<std::uint8_t> out(static_cast<size_t>(g.voxelCount()), 0);
+    const std::uint8_t* s = g.states.data();
+    auto open = [&](std::int64_t i) { return !out[static_cast<size_t>(i)] && s[i] == kEmpty; };
+    std::vector<std::int64_t> stack;
+    if (g.voxelCount() > 0 && s[0] == kEmpty)
+        stack.push_back(0);
     while (!stack.empty()) {
         const std::int64_t i = stack.back();
         stack.pop_back();
-        for (std::int64_t s : step) {
-            const std::int64_t j = i + s;
-            if (j < 0 || j >= n || out[static_cast<size_t>(j)] || g.states[static_cast<size_t>(j)] != kEmpty)
+        if (!open(i))
+            continue;
+        const std::int64_t row = i - i % nx;
+        const int y = static_cast<int>((i / nx) % ny), z = static_cast<int>(i / nxy);
+        int left = static_cast<int>(i - row), right = left;
+        while (left > 0 && open(row + left - 1))
+            --left;
+        while (right + 1 < nx && open(row + right + 1))
+            ++right;
+        std::fill(out.begin() + row + left, out.begin() + row + right + 1, std::uint8_t{1});
+        const std::int64_t rows[4] = {y > 0 ? row - nx : -1, y + 1 < ny ? row + nx : -1, z > 0 ? row - nxy : -1,
+                                      z + 1 < nz ? row + nxy : -1};
+        for (const std::int64_t other : rows) {
+            if (other < 0)
                 continue;
-            out[static_cast<size_t>(j)] = 1;
-            stack.push_back(j);
+            for (int x = left; x <= right; ++x)
+                if (open(other + x) && (x == left || !open(other + x - 1)))
+                    stack.push_back(other + x); // the first voxel of a run beside this one
         }
     }
     return out;
