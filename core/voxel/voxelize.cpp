@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace rig {
@@ -66,7 +67,7 @@ VoxelGrid voxelizeSurface(const Mesh& mesh, const VoxelizeOptions& options, cons
         const Vec3i vmin = g.voxelAt(Vec3(a.cwiseMin(b).cwiseMin(c).array() - eps)).cwiseMax(lo);
         const Vec3i vmax = g.voxelAt(Vec3(a.cwiseMax(b).cwiseMax(c).array() + eps)).cwiseMin(hi);
         const bool single = (vmin.array() == vmax.array()).all();
-        const TriangleBoxTest test(a, b, c, half);
+        std::optional<TriangleBoxTest> test; // set up at the first voxel to test (dense meshes rarely need it)
         for (int z = vmin.z(); z <= vmax.z(); ++z)
             for (int y = vmin.y(); y <= vmax.y(); ++y)
                 for (int x = vmin.x(); x <= vmax.x(); ++x) {
@@ -74,7 +75,9 @@ VoxelGrid voxelizeSurface(const Mesh& mesh, const VoxelizeOptions& options, cons
                     if (s != 0)
                         continue;
                     // A triangle inside one voxel's box overlaps it: skip the test.
-                    if (single || test.overlaps(g.center(Vec3i(x, y, z))))
+                    if (!single && !test)
+                        test.emplace(a, b, c, half);
+                    if (single || test->overlaps(g.center(Vec3i(x, y, z))))
                         s = static_cast<std::uint8_t>(VoxelState::Surface);
                 }
     }
