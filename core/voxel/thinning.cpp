@@ -95,21 +95,22 @@ private:
 
 Neighbourhood neighbourhoodOf(const VoxelGrid& g, std::int64_t index)
 {
-    // Cached per grid shape would save little: 26 loads is the cost either way.
+    // Row by row: the three bytes x - 1 .. x + 1 of each of the nine rows
+    // (dy, dz) become three bits (a state is 0, 1 or 2: w | w >> 1 marks the
+    // solid ones), placed as bits 3·row .. 3·row + 2 of the 27-voxel cube,
+    // whose centre bit 13 is then dropped (offsets26 order: dx fastest).
     const std::int64_t nx = g.dims.x(), nxy = nx * g.dims.y();
-    const std::uint8_t* s = g.states.data() + index;
-    Neighbourhood n = 0;
-    int k = 0;
+    const std::uint8_t* s = g.states.data() + index - 1;
+    std::uint32_t cube = 0;
+    int row = 0;
     for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-                if (!dx && !dy && !dz)
-                    continue;
-                if (s[dx + dy * nx + dz * nxy])
-                    n |= 1u << k;
-                ++k;
-            }
-    return n;
+        for (int dy = -1; dy <= 1; ++dy, ++row) {
+            const std::uint8_t* r = s + dy * nx + dz * nxy;
+            std::uint32_t w = r[0] | static_cast<std::uint32_t>(r[1]) << 8 | static_cast<std::uint32_t>(r[2]) << 16;
+            w = (w | w >> 1) & 0x010101u;
+            cube |= ((w | w >> 7 | w >> 14) & 7u) << (3 * row);
+        }
+    return (cube & 0x1FFFu) | ((cube >> 14) << 13);
 }
 
 bool isSimplePoint(Neighbourhood n)

@@ -103,6 +103,36 @@ TEST(Thinning, RejectsASolidVoxelOnTheBorder)
     EXPECT_THROW(thin(g), InvalidInput);
 }
 
+/// The neighbourhood read row by row equals one bit per neighbour in
+/// offsets26 order (dx fastest, the centre skipped), for Surface and Interior
+/// states alike, on a random grid and next to its last voxel.
+TEST(Neighbourhood, EqualsOneBitPerSolidNeighbour)
+{
+    VoxelGrid g;
+    g.dims = Vec3i(7, 6, 5);
+    g.voxelSize = 1.0;
+    g.states.resize(static_cast<size_t>(g.voxelCount()));
+    std::uint32_t seed = 12345;
+    for (auto& st : g.states) {
+        seed = seed * 1664525u + 1013904223u;
+        st = static_cast<std::uint8_t>((seed >> 24) % 3); // Empty, Surface, Interior
+    }
+    int checked = 0;
+    for (int z = 1; z + 1 < g.dims.z(); ++z)
+        for (int y = 1; y + 1 < g.dims.y(); ++y)
+            for (int x = 1; x + 1 < g.dims.x(); ++x) {
+                Neighbourhood expected = 0;
+                for (int dz = -1; dz <= 1; ++dz)
+                    for (int dy = -1; dy <= 1; ++dy)
+                        for (int dx = -1; dx <= 1; ++dx)
+                            if ((dx || dy || dz) && g.solid(g.index(x + dx, y + dy, z + dz)))
+                                expected |= 1u << bit(dx, dy, dz);
+                ASSERT_EQ(neighbourhoodOf(g, g.index(x, y, z)), expected) << x << " " << y << " " << z;
+                ++checked;
+            }
+    EXPECT_EQ(checked, 5 * 4 * 3);
+}
+
 TEST(SimplePoint, IsolatedAndInteriorVoxelsAreNotSimple)
 {
     EXPECT_FALSE(isSimplePoint(0));
