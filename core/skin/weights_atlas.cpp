@@ -264,6 +264,24 @@ std::vector<Vec3> candidateNormals(const Skeleton& s, const std::vector<std::vec
     return normals;
 }
 
+/// How far the skin of leaf j's link reaches past j along the link (at least
+/// half the link): the leaf's bone, so the cut at a head joint on the skull's
+/// base may be as wide as the head. (Half the link, as before, refused every
+/// section of Cesium Man's head, on a 5 cm neck link: the head went to the
+/// neck joint and the head joint moved nothing; bench/README.md, stop 32.)
+double leafReach(const Mesh& mesh, const Skeleton& s, const Segmentation& seg, int j)
+{
+    const Vec3 joint = s.bindPositions.row(j).transpose();
+    const Vec3 link = joint - Vec3(s.bindPositions.row(s.parents[static_cast<size_t>(j)]).transpose());
+    const double length = link.norm();
+    double reach = 0.5 * length;
+    if (length > 0.0)
+        for (int i = 0; i < mesh.vertexCount(); ++i)
+            if (seg.bone[static_cast<size_t>(i)] == j)
+                reach = std::max(reach, link.dot(mesh.V.row(i).transpose() - joint) / length);
+    return reach;
+}
+
 /// β of §4: β(0) = 0, β(1) = 1, β'(0) = β'(1) = 0.
 double beta(double l) { return l * l * (3.0 - 2.0 * l); }
 
@@ -400,7 +418,16 @@ AtlasWeightResult atlasWeights(const Mesh& mesh, const Skeleton& skeleton, const
         // A cross-section of the limb at J, not of the body it passes
         // through: no wider than the two bones are long together.
         const double upperLength = (joint - Vec3(skeleton.bindPositions.row(skeleton.parents[static_cast<size_t>(j)]).transpose())).norm();
-        double lowerLength = 0.5 * upperLength; // a leaf: half its parent link, as its bone
+        // A leaf that ends a limb (a head, a fingertip); a leaf beside other
+        // leaves (a face's joints, an eye) marks a point, not a limb's end.
+        const auto& siblings = children[static_cast<size_t>(skeleton.parents[static_cast<size_t>(j)])];
+        const bool leaf = children[static_cast<size_t>(j)].empty() &&
+                          std::none_of(siblings.begin(), siblings.end(), [&](int k) {
+                              return k != j && children[static_cast<size_t>(k)].empty();
+                          });
+        double lowerLength = children[static_cast<size_t>(j)].empty() ? 0.5 * upperLength : 0.0;
+        if (leaf)
+            lowerLength = leafReach(mesh, skeleton, seg, j);
         for (int c : children[static_cast<size_t>(j)])
             lowerLength = std::max(lowerLength, (Vec3(skeleton.bindPositions.row(c).transpose()) - joint).norm());
         // The shortest curve; among those within 2% of it (a cylinder-like
@@ -456,7 +483,9 @@ AtlasWeightResult atlasWeights(const Mesh& mesh, const Skeleton& skeleton, const
             if (!adjacent || (p != j && p != ov.boundary.upper))
                 continue;
             const Vec3 v = mesh.V.row(i).transpose();
-            if (g[static_cast<size_t>(i)] < ov.halfWidth || (v - joint).norm() < best.diameter)
+            // Beyond a leaf's plane the whole of its link's skin is the leaf's
+            // (a head beyond the skull's base), not only the band near it.
+            if (g[static_cast<size_t>(i)] < ov.halfWidth || (v - joint).norm() < best.diameter || (leaf && link == j))
                 p = bestNormal.dot(v - joint) >= 0.0 ? j : ov.boundary.upper;
         }
         overlaps.push_back(std::move(ov));
