@@ -67,6 +67,33 @@ double edgeFunction(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Ei
     return swap ? -e : e;
 }
 
+// Per line along axis a, the running sum w of the crossings before each voxel
+// and the line's total: a vote for the half-ray before it (w > 0) and the one
+// after it (w - total > 0). The lines are walked together, slice by slice
+// across a, so memory is read in order whatever the axis (the y and z lines
+// of a voxel grid are strided).
+void accumulateVotes(const VoxelGrid& g, int a, const std::vector<std::int16_t>& delta, std::vector<std::uint8_t>& votes)
+{
+    const int p = a == 0 ? 1 : 0, q = a == 2 ? 1 : 2; // the other two axes, p < q
+    const Vec3i d = g.dims;
+    const std::int64_t lines = static_cast<std::int64_t>(d[p]) * d[q];
+    std::vector<int> total(static_cast<size_t>(lines), 0), w(static_cast<size_t>(lines), 0);
+    // Visits every voxel in memory order with the index of its line (c[p] + d[p]·c[q]).
+    auto sweep = [&](auto&& visit) {
+        std::int64_t idx = 0;
+        int c[3];
+        for (c[2] = 0; c[2] < d.z(); ++c[2])
+            for (c[1] = 0; c[1] < d.y(); ++c[1])
+                for (c[0] = 0; c[0] < d.x(); ++c[0], ++idx)
+                    visit(idx, static_cast<size_t>(c[p] + static_cast<std::int64_t>(d[p]) * c[q]));
+    };
+    sweep([&](std::int64_t idx, size_t l) { total[l] += delta[static_cast<size_t>(idx)]; });
+    sweep([&](std::int64_t idx, size_t l) {
+        w[l] += delta[static_cast<size_t>(idx)];
+        votes[static_cast<size_t>(idx)] = static_cast<std::uint8_t>(votes[static_cast<size_t>(idx)] + (w[l] > 0) + (w[l] - total[l] > 0));
+    });
+}
+
 // Adds to `votes` the inside votes of the two half-rays along axis `a` through
 // every voxel centre: the signed crossings (+1 entering, -1 leaving, by the
 // triangle's orientation) before the centre, and the negated ones after it.
@@ -121,19 +148,7 @@ void addAxisVotes(const VoxelGrid& g, const Mesh& mesh, int a, std::vector<std::
                 delta[static_cast<size_t>(ia * stride[a] + i * stride[u] + j * stride[v])] += sign;
             }
     }
-    for (int j = 0; j < g.dims[v]; ++j)
-        for (int i = 0; i < g.dims[u]; ++i) {
-            const std::int64_t base = i * stride[u] + j * stride[v];
-            int total = 0;
-            for (int ia = 0; ia < g.dims[a]; ++ia)
-                total += delta[static_cast<size_t>(base + ia * stride[a])];
-            int w = 0;
-            for (int ia = 0; ia < g.dims[a]; ++ia) {
-                const size_t idx = static_cast<size_t>(base + ia * stride[a]);
-                w += delta[idx];
-                votes[idx] = static_cast<std::uint8_t>(votes[idx] + (w > 0) + (w - total > 0));
-            }
-        }
+    accumulateVotes(g, a, delta, votes);
 }
 
 } // namespace
