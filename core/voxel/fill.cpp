@@ -48,8 +48,11 @@ std::vector<std::uint8_t> floodOutside(const VoxelGrid& g)
             if (other < 0)
                 continue;
             for (int x = left; x <= right; ++x)
-                if (open(other + x) && (x == left || !open(other + x - 1)))
+                if (open(other + x)) {
                     stack.push_back(other + x); // the first voxel of a run beside this one
+                    while (x < right && open(other + x + 1))
+                        ++x;
+                }
         }
     }
     return out;
