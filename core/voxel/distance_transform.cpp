@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <limits>
+#include <memory>
 
 namespace rig {
 namespace {
@@ -92,33 +93,52 @@ std::vector<float> distanceToEmpty(const VoxelGrid& grid)
 
 namespace {
 
-/// Per voxel the distance along x to the nearest Empty voxel of its row
-/// (`kNoEmpty` for a row without one).
+/// A row's distance where it has no Empty voxel.
 constexpr std::int32_t kNoEmpty = 1 << 20;
 
-std::vector<std::int32_t> rowDistances(const VoxelGrid& grid)
-{
-    const int nx = grid.dims.x();
-    const std::int64_t rows = grid.voxelCount() / std::max(nx, 1);
-    std::vector<std::int32_t> d(grid.states.size());
-    for (std::int64_t row = 0; row < rows; ++row) {
-        const std::uint8_t* s = grid.states.data() + row * nx;
-        std::int32_t* out = d.data() + row * nx;
+/// The rows' distances, each row computed the first time a query needs it
+/// (the rows within a skeleton voxel's radius: a small part of the box).
+class RowDistances {
+public:
+    explicit RowDistances(const VoxelGrid& g)
+        : m_grid(g), m_nx(g.dims.x()), m_done(static_cast<size_t>(g.voxelCount() / std::max(g.dims.x(), 1)), 0),
+          m_d(new std::int32_t[static_cast<size_t>(g.voxelCount())]) // filled row by row, as needed
+    {
+    }
+    /// Squared distance along x from voxel `x` of row `row` to the row's nearest Empty voxel.
+    std::int64_t squared(std::int64_t row, int x)
+    {
+        if (!m_done[static_cast<size_t>(row)])
+            compute(row);
+        const std::int64_t r = m_d[row * m_nx + x];
+        return r * r;
+    }
+
+private:
+    void compute(std::int64_t row)
+    {
+        const std::uint8_t* s = m_grid.states.data() + row * m_nx;
+        std::int32_t* out = m_d.get() + row * m_nx;
         std::int32_t last = -kNoEmpty;
-        for (int x = 0; x < nx; ++x) {
+        for (int x = 0; x < m_nx; ++x) {
             if (!s[x])
                 last = x;
             out[x] = x - last;
         }
         last = 2 * kNoEmpty;
-        for (int x = nx - 1; x >= 0; --x) {
+        for (int x = m_nx - 1; x >= 0; --x) {
             if (!s[x])
                 last = x;
             out[x] = std::min({out[x], last - x, kNoEmpty});
         }
+        m_done[static_cast<size_t>(row)] = 1;
     }
-    return d;
-}
+
+    const VoxelGrid& m_grid;
+    int m_nx;
+    std::vector<std::uint8_t> m_done;
+    std::unique_ptr<std::int32_t[]> m_d; ///< Per voxel, valid in the rows done.
+};
 
 } // namespace
 
@@ -130,12 +150,9 @@ std::vector<float> distanceToEmpty(const VoxelGrid& grid, const VoxelGrid& at)
                            std::to_string(grid.dims.x()) + "x" + std::to_string(grid.dims.y()) + "x" +
                            std::to_string(grid.dims.z()));
     std::vector<float> dist(grid.states.size(), 0.0f);
-    const std::vector<std::int32_t> row = rowDistances(grid);
-    const int nx = grid.dims.x(), ny = grid.dims.y(), nz = grid.dims.z();
-    auto rowAt = [&](int x, int y, int z) -> std::int64_t {
-        const std::int64_t r = row[static_cast<size_t>(x + static_cast<std::int64_t>(nx) * (y + static_cast<std::int64_t>(ny) * z))];
-        return r * r;
-    };
+    RowDistances row(grid);
+    const int ny = grid.dims.y(), nz = grid.dims.z();
+    auto rowAt = [&](int x, int y, int z) { return row.squared(y + static_cast<std::int64_t>(ny) * z, x); };
     for (std::int64_t i = 0; i < at.voxelCount(); ++i) {
         if (!at.states[static_cast<size_t>(i)] || !grid.states[static_cast<size_t>(i)])
             continue;
