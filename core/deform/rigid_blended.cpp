@@ -231,61 +231,73 @@ public:
             hinge[static_cast<size_t>(j)] = F4{float(h.x()), float(h.y()), float(h.z()), 0.0f};
         }
         out.vertices.resize(m_vertices.size());
-        PackedVertex* o = out.vertices.data();
-        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_rigid.size()), options.threads, 4096,
-                    [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
-                        for (std::ptrdiff_t k = begin; k < end; ++k)
-                            placeRigid(M, m_rigid[static_cast<size_t>(k)], o[m_rigid[static_cast<size_t>(k)]]);
-                    });
-        const auto blocks = static_cast<std::ptrdiff_t>(m_blocks.size());
-        const float* lanes = m_lanes.empty() ? nullptr : m_lanes.front().v;
-        skinning::parallelVertices(blocks, options.threads, 512, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
-#if RIG_SKINNING_AVX2
-            if (skinning::useAvx2()) {
-                blendBlocksAvx2(lanes, m_laneIndex.data(), m_blocks.data(), M.data(), hinge.data(), o, begin, end);
-                return;
-            }
-#endif
-            blendBlocks(lanes, m_laneIndex.data(), m_blocks.data(), M.data(), hinge.data(), o, begin, end);
-        });
-        if (!m_normals)
-            return;
-        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_fanVertex.size()), options.threads, 4096,
-                    [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
-                        for (std::ptrdiff_t k = begin; k < end; ++k)
-                            fanNormal(out.vertices.data(), k);
-                    });
-        if (m_dirty.empty())
-            return;
-        // The triangles around the others once each, then per vertex the sum of its triangles'.
-        // Scratch per calling thread: deform() is const, and a bound deformer
-        // may be posed from two threads at once.
-        thread_local std::vector<F4> scratch;
-        scratch.resize(m_dirtyFaces.size());
-        F4* faceN = scratch.data(); // this thread's buffer, for the workers too
-        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_dirtyFaces.size()), options.threads, 8192,
-                    [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
-                        for (std::ptrdiff_t k = begin; k < end; ++k)
-                            faceN[static_cast<size_t>(k)] =
-                                faceNormal(out.vertices, m_faces.data() + 3 * m_dirtyFaces[static_cast<size_t>(k)]);
-                    });
-        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_dirty.size()), options.threads, 4096,
-                    [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
-                        for (std::ptrdiff_t k = begin; k < end; ++k) {
-                            F4 n = splat(0.0f);
-                            for (std::int32_t e = m_first[static_cast<size_t>(k)]; e < m_first[static_cast<size_t>(k) + 1]; ++e)
-                                n += faceN[static_cast<size_t>(m_incident[static_cast<size_t>(e)])];
-                            storeUnit(n, out.vertices[static_cast<size_t>(m_dirty[static_cast<size_t>(k)])].n);
-                        }
-                    });
+        placePositions(M, hinge, out.vertices.data(), options.threads);
+        if (m_normals)
+            updateNormals(out, options.threads);
     }
     int vertexCount() const override { return static_cast<int>(m_vertices.size()); }
     bool hasNormals() const override { return m_normals; }
 
 private:
-    /// Position and normal of a vertex outside the blend zones: its bone's
-    /// rigid motion (the one-ring moves with it, so the rest normal turned is
-    /// the deformed mesh's; a border vertex recomputes its own afterwards).
+    /// Positions (and, outside the blend zones, normals) of every vertex: the
+    /// rigid ones, then the blend zones' blocks (AVX2 where the CPU has it).
+    void placePositions(const std::vector<Mat4f>& M, const std::vector<F4>& hinge, PackedVertex* o, int threads) const
+    {
+        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_rigid.size()), threads, 4096,
+                                   [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+                                       for (std::ptrdiff_t k = begin; k < end; ++k)
+                                           placeRigid(M, m_rigid[static_cast<size_t>(k)], o[m_rigid[static_cast<size_t>(k)]]);
+                                   });
+        const float* lanes = m_lanes.empty() ? nullptr : m_lanes.front().v;
+        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_blocks.size()), threads, 512,
+                                   [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+#if RIG_SKINNING_AVX2
+                                       if (skinning::useAvx2()) {
+                                           blendBlocksAvx2(lanes, m_laneIndex.data(), m_blocks.data(), M.data(),
+                                                           hinge.data(), o, begin, end);
+                                           return;
+                                       }
+#endif
+                                       blendBlocks(lanes, m_laneIndex.data(), m_blocks.data(), M.data(), hinge.data(),
+                                                   o, begin, end);
+                                   });
+    }
+
+    /// The normals that change with the pose: fans in one pass, the other
+    /// vertices from their triangles' normals (each triangle once).
+    void updateNormals(SkinnedMesh& out, int threads) const
+    {
+        PackedVertex* x = out.vertices.data();
+        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_fanVertex.size()), threads, 4096,
+                                   [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+                                       for (std::ptrdiff_t k = begin; k < end; ++k)
+                                           fanNormal(x, k);
+                                   });
+        if (m_dirty.empty())
+            return;
+        // Scratch per calling thread: deform() is const, and a bound deformer
+        // may be posed from two threads at once.
+        thread_local std::vector<F4> scratch;
+        scratch.resize(m_dirtyFaces.size());
+        F4* faceN = scratch.data(); // this thread's buffer, for the workers too
+        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_dirtyFaces.size()), threads, 8192,
+                                   [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+                                       for (std::ptrdiff_t k = begin; k < end; ++k)
+                                           faceN[static_cast<size_t>(k)] = faceNormal(
+                                               out.vertices, m_faces.data() + 3 * m_dirtyFaces[static_cast<size_t>(k)]);
+                                   });
+        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_dirty.size()), threads, 4096,
+                                   [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+                                       for (std::ptrdiff_t k = begin; k < end; ++k) {
+                                           F4 n = splat(0.0f);
+                                           for (std::int32_t e = m_first[static_cast<size_t>(k)];
+                                                e < m_first[static_cast<size_t>(k) + 1]; ++e)
+                                               n += faceN[static_cast<size_t>(m_incident[static_cast<size_t>(e)])];
+                                           storeUnit(n, x[m_dirty[static_cast<size_t>(k)]].n);
+                                       }
+                                   });
+    }
+
     /// The area-weighted normal of fan vertex k: Σ (p_r − p) × (p_r' − p) over
     /// consecutive ring vertices r, r' (twice the sum of its triangles' area
     /// vectors), normalized.
@@ -311,6 +323,9 @@ private:
         storeUnit(n, x[i].n);
     }
 
+    /// Position and normal of a vertex outside the blend zones: its bone's
+    /// rigid motion (the one-ring moves with it, so the rest normal turned is
+    /// the deformed mesh's; a border vertex recomputes its own afterwards).
     void placeRigid(const std::vector<Mat4f>& M, int i, PackedVertex& o) const
     {
         const Mat4f& m = M[static_cast<size_t>(m_vertices[static_cast<size_t>(i)].follow)];
