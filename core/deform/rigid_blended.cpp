@@ -177,20 +177,70 @@ RIG_TARGET_AVX2 void blendBlocksAvx2(const float* lanes, const int* index, const
         const __m256 invD = _mm256_div_ps(one, _mm256_add_ps(_mm256_fmadd_ps(_mm256_mul_ps(t, onePlusC), q, b0), b2));
         const __m256 alpha = _mm256_blendv_ps(_mm256_mul_ps(_mm256_add_ps(b0, k), invD), v, fold);
         const __m256 beta = _mm256_blendv_ps(_mm256_mul_ps(_mm256_add_ps(b2, k), invD), u, fold);
-        alignas(32) float xyz[3][kLanes];
+        __m256 xyz[3];
         for (int row = 0; row < 3; ++row)
-            _mm256_store_ps(xyz[row], _mm256_fmadd_ps(alpha, a[row], _mm256_fmadd_ps(beta, r[row], _mm256_set1_ps(j[row]))));
-        for (int l = 0; l < kLanes; ++l)
-            if (const int i = index[kLanes * b + l]; i >= 0) {
-                float* p = out[i].p;
-                p[0] = xyz[0][l];
-                p[1] = xyz[1][l];
-                p[2] = xyz[2][l];
-                p[3] = 1.0f;
-            }
+            xyz[row] = _mm256_fmadd_ps(alpha, a[row], _mm256_fmadd_ps(beta, r[row], _mm256_set1_ps(j[row])));
+        // Lanes to records: a 4 × 8 transpose (x, y, z, w = 1) into eight (x, y, z, 1).
+        const __m256 t0 = _mm256_unpacklo_ps(xyz[0], xyz[1]), t1 = _mm256_unpackhi_ps(xyz[0], xyz[1]);
+        const __m256 t2 = _mm256_unpacklo_ps(xyz[2], one), t3 = _mm256_unpackhi_ps(xyz[2], one);
+        const __m256 rec[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
+                             _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+        const int* lane = index + kLanes * b;
+        for (int l = 0; l < 4; ++l) {
+            if (lane[l] >= 0)
+                _mm_store_ps(out[lane[l]].p, _mm256_castps256_ps128(rec[l]));
+            if (lane[l + 4] >= 0)
+                _mm_store_ps(out[lane[l + 4]].p, _mm256_extractf128_ps(rec[l], 1));
+        }
     }
 }
 
+
+/// The positions of vertices a (low half) and b (high half) of 8-float records.
+RIG_TARGET_AVX2 inline __m256 twoPositions(const float* base, std::int32_t a, std::int32_t b)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(base + 8 * static_cast<std::ptrdiff_t>(a))),
+                                _mm_load_ps(base + 8 * static_cast<std::ptrdiff_t>(b)), 1);
+}
+
+/// Two fans of the same size m at once, one per 128-bit half (fanNormal()'s
+/// arithmetic, the halves independent): `pairs` holds (fan a, fan b) indices
+/// into the fans' CSR (start, ring) and their vertices.
+RIG_TARGET_AVX2 void fanPairsAvx2(PackedVertex* x, const std::int32_t* pairs, const int* vertex,
+                                  const std::int32_t* start, const std::int32_t* ring, std::ptrdiff_t begin,
+                                  std::ptrdiff_t end)
+{
+    const float* base = reinterpret_cast<const float*>(x);
+    constexpr int kYzx = _MM_SHUFFLE(3, 0, 2, 1);
+    for (std::ptrdiff_t k = begin; k < end; ++k) {
+        const std::int32_t fa = pairs[2 * k], fb = pairs[2 * k + 1];
+        const int va = vertex[fa], vb = vertex[fb];
+        const std::int32_t* ra = ring + start[fa];
+        const std::int32_t* rb = ring + start[fb];
+        const std::int32_t m = start[fa + 1] - start[fa];
+        const __m256 p = twoPositions(base, va, vb);
+        const __m256 first = _mm256_sub_ps(twoPositions(base, ra[0], rb[0]), p), firstYzx = _mm256_permute_ps(first, kYzx);
+        __m256 prev = first, prevYzx = firstYzx, sum = _mm256_setzero_ps();
+        for (std::int32_t r = 1; r < m; ++r) {
+            const __m256 d = _mm256_sub_ps(twoPositions(base, ra[r], rb[r]), p), dYzx = _mm256_permute_ps(d, kYzx);
+            sum = _mm256_add_ps(sum, _mm256_fmsub_ps(prev, dYzx, _mm256_mul_ps(prevYzx, d)));
+            prev = d;
+            prevYzx = dYzx;
+        }
+        sum = _mm256_add_ps(sum, _mm256_fmsub_ps(prev, firstYzx, _mm256_mul_ps(prevYzx, first)));
+        const __m256 n = _mm256_permute_ps(sum, kYzx); // w stays 0: the positions' w = 1 cancels
+        const __m256 n2 = _mm256_mul_ps(n, n);
+        const __m256 len2 = _mm256_add_ps(_mm256_add_ps(n2, _mm256_permute_ps(n2, kYzx)),
+                                          _mm256_permute_ps(n2, _MM_SHUFFLE(3, 1, 0, 2)));
+        __m256 inv = _mm256_rsqrt_ps(len2); // one Newton step; 0 for a zero normal
+        inv = _mm256_mul_ps(inv, _mm256_fnmadd_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), len2), _mm256_mul_ps(inv, inv),
+                                                  _mm256_set1_ps(1.5f)));
+        inv = _mm256_and_ps(inv, _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_GT_OQ));
+        const __m256 unit = _mm256_blend_ps(_mm256_mul_ps(n, inv), _mm256_setzero_ps(), 0x88); // w = 0
+        _mm_store_ps(x[va].n, _mm256_castps256_ps128(unit));
+        _mm_store_ps(x[vb].n, _mm256_extractf128_ps(unit, 1));
+    }
+}
 #endif
 
 /// Twice the area times the unit normal of triangle t of `faces` on positions x.
@@ -268,11 +318,22 @@ private:
     void updateNormals(SkinnedMesh& out, int threads) const
     {
         PackedVertex* x = out.vertices.data();
-        skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_fanVertex.size()), threads, 4096,
-                                   [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
-                                       for (std::ptrdiff_t k = begin; k < end; ++k)
-                                           fanNormal(x, k);
-                                   });
+#if RIG_SKINNING_AVX2
+        if (skinning::useAvx2()) {
+            skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_fanPairs.size() / 2), threads, 2048,
+                                       [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+                                           fanPairsAvx2(x, m_fanPairs.data(), m_fanVertex.data(), m_fanStart.data(),
+                                                        m_fanRing.data(), begin, end);
+                                       });
+            for (const std::int32_t k : m_fanSingles)
+                fanNormal(x, k);
+        } else
+#endif
+            skinning::parallelVertices(static_cast<std::ptrdiff_t>(m_fanVertex.size()), threads, 4096,
+                                       [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+                                           for (std::ptrdiff_t k = begin; k < end; ++k)
+                                               fanNormal(x, k);
+                                       });
         if (m_dirty.empty())
             return;
         // Scratch per calling thread: deform() is const, and a bound deformer
@@ -363,6 +424,8 @@ private:
     /// one-ring: vertex m_fanVertex[k] has the ring m_fanRing[m_fanStart[k], m_fanStart[k + 1]).
     std::vector<int> m_fanVertex;
     std::vector<std::int32_t> m_fanStart, m_fanRing;
+    /// The fans in pairs of equal size (fanPairsAvx2()), and those left over.
+    std::vector<std::int32_t> m_fanPairs, m_fanSingles;
     std::vector<int> m_dirty;               ///< The others recomputed each frame (from their triangles).
     std::vector<std::int32_t> m_dirtyFaces; ///< The triangles around them.
     /// Per dirty vertex k, its triangles (indices into m_dirtyFaces) are m_incident[m_first[k], m_first[k + 1]).
@@ -550,6 +613,23 @@ void RigidBlended::bindFans(std::vector<char>& dirty)
             m_fanStart.push_back(static_cast<std::int32_t>(m_fanRing.size()));
             dirty[static_cast<size_t>(v)] = 0;
         }
+    // Pairs of fans of one size, in vertex order as far as they go.
+    std::vector<std::int32_t> waiting; // per ring size, a fan without its pair (or -1)
+    for (std::int32_t k = 0; k < static_cast<std::int32_t>(m_fanVertex.size()); ++k) {
+        const auto m = static_cast<size_t>(m_fanStart[static_cast<size_t>(k) + 1] - m_fanStart[static_cast<size_t>(k)]);
+        if (waiting.size() <= m)
+            waiting.resize(m + 1, -1);
+        if (waiting[m] < 0) {
+            waiting[m] = k;
+        } else {
+            m_fanPairs.push_back(waiting[m]);
+            m_fanPairs.push_back(k);
+            waiting[m] = -1;
+        }
+    }
+    for (const std::int32_t k : waiting)
+        if (k >= 0)
+            m_fanSingles.push_back(k);
 }
 
 // The other dirty vertices (boundary, non-manifold) with their triangles.
