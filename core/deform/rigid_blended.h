@@ -36,9 +36,12 @@
 /// time and the arc needs one inverse square root and one division per vertex
 /// (the formula in rigid_blended.cpp). The blend zones' vertices are grouped
 /// by hinge, eight per block, and placed eight at a time with AVX2 + FMA when
-/// the CPU has them (the two rotations broadcast per block); the portable
-/// float loop is the fallback. Work runs on the deformers' persistent thread
-/// pool (skinning_kernels.h).
+/// the CPU has them (the two rotations broadcast per block, the results
+/// transposed into records); fans of equal size have their normals computed
+/// two at a time, one per 128-bit half. The portable float loops are the
+/// fallback. Work runs on the deformers' persistent thread pool
+/// (skinning_kernels.h). On `rigsmith bench skinning`'s tube, where every
+/// vertex is in a blend zone: 1.3-1.5 times LBS's time per vertex.
 
 #include "core/deform/deformers.h"
 
