@@ -71,30 +71,34 @@ double edgeFunction(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Ei
 }
 
 // Per line along axis a, the running sum w of the crossings before each voxel
-// and the line's total: a vote for the half-ray before it (w > 0) and the one
-// after it (w - total > 0). The lines are walked together, slice by slice
-// across a, so memory is read in order whatever the axis (the y and z lines
-// of a voxel grid are strided).
-void accumulateVotes(const VoxelGrid& g, int a, const std::vector<std::int16_t>& delta, std::vector<std::uint8_t>& votes)
+// and the line's total (summed while the crossings were found): a vote for
+// the half-ray before it (w > 0) and the one after it (w - total > 0). The
+// lines are walked together, slice by slice across a, so memory is read in
+// order whatever the axis (the y and z lines of a voxel grid are strided).
+/// The line along axis a through grid coordinates c: c[p] + d[p]·c[q], p < q the other two axes.
+struct AxisLines {
+    int p, q;
+    Vec3i d;
+    AxisLines(const VoxelGrid& g, int a) : p(a == 0 ? 1 : 0), q(a == 2 ? 1 : 2), d(g.dims) {}
+    std::int64_t count() const { return static_cast<std::int64_t>(d[p]) * d[q]; }
+    size_t of(const int c[3]) const { return static_cast<size_t>(c[p] + static_cast<std::int64_t>(d[p]) * c[q]); }
+};
+
+void accumulateVotes(const VoxelGrid& g, int a, const std::vector<std::int16_t>& delta, const std::vector<int>& total,
+                     std::vector<std::uint8_t>& votes)
 {
-    const int p = a == 0 ? 1 : 0, q = a == 2 ? 1 : 2; // the other two axes, p < q
-    const Vec3i d = g.dims;
-    const std::int64_t lines = static_cast<std::int64_t>(d[p]) * d[q];
-    std::vector<int> total(static_cast<size_t>(lines), 0), w(static_cast<size_t>(lines), 0);
-    // Visits every voxel in memory order with the index of its line (c[p] + d[p]·c[q]).
-    auto sweep = [&](auto&& visit) {
-        std::int64_t idx = 0;
-        int c[3];
-        for (c[2] = 0; c[2] < d.z(); ++c[2])
-            for (c[1] = 0; c[1] < d.y(); ++c[1])
-                for (c[0] = 0; c[0] < d.x(); ++c[0], ++idx)
-                    visit(idx, static_cast<size_t>(c[p] + static_cast<std::int64_t>(d[p]) * c[q]));
-    };
-    sweep([&](std::int64_t idx, size_t l) { total[l] += delta[static_cast<size_t>(idx)]; });
-    sweep([&](std::int64_t idx, size_t l) {
-        w[l] += delta[static_cast<size_t>(idx)];
-        votes[static_cast<size_t>(idx)] = static_cast<std::uint8_t>(votes[static_cast<size_t>(idx)] + (w[l] > 0) + (w[l] - total[l] > 0));
-    });
+    const AxisLines lines(g, a);
+    std::vector<int> w(static_cast<size_t>(lines.count()), 0);
+    std::int64_t idx = 0;
+    int c[3];
+    for (c[2] = 0; c[2] < g.dims.z(); ++c[2])
+        for (c[1] = 0; c[1] < g.dims.y(); ++c[1])
+            for (c[0] = 0; c[0] < g.dims.x(); ++c[0], ++idx) {
+                const size_t l = lines.of(c);
+                w[l] += delta[static_cast<size_t>(idx)];
+                votes[static_cast<size_t>(idx)] =
+                    static_cast<std::uint8_t>(votes[static_cast<size_t>(idx)] + (w[l] > 0) + (w[l] - total[l] > 0));
+            }
 }
 
 // Adds to `votes` the inside votes of the two half-rays along axis `a` through
@@ -107,6 +111,8 @@ void addAxisVotes(const VoxelGrid& g, const Mesh& mesh, int a, std::vector<std::
     const std::int64_t stride[3] = {1, g.dims.x(), static_cast<std::int64_t>(g.dims.x()) * g.dims.y()};
     const double h = g.voxelSize;
     std::fill(delta.begin(), delta.end(), std::int16_t{0});
+    const AxisLines lines(g, a);
+    std::vector<int> total(static_cast<size_t>(lines.count()), 0); // per line, the sum of its crossings
     for (int f = 0; f < mesh.triangleCount(); ++f) {
         const Vec3 P[3] = {mesh.V.row(mesh.F(f, 0)).transpose(), mesh.V.row(mesh.F(f, 1)).transpose(),
                            mesh.V.row(mesh.F(f, 2)).transpose()};
@@ -149,9 +155,14 @@ void addAxisVotes(const VoxelGrid& g, const Mesh& mesh, int a, std::vector<std::
                 const double ta = (t - g.origin[a]) / h - 0.5;
                 const int ia = std::clamp(static_cast<int>(std::floor(ta)) + 1, 0, g.dims[a] - 1);
                 delta[static_cast<size_t>(ia * stride[a] + i * stride[u] + j * stride[v])] += sign;
+                int c[3];
+                c[a] = ia;
+                c[u] = i;
+                c[v] = j;
+                total[lines.of(c)] += sign;
             }
     }
-    accumulateVotes(g, a, delta, votes);
+    accumulateVotes(g, a, delta, total, votes);
 }
 
 } // namespace
