@@ -636,8 +636,17 @@ std::vector<std::pair<int, int>> growRegions(const Mesh& mesh, const Rig& rig, c
         }
         progress.update("segment", 0.1 + 0.5 * static_cast<double>(li + 1) / static_cast<double>(rig.usable.size()));
     }
-    std::sort(cand.begin(), cand.end());
-    return cand;
+    // Sorted by vertex by counting: the links of one vertex keep the order
+    // they were grown in, ascending (rig.usable), as a sort of the pairs gives.
+    std::vector<size_t> at(static_cast<size_t>(n) + 1, 0);
+    for (const auto& [v, c] : cand)
+        ++at[static_cast<size_t>(v) + 1];
+    for (int i = 0; i < n; ++i)
+        at[static_cast<size_t>(i) + 1] += at[static_cast<size_t>(i)];
+    std::vector<std::pair<int, int>> byVertex(cand.size());
+    for (const auto& pair : cand)
+        byVertex[at[static_cast<size_t>(pair.first)]++] = pair;
+    return byVertex;
 }
 
 /// Alg. 3.2.4 step 2, the belonging test: of a vertex's candidate links, the
