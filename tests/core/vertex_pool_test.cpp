@@ -98,10 +98,14 @@ TEST(VertexPool, HelpersThatKeepTheCallerWaitingAreLeftOutForAWhile)
     for (int k = 0; k < 8; ++k)
         job();
     EXPECT_EQ(job(), 0) << "a helper still took part";
-    // Once the while is over, helpers that do take part are kept.
+    // Once the while is over, helpers that do take part are kept. Jobs run
+    // until a helper has taken a chunk (at most 3 s): on a 2-core machine
+    // whose other core runs another test, the helper can miss the first
+    // twenty jobs of a few hundred microseconds (a fresh-clone run failed so).
     std::this_thread::sleep_for(VertexPool::kSerialFor + std::chrono::milliseconds(50));
     std::atomic<int> helped{0};
-    for (int k = 0; k < 20; ++k)
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (helped.load() == 0 && std::chrono::steady_clock::now() < deadline)
         pool.run(64 * 1024, 2, [&](std::ptrdiff_t, std::ptrdiff_t) {
             if (std::this_thread::get_id() != caller)
                 helped.fetch_add(1);
