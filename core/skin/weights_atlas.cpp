@@ -264,6 +264,16 @@ std::vector<Vec3> candidateNormals(const Skeleton& s, const std::vector<std::vec
     return normals;
 }
 
+/// A leaf that ends a limb (a head, a fingertip); a leaf beside other leaves
+/// (a face's joints, an eye) marks a point, not a limb's end.
+bool endsLimb(const std::vector<std::vector<int>>& children, const Skeleton& s, int j)
+{
+    const auto& siblings = children[static_cast<size_t>(s.parents[static_cast<size_t>(j)])];
+    return children[static_cast<size_t>(j)].empty() && std::none_of(siblings.begin(), siblings.end(), [&](int k) {
+               return k != j && children[static_cast<size_t>(k)].empty();
+           });
+}
+
 /// How far the skin of leaf j's link reaches past j along the link (at least
 /// half the link): the leaf's bone, so the cut at a head joint on the skull's
 /// base may be as wide as the head. (Half the link, as before, refused every
@@ -418,18 +428,12 @@ AtlasWeightResult atlasWeights(const Mesh& mesh, const Skeleton& skeleton, const
         // A cross-section of the limb at J, not of the body it passes
         // through: no wider than the two bones are long together.
         const double upperLength = (joint - Vec3(skeleton.bindPositions.row(skeleton.parents[static_cast<size_t>(j)]).transpose())).norm();
-        // A leaf that ends a limb (a head, a fingertip); a leaf beside other
-        // leaves (a face's joints, an eye) marks a point, not a limb's end.
-        const auto& siblings = children[static_cast<size_t>(skeleton.parents[static_cast<size_t>(j)])];
-        const bool leaf = children[static_cast<size_t>(j)].empty() &&
-                          std::none_of(siblings.begin(), siblings.end(), [&](int k) {
-                              return k != j && children[static_cast<size_t>(k)].empty();
-                          });
-        double lowerLength = children[static_cast<size_t>(j)].empty() ? 0.5 * upperLength : 0.0;
-        if (leaf)
-            lowerLength = leafReach(mesh, skeleton, seg, j);
+        const bool leaf = endsLimb(children, skeleton, j);
+        double lowerLength = 0.0; // the longest bone out of J; a leaf's own bone
         for (int c : children[static_cast<size_t>(j)])
             lowerLength = std::max(lowerLength, (Vec3(skeleton.bindPositions.row(c).transpose()) - joint).norm());
+        if (children[static_cast<size_t>(j)].empty())
+            lowerLength = leaf ? leafReach(mesh, skeleton, seg, j) : 0.5 * upperLength;
         // The shortest curve; among those within 2% of it (a cylinder-like
         // limb gives many), the plane nearest the middle of the fan, so that
         // mirror-image joints choose mirror-image planes.
