@@ -58,15 +58,18 @@ OffscreenGl::~OffscreenGl()
 
 bool softwareRenderer()
 {
-    QOpenGLContext context;
-    QOffscreenSurface surface;
-    surface.create();
-    if (!context.create() || !context.makeCurrent(&surface))
-        return true; // no GL at all: the cheapest settings
-    const auto* renderer = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
-    const QByteArray name = QByteArray(renderer ? renderer : "").toLower();
-    context.doneCurrent();
-    return name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swrast");
+    static const bool software = [] { // asked once: a context costs milliseconds
+        QOpenGLContext context;
+        QOffscreenSurface surface;
+        surface.create();
+        if (!context.create() || !context.makeCurrent(&surface))
+            return true; // no GL at all: the cheapest settings
+        const auto* renderer = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
+        const bool result = isSoftwareRasterizer(renderer ? renderer : "");
+        context.doneCurrent();
+        return result;
+    }();
+    return software;
 }
 
 QImage renderOffscreen(const Mesh& mesh, QSize size, ViewPreset view, const RenderOptions& options, QString* error,

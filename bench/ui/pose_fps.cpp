@@ -4,14 +4,17 @@
 //
 //   xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/ui/pose_fps [--frames N] [--size WxH] [--joint NAME]
 //                                                                  [--xray on|off] [--file SPEC | --cell-size C]
-//                                                                  [--deformers ID,...] [--paints on]
+//                                                                  [--deformers ID,...] [--paints on] [--shot PNG]
 //
 // --file: the character to open (a file or a default spec; default: "default",
 // 22k vertices); --cell-size C: the generated character polygonized at cell
 // size C metres, written as PLY and opened as a file (0.0083: ~100k vertices,
-// issue 20 item 5). Besides the frame time, each deformer's median frame is
-// split as the viewport measures it (Viewport::FrameTimes: uploads, CPU
-// deformers, draw, overlay; the rest is Qt composing the window).
+// issue 20 item 5). Each deformer is dragged twice: first as in the app, for
+// the frame rate; then with a glFinish after each part of paintGL, for the
+// split of a frame (Viewport::FrameTimes: uploads, CPU deformers, draw,
+// overlay; from paintGL's return to the swap, Qt composing the window; the
+// mouse event's own handling). The glFinishes serialize what the rasterizer
+// would overlap, so that second pass's frames are slower.
 //
 // The whole main window (docks, document, viewport) opens the default
 // character and runs its stages (skeleton, rig, weights) as the app does, goes
@@ -38,12 +41,14 @@
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -80,6 +85,7 @@ int main(int argc, char** argv)
     double cellSize = 0.0;
     std::string only; // --deformers ID,...: those only (default: every deformer of the table)
     bool paints = false;
+    std::string shot; // --shot PNG: the screen as the X server shows it, at the first drag's last frame
     for (int i = 1; i + 1 < argc; ++i) {
         if (!std::strcmp(argv[i], "--frames"))
             frames = std::atoi(argv[++i]);
@@ -97,6 +103,8 @@ int main(int argc, char** argv)
             only = std::string(",") + argv[++i] + ",";
         else if (!std::strcmp(argv[i], "--paints"))
             paints = !std::strcmp(argv[++i], "on");
+        else if (!std::strcmp(argv[i], "--shot"))
+            shot = argv[++i];
     }
     QSurfaceFormat::setDefaultFormat(viewportFormat());
     QStandardPaths::setTestModeEnabled(true);
@@ -186,33 +194,44 @@ int main(int argc, char** argv)
                 w, h, viewport->width(), viewport->height(), jointName.c_str(),
                 doc->project().character()->imported.mesh.vertexCount(), xrayOn ? "on" : "off");
 
-    for (const DeformerInfo& info : deformers()) {
-        const std::string d = info.id;
-        if (!only.empty() && only.find("," + d + ",") == std::string::npos)
-            continue;
-        doc->setDeformer(d);
-        QCoreApplication::processEvents();
+    // One drag: `frames` presented frames, one mouse move each. With `parts`,
+    // each part of paintGL ends in a glFinish (the breakdown); without, the
+    // frames run as in the app (the frame rate).
+    struct Drag {
+        std::vector<double> ms, events, composition;
+        std::vector<Viewport::FrameTimes> parts;
+    };
+    PaintCounter counter;
+    auto drag = [&](bool parts) {
         const QPoint start(int(std::lround(grab.x)), int(std::lround(grab.y)));
         QPoint mouse = start;
         auto send = [&](QEvent::Type type, Qt::MouseButton button, Qt::MouseButtons buttons) {
             QMouseEvent e(type, mouse, viewport->mapToGlobal(mouse), button, buttons, Qt::NoModifier);
             QCoreApplication::sendEvent(viewport, &e);
         };
-        std::vector<double> ms;
-        std::vector<Viewport::FrameTimes> parts;
-        viewport->setMeasureFrames(true);
+        Drag out;
+        viewport->setMeasureFrames(parts);
         QElapsedTimer timer;
         int frame = 0;
+        double eventsMs = 0.0;
         QEventLoop loop;
         const QMetaObject::Connection c = QObject::connect(viewport, &QOpenGLWidget::frameSwapped, viewport, [&] {
             viewport->makeCurrent();
             ctx->functions()->glFinish();
+            const auto swapped = std::chrono::steady_clock::now();
             if (frame > 5) { // warm-up frames excluded
-                ms.push_back(double(timer.nsecsElapsed()) * 1e-6);
-                parts.push_back(viewport->lastFrameTimes());
+                const Viewport::FrameTimes& t = viewport->lastFrameTimes();
+                out.ms.push_back(double(timer.nsecsElapsed()) * 1e-6);
+                out.parts.push_back(t);
+                out.events.push_back(eventsMs);
+                out.composition.push_back(std::chrono::duration<double, std::milli>(swapped - t.ended).count());
             }
             timer.start();
             if (++frame > frames + 5) {
+                if (!shot.empty() && !parts) { // what Qt composed on the screen, not a re-render
+                    QGuiApplication::primaryScreen()->grabWindow(0).save(QString::fromStdString(shot));
+                    shot.clear();
+                }
                 loop.quit();
                 return;
             }
@@ -220,45 +239,60 @@ int main(int argc, char** argv)
             const int step = (frame / 30) % 2 ? -1 : 1;
             mouse += QPoint(int(std::lround(3.0f * step * tangent.x)), int(std::lround(3.0f * step * tangent.y)));
             send(QEvent::MouseMove, Qt::NoButton, Qt::LeftButton);
+            eventsMs = double(timer.nsecsElapsed()) * 1e-6;
         });
-        PaintCounter counter;
-        if (paints)
-            app.installEventFilter(&counter);
         send(QEvent::MouseButtonPress, Qt::LeftButton, Qt::LeftButton);
         timer.start();
         viewport->update();
         loop.exec();
         QObject::disconnect(c);
         viewport->setMeasureFrames(false);
+        send(QEvent::MouseButtonRelease, Qt::LeftButton, Qt::NoButton);
+        doc->undoStack()->undo(); // back to the bind pose
+        QCoreApplication::processEvents();
+        return out;
+    };
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v.empty() ? 0.0 : v[v.size() / 2];
+    };
+
+    for (const DeformerInfo& info : deformers()) {
+        const std::string d = info.id;
+        if (!only.empty() && only.find("," + d + ",") == std::string::npos)
+            continue;
+        doc->setDeformer(d);
+        QCoreApplication::processEvents();
+        if (paints)
+            app.installEventFilter(&counter);
+        const Drag rate = drag(false);
         app.removeEventFilter(&counter);
         for (const auto& [name, n] : counter.counts)
             std::printf("  paint events during the drag: %-28s %d\n", name.c_str(), n);
-        send(QEvent::MouseButtonRelease, Qt::LeftButton, Qt::NoButton);
-        doc->undoStack()->undo(); // back to the bind pose for the next deformer
-        QCoreApplication::processEvents();
-        if (ms.empty()) {
+        counter.counts.clear();
+        const Drag parts = drag(true);
+        if (rate.ms.empty() || parts.ms.empty()) {
             std::fprintf(stderr, "pose_fps: no frames were drawn\n");
             return 1;
         }
-        std::sort(ms.begin(), ms.end());
-        const double median = ms[ms.size() / 2], p90 = ms[ms.size() * 9 / 10];
+        std::vector<double> sorted = rate.ms;
+        std::sort(sorted.begin(), sorted.end());
+        const double med = sorted[sorted.size() / 2], p90 = sorted[sorted.size() * 9 / 10];
         std::printf("%-22s frame time median %6.2f ms (%5.1f fps), p90 %6.2f ms (%5.1f fps), %zu frames\n",
-                    info.title.c_str(), median, 1000.0 / median, p90, 1000.0 / p90, ms.size());
-        auto med = [&](auto part) {
+                    info.title.c_str(), med, 1000.0 / med, p90, 1000.0 / p90, sorted.size());
+        auto part = [&](auto get) {
             std::vector<double> v;
-            for (const Viewport::FrameTimes& t : parts)
-                v.push_back(part(t));
-            std::sort(v.begin(), v.end());
-            return v[v.size() / 2];
+            for (const Viewport::FrameTimes& t : parts.parts)
+                v.push_back(get(t));
+            return median(v);
         };
-        const double upload = med([](const auto& t) { return t.upload; });
-        const double cpu = med([](const auto& t) { return t.cpuDeform; });
-        const double draw = med([](const auto& t) { return t.draw; });
-        const double overlay = med([](const auto& t) { return t.overlay; });
-        const double paint = med([](const auto& t) { return t.total(); });
-        std::printf("%-22s   medians: uploads %.2f ms, CPU deformer %.2f ms, draw %.2f ms, overlay %.2f ms; "
-                    "paintGL %.2f ms, the rest (Qt composition, events) %.2f ms\n",
-                    "", upload, cpu, draw, overlay, paint, median - paint);
+        std::printf("%-22s   medians, frames timed part by part (each part ends in a glFinish): frame %.2f ms; "
+                    "uploads %.2f, CPU deformer %.2f, draw %.2f, overlay %.2f ms; paintGL %.2f ms; "
+                    "after paintGL until swapped (Qt composition) %.2f ms; mouse event %.2f ms\n",
+                    "", median(parts.ms), part([](const auto& t) { return t.upload; }),
+                    part([](const auto& t) { return t.cpuDeform; }), part([](const auto& t) { return t.draw; }),
+                    part([](const auto& t) { return t.overlay; }), part([](const auto& t) { return t.total(); }),
+                    median(parts.composition), median(parts.events));
     }
     return 0;
 }

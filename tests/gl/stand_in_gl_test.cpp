@@ -6,6 +6,7 @@
 #include "core/io/mesh_write.h"
 #include "ui/document.h"
 #include "ui/main_window.h"
+#include "ui/render_offscreen.h"
 #include "ui/viewport/gizmo.h"
 #include "ui/viewport/renderer.h"
 #include "ui/viewport/viewport.h"
@@ -103,7 +104,11 @@ TEST(StandInGl, ADenseCharacterIsPosedThroughItsStandInWhileMovingAndInFullOnceS
     const std::vector<bool> posedStandIn = silhouette(standInImage);
     const int standIn = viewport->drawnTriangles();
     EXPECT_GT(standIn, 0);
-    EXPECT_LE(standIn, int(1.15 * Renderer::interactiveTriangles)) << "the stand-in is drawn while moving, posed";
+    EXPECT_LE(standIn, int(1.15 * viewport->standInTriangles())) << "the stand-in is drawn while moving, posed";
+    if (softwareRenderer()) { // where triangles cost CPU time: half the size (bench/README.md, stop 33)
+        EXPECT_LE(standIn, int(1.15 * Renderer::interactiveTriangles / 2));
+        EXPECT_TRUE(viewport->testAttribute(Qt::WA_NativeWindow)) << "composed alone, not with the whole window";
+    }
     for (int i = 0; i < 100 && viewport->renderOptions().interactive; ++i)
         QTest::qWait(20); // the settle timer
     ASSERT_FALSE(viewport->renderOptions().interactive);

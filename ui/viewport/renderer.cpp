@@ -38,6 +38,12 @@ QVector4D toQt(const glm::vec4& v) { return QVector4D(v.x, v.y, v.z, v.w); }
 Renderer::Renderer() = default;
 Renderer::~Renderer() = default; // release() must have run with a current context
 
+bool isSoftwareRasterizer(const std::string& glRenderer)
+{
+    const QString name = QString::fromStdString(glRenderer).toLower();
+    return name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swrast");
+}
+
 bool Renderer::initialize(QString* error)
 {
     if (!initializeOpenGLFunctions()) {
@@ -55,6 +61,8 @@ bool Renderer::initialize(QString* error)
     m_meshProgram->bind();
     m_meshProgram->setUniformValue("uBaseColor", 2);
     m_meshProgram->release();
+    const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    m_softwareRasterizer = isSoftwareRasterizer(name ? name : "");
     for (GpuArray* a : {&m_mesh, &m_meshLod, &m_grid, &m_glyphs, &m_links, &m_voxels, &m_rigJoints, &m_rigBones, &m_gizmo, &m_clipBones})
         a->vao.create();
     m_initialized = true;
@@ -147,7 +155,7 @@ void Renderer::setMesh(const MeshDrawData& data)
     m_cullBackFaces = data.closedOutward;
     m_lodSource.clear();
     if (int(data.indices.size() / 3) > interactiveTriangles) {
-        const MeshDrawData lod = simplifyForInteraction(data, interactiveTriangles);
+        const MeshDrawData lod = simplifyForInteraction(data, standInTriangles());
         uploadMesh(m_meshLod, lod);
         m_lodSource = lod.sourceVertex;
     } else

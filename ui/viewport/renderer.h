@@ -52,6 +52,10 @@ struct RenderOptions {
     bool textures = true;
 };
 
+/// True for the GL_RENDERER string of a software rasterizer (Mesa llvmpipe,
+/// softpipe, swrast).
+bool isSoftwareRasterizer(const std::string& glRenderer);
+
 class Renderer : protected QOpenGLFunctions_3_3_Core {
 public:
     Renderer();
@@ -65,9 +69,17 @@ public:
     bool initialized() const { return m_initialized; }
     /// Uploads a mesh (replacing the previous one). Needs a current context.
     /// Meshes above `interactiveTriangles` also get a coarse stand-in drawn
-    /// while the camera moves or a joint is dragged (`RenderOptions::interactive`).
+    /// while the camera moves or a joint is dragged (`RenderOptions::interactive`),
+    /// of `standInTriangles()`.
     void setMesh(const MeshDrawData& data);
     static constexpr int interactiveTriangles = 60000;
+    /// The stand-in's size: `interactiveTriangles`, halved on a software
+    /// rasterizer (llvmpipe), whose cost goes with the triangle count, not the
+    /// pixels, on a dense mesh (bench/README.md, stop 33: 60k -> 30k saved
+    /// 3-4 ms of a 100k-vertex character's drag frame).
+    int standInTriangles() const { return m_softwareRasterizer ? interactiveTriangles / 2 : interactiveTriangles; }
+    /// Whether the context renders on the CPU (llvmpipe, softpipe, swrast).
+    bool softwareRasterizer() const { return m_softwareRasterizer; }
     bool hasInteractiveMesh() const { return m_meshLod.count > 0; }
     /// Triangles of the character in the last `render()` (the stand-in's while
     /// it is drawn; 0 when no character was drawn).
@@ -153,6 +165,7 @@ private:
     /// Skinning uniforms for the next drawMesh(): the deformer, or none (-1).
     int m_drawDeformer = -1;
     bool m_cullBackFaces = false;
+    bool m_softwareRasterizer = false;
     float m_gridCell = 0.0f;
     float m_voxelSize = 0.0f;
 };

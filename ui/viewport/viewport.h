@@ -18,6 +18,7 @@
 #include <optional>
 
 #include <map>
+#include <chrono>
 #include <memory>
 #include <span>
 
@@ -100,6 +101,8 @@ public:
     double fps() const { return m_fps; }
     /// Triangles of the character in the last frame (Renderer::lastCharacterTriangles()).
     int drawnTriangles() const { return m_renderer.lastCharacterTriangles(); }
+    /// The size of a dense mesh's stand-in (Renderer::standInTriangles()).
+    int standInTriangles() const { return m_renderer.standInTriangles(); }
     /// Where the last frame's time went, in ms (issue 20, item 5), measured
     /// only when asked (`setMeasureFrames`: a glFinish after each part, which
     /// a bench wants and the app does not): the skin pose and any rebuilt
@@ -109,6 +112,9 @@ public:
     struct FrameTimes {
         double upload = 0.0, cpuDeform = 0.0, draw = 0.0, overlay = 0.0;
         double total() const { return upload + cpuDeform + draw + overlay; }
+        /// When paintGL() began and returned (steady clock), kept for every
+        /// frame: what happens between them and the swap is Qt's composition.
+        std::chrono::steady_clock::time_point began, ended;
     };
     void setMeasureFrames(bool on) { m_measureFrames = on; }
     const FrameTimes& lastFrameTimes() const { return m_frameTimes; }
