@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 #include "core/common/segment.h"
 #include "core/common/parallel.h"
+#include "core/deform/twist_lbs.h"
 #include "core/mesh/mesh_queries.h"
 #include "core/voxel/fill.h"
 #include "core/voxel/voxelize.h"
@@ -16,6 +17,32 @@
 
 namespace rig {
 namespace {
+
+/// A fraction α of rotation s (|angle| < 180°): normalized linear
+/// interpolation from the identity, the same path as slerp with a slightly
+/// uneven pace and no trigonometry.
+Eigen::Quaterniond partOf(const Eigen::Quaterniond& s, double alpha)
+{
+    Eigen::Quaterniond q;
+    q.coeffs() = alpha * s.coeffs();
+    q.w() += 1.0 - alpha;
+    return q.normalized();
+}
+
+/// A hinge joint's motion relative to its parent's bone, split into the
+/// swing (the bend) and the twist by `angle` about its link u (the link into
+/// the joint, as `twistAxis()`): R_parent⁻¹ R_joint = swing · twist(angle).
+struct HingeTurn {
+    Eigen::Quaterniond parent = Eigen::Quaterniond::Identity(), swing = parent;
+    Vec3 axis = Vec3::UnitY();
+    double angle = 0.0;
+    /// The rotation a fraction τ of the way across the joint: the parent's
+    /// bone turned by τ of the swing and τ of the twist.
+    Eigen::Quaterniond at(double tau) const
+    {
+        return parent * partOf(swing, tau) * Eigen::Quaterniond(Eigen::AngleAxisd(tau * angle, axis));
+    }
+};
 
 /// A bone (link parent → child) with its range planes (§5.1, Fig. 2).
 struct RangeBone {
@@ -134,6 +161,8 @@ public:
     {
         const Mesh& mesh = in.mesh;
         m_follow = simplexControlBones(mesh, in.skeleton, in.segmentation, o.penaltyResolution);
+        m_blend = simplexJointBlends(mesh, in.skeleton, m_follow, o.jointBlend);
+        bindHingeAxes();
         m_rest = mesh.V;
         bindTetrahedra(mesh);
         double scale = 0.0;
@@ -145,7 +174,7 @@ public:
             throw InvalidInput("rig::bindSimplex(): the simplex system could not be factored (degenerate mesh?)");
     }
 
-    void deform(const Pose& pose, std::span<const double>, SkinnedMesh& out, const SkinningOptions&) const override
+    void deform(const Pose& pose, std::span<const double> twist, SkinnedMesh& out, const SkinningOptions&) const override
     {
         const PosedSkeleton posed = forwardKinematics(m_skeleton, pose);
         const auto& M = posed.skinning;
@@ -153,11 +182,13 @@ public:
         for (int i = 0; i < m_vertices; ++i) // the positional term: towards the bone's rigid placement
             rhs.row(i) = m_anchor * (M[static_cast<size_t>(m_anchorJoint[static_cast<size_t>(i)])] *
                                      Vec3(m_rest.row(i).transpose())).transpose();
+        const std::vector<HingeTurn> turns = hingeTurns(M, twist);
         for (size_t f = 0; f < m_tets.size(); ++f) {
             const Tet& tet = m_tets[f];
             const Eigen::Isometry3d& T = M[static_cast<size_t>(m_follow[f])];
+            const Eigen::Matrix3d R = m_blend[f].other < 0 ? Eigen::Matrix3d(T.linear()) : blendedRotation(turns, f);
             // Column a of G: vertex a's share of the simplex term; the fourth vertex's is −Σ_a.
-            const Eigen::Matrix3d G = T.linear() * tet.C.transpose();
+            const Eigen::Matrix3d G = R * tet.C.transpose();
             const Vec3 s = m_anchor * (T * tet.v4) - G.rowwise().sum();
             for (int a = 0; a < 3; ++a)
                 rhs.row(m_faces(Eigen::Index(f), a)) += (G.col(a) - tet.e[a] * s).transpose();
@@ -181,6 +212,39 @@ private:
         double d = 0.0;                               ///< Its diagonal entry of K (simplex term and anchor).
         Vec3 e = Vec3::Zero();                        ///< K(vertex a, fourth vertex) / d.
     };
+
+    /// Per hinge joint (one link in, one out) its turn against its parent's
+    /// bone this frame; the other joints' entries are unused. The twist angle
+    /// is the unwrapped one when the caller knows it (past 180° the wrapped
+    /// angle jumps to the other way round, and the blend with it).
+    std::vector<HingeTurn> hingeTurns(const std::vector<Eigen::Isometry3d>& M, std::span<const double> unwrapped) const
+    {
+        std::vector<HingeTurn> turns(M.size());
+        for (size_t j = 0; j < M.size(); ++j) {
+            if (m_hingeAxis[j].squaredNorm() == 0.0)
+                continue;
+            HingeTurn& h = turns[j];
+            h.parent = Eigen::Quaterniond(M[static_cast<size_t>(m_skeleton.parents[j])].linear());
+            const SwingTwist st = swingTwist(h.parent.conjugate() * Eigen::Quaterniond(M[j].linear()), m_hingeAxis[j]);
+            h.axis = m_hingeAxis[j];
+            h.angle = unwrapped.size() == M.size() ? unwrapAngle(unwrapped[j], st.angle) : st.angle;
+            h.swing = st.swing;
+            if (h.swing.w() < 0.0)
+                h.swing.coeffs() = -h.swing.coeffs(); // the shorter way: swings stay below 180°
+        }
+        return turns;
+    }
+
+    /// Triangle f's rotation at its hinge: a fraction of the way across the
+    /// joint, t on the parent's side, 1 − t on the joint's own.
+    Eigen::Matrix3d blendedRotation(const std::vector<HingeTurn>& turns, size_t f) const
+    {
+        const SimplexJointBlend& b = m_blend[f];
+        const int follow = m_follow[f];
+        const bool below = b.other == m_skeleton.parents[static_cast<size_t>(follow)]; // f's bone is the joint's
+        const HingeTurn& h = turns[static_cast<size_t>(below ? follow : b.other)];
+        return h.at(below ? 1.0 - b.t : b.t).toRotationMatrix();
+    }
 
     /// S X = B for x, y and z at once, with the factor P S Pᵀ = L D Lᵀ: each
     /// pass over L updates all three columns (Eigen's solve() passes over L
@@ -214,6 +278,22 @@ private:
         for (int i = 0; i < n; ++i)
             x[static_cast<size_t>(i)] = y[static_cast<size_t>(P[i])];
         return x;
+    }
+
+    /// The rest direction of the link into each hinge joint a blend turns
+    /// about (the twist's axis, as `twistAxis()` measures it).
+    void bindHingeAxes()
+    {
+        m_hingeAxis.assign(static_cast<size_t>(m_skeleton.jointCount()), Vec3::Zero());
+        for (size_t f = 0; f < m_blend.size(); ++f) {
+            if (m_blend[f].other < 0)
+                continue;
+            const int follow = m_follow[f];
+            const int joint = m_blend[f].other == m_skeleton.parents[static_cast<size_t>(follow)] ? follow : m_blend[f].other;
+            const Vec3 link = m_skeleton.bindPositions.row(joint).transpose() -
+                              m_skeleton.bindPositions.row(m_skeleton.parents[static_cast<size_t>(joint)]).transpose();
+            m_hingeAxis[static_cast<size_t>(joint)] = link.normalized();
+        }
     }
 
     /// Per triangle its tetrahedron (§5.3) and each vertex's anchor joint (the
@@ -274,6 +354,8 @@ private:
     int m_vertices;
     bool m_normals;
     std::vector<int> m_follow;      ///< Per triangle: the joint whose rotation it takes.
+    std::vector<SimplexJointBlend> m_blend; ///< Per triangle: its turn at a hinge joint.
+    std::vector<Vec3> m_hingeAxis;          ///< Per joint: its link's unit direction at rest if a blend turns about it, else 0.
     std::vector<int> m_anchorJoint; ///< Per vertex: the joint its rigid placement follows.
     MatrixX3d m_rest;               ///< #V rest positions.
     std::vector<Tet> m_tets;
@@ -326,8 +408,71 @@ std::vector<int> simplexControlBones(const Mesh& mesh, const Skeleton& skeleton,
     return follow;
 }
 
+namespace {
+
+Vec3 bindPosition(const Skeleton& s, int j) { return s.bindPositions.row(j).transpose(); }
+
+/// The child of `k` whose link (k → child) passes nearest `c`; -1 for a leaf.
+int nearestLink(const Skeleton& s, const std::vector<int>& children, int k, const Vec3& c)
+{
+    int link = -1;
+    double best = std::numeric_limits<double>::infinity();
+    for (int child : children) {
+        const double d = (c - closestPointOnSegment(c, bindPosition(s, k), bindPosition(s, child))).norm();
+        if (d < best) {
+            best = d;
+            link = child;
+        }
+    }
+    return link;
+}
+
+} // namespace
+
+std::vector<SimplexJointBlend> simplexJointBlends(const Mesh& mesh, const Skeleton& s, const std::vector<int>& follow,
+                                                  double jointBlend)
+{
+    std::vector<SimplexJointBlend> out(static_cast<size_t>(mesh.triangleCount()));
+    if (!(jointBlend > 0.0))
+        return out;
+    const std::vector<std::vector<int>> children = childrenOf(s);
+    auto isHinge = [&](int j) { return s.parents[static_cast<size_t>(j)] >= 0 && children[static_cast<size_t>(j)].size() == 1; };
+    for (Eigen::Index f = 0; f < mesh.F.rows(); ++f) {
+        const int k = follow[static_cast<size_t>(f)];
+        const Vec3 c = (mesh.V.row(mesh.F(f, 0)) + mesh.V.row(mesh.F(f, 1)) + mesh.V.row(mesh.F(f, 2))).transpose() / 3.0;
+        const int link = nearestLink(s, children[static_cast<size_t>(k)], k, c);
+        if (link < 0)
+            continue;
+        const Vec3 a = bindPosition(s, k), b = bindPosition(s, link);
+        const double length = (b - a).norm();
+        if (!(length > 0.0))
+            continue;
+        const double along = (c - a).dot(b - a) / length;
+        // The link's start (joint k, towards the link above) or its end (joint
+        // `link`, towards the link below), whichever plane is nearer.
+        const bool startNearer = along < 0.5 * length;
+        const int joint = startNearer ? k : link;
+        if (!isHinge(joint))
+            continue;
+        const int neighbour = startNearer ? s.parents[static_cast<size_t>(k)] : children[static_cast<size_t>(link)][0];
+        const double other = (bindPosition(s, neighbour) - bindPosition(s, joint)).norm();
+        const double w = jointBlend * std::min(length, other);
+        const double d = startNearer ? along : length - along; // into this link from the joint's plane
+        if (!(w > 0.0) || d >= w)
+            continue;
+        // The turn belongs to the joint: the link above moves with k's parent
+        // at the start, the link below with `link` itself at the end.
+        out[static_cast<size_t>(f)] = {startNearer ? s.parents[static_cast<size_t>(k)] : link,
+                                       0.5 * std::clamp(1.0 - d / w, 0.0, 2.0)};
+    }
+    return out;
+}
+
 std::unique_ptr<BoundDeformer> bindSimplex(const DeformerInput& in, const SimplexOptions& options)
 {
+    if (!(options.jointBlend >= 0.0 && options.jointBlend <= 1.0))
+        throw InvalidInput("rig::bindSimplex(): jointBlend must be in [0, 1] (a fraction of the shorter link), got " +
+                           std::to_string(options.jointBlend));
     if (!(options.anchorWeight > 0.0) || !std::isfinite(options.anchorWeight))
         throw InvalidInput("rig::bindSimplex(): anchorWeight must be a positive number, got " +
                            std::to_string(options.anchorWeight));

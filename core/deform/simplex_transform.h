@@ -32,6 +32,20 @@
 ///    its sparsity. It is factored once per binding (sparse Cholesky, Eigen's
 ///    LDLT) and back-substituted for x, y and z together each frame, one pass
 ///    over the factor per direction (bench/README.md, issue 16).
+///  - Hinge joints blend the rotations (our addition, not the paper's): at a
+///    joint with one link in and one out (elbow, knee, wrist, shoulder) a
+///    triangle within w = `jointBlend` × the shorter of the two links of the
+///    joint's plane takes R_i = nlerp(R_bone, R_neighbour, t), t = ½ (1 − d/w)
+///    (d: the centroid's distance from the plane through the joint,
+///    perpendicular to its own link, into that link; ½ on the plane, 0 at w).
+///    With the paper's hard switch the stitch folds the inner side of a bend:
+///    in the 120° elbow and knee bends of HUMAN.blend, the default character
+///    and the four devset characters 12–36 folded triangles and 77–422
+///    intersecting pairs per character; with the blend (w = ½) and a weaker
+///    positional term (`anchorWeight`) none (bench/README.md, stop 33).
+///    Branching joints (hips, chest) keep the switch. Equal rotations blend
+///    to themselves: the rest pose and rigid motions of the whole skeleton
+///    are still reproduced exactly.
 ///  - Translation: the paper fixes one vertex; we add a soft positional term
 ///    ε Σ_v ‖x_v − M_bone(v) v‖² that pulls every vertex towards its
 ///    bone's rigid placement with a small weight (`anchorWeight`), which fixes
@@ -47,12 +61,37 @@ namespace rig {
 
 struct SimplexOptions {
     /// ε of the positional term, relative to the mean triangle area: small,
-    /// so the simplex term decides the shape. > 0. Default 1e-2.
-    double anchorWeight = 1e-2;
+    /// so the simplex term decides the shape. > 0. Default 3e-4: with it the
+    /// 120° elbow and knee bends of HUMAN.blend, the default character and the
+    /// devset characters fold nothing, and a slender tube bent 120° neither
+    /// folds nor leaves its bones two links away (0.13 % of a link) at 60 and
+    /// at 240 rings. The former 1e-2 held a finely meshed limb near each
+    /// bone's rigid placement and undid the hinge blend (the tube: 38 folded
+    /// triangles); 1e-3 folded the 240-ring tube. A stronger term keeps more
+    /// of a bar's volume under the thesis's large twists (bench/README.md,
+    /// stop 33).
+    double anchorWeight = 3e-4;
     /// Voxels along the longest side of the solid that counts the effective
     /// lines' exits (the penalty n δ). Default 64.
     int penaltyResolution = 64;
+    /// The hinge blend's half-width, as a fraction of the shorter link at the
+    /// joint; 0 keeps the paper's hard switch between bones. In [0, 1].
+    /// Default ½ (0.3 and 1 measured too: bench/README.md, stop 33).
+    double jointBlend = 0.5;
 };
+
+/// One triangle's rotation at a hinge joint: between R_follow and R_other, t of the way
+/// (normalized linear interpolation of their quaternions).
+struct SimplexJointBlend {
+    int other = -1; ///< The joint whose rotation it turns towards; -1: none.
+    double t = 0.0; ///< 0: its own bone's rotation; ½ on the joint's plane.
+};
+
+/// The hinge blends of every triangle (see the file comment), for the
+/// triangles' controlling joints `follow` (simplexControlBones()) and the
+/// blend's half-width `jointBlend` (SimplexOptions). All "none" for 0.
+std::vector<SimplexJointBlend> simplexJointBlends(const Mesh& mesh, const Skeleton& skeleton,
+                                                  const std::vector<int>& follow, double jointBlend);
 
 /// The controlling bone of every triangle (§5.1): the child joint of its link
 /// (the link moves with the child's parent), as described in the file comment.
