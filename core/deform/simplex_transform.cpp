@@ -255,15 +255,22 @@ private:
         return turns;
     }
 
-    /// Triangle f's rotation at its hinge: a fraction of the way across the
-    /// joint, t on the parent's side, 1 − t on the joint's own.
-    Eigen::Matrix3d blendedRotation(const std::vector<HingeTurn>& turns, size_t f) const
+    /// Triangle f's hinge joint and how far across it f lies: t on the
+    /// parent's side (f follows the parent's bone), 1 − t on the joint's own.
+    std::pair<int, double> hingeOf(size_t f) const
     {
         const SimplexJointBlend& b = m_blend[f];
         const int follow = m_follow[f];
-        const bool below = b.other == m_skeleton.parents[static_cast<size_t>(follow)]; // f's bone is the joint's
-        const HingeTurn& h = turns[static_cast<size_t>(below ? follow : b.other)];
-        return h.sampledAt(below ? 1.0 - b.t : b.t);
+        if (b.other == m_skeleton.parents[static_cast<size_t>(follow)]) // f's bone is the joint's
+            return {follow, 1.0 - b.t};
+        return {b.other, b.t};
+    }
+
+    /// Triangle f's rotation at its hinge.
+    Eigen::Matrix3d blendedRotation(const std::vector<HingeTurn>& turns, size_t f) const
+    {
+        const auto [joint, across] = hingeOf(f);
+        return turns[static_cast<size_t>(joint)].sampledAt(across);
     }
 
     /// S X = B for x, y and z at once, with the factor P S Pᵀ = L D Lᵀ: each
@@ -308,8 +315,7 @@ private:
         for (size_t f = 0; f < m_blend.size(); ++f) {
             if (m_blend[f].other < 0)
                 continue;
-            const int follow = m_follow[f];
-            const int joint = m_blend[f].other == m_skeleton.parents[static_cast<size_t>(follow)] ? follow : m_blend[f].other;
+            const int joint = hingeOf(f).first;
             const Vec3 link = m_skeleton.bindPositions.row(joint).transpose() -
                               m_skeleton.bindPositions.row(m_skeleton.parents[static_cast<size_t>(joint)]).transpose();
             m_hingeAxis[static_cast<size_t>(joint)] = link.normalized();
