@@ -122,6 +122,27 @@ int connectedComponents(const Mesh& mesh)
     return count;
 }
 
+std::vector<int> vertexComponents(int vertexCount, const MatrixX3i& F, int& count)
+{
+    std::vector<int> parent(static_cast<size_t>(vertexCount));
+    std::iota(parent.begin(), parent.end(), 0);
+    for (Eigen::Index f = 0; f < F.rows(); ++f)
+        for (int k = 1; k < 3; ++k) {
+            const int a = findRoot(parent, F(f, 0)), b = findRoot(parent, F(f, k));
+            if (a != b)
+                parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
+        }
+    std::vector<int> id(static_cast<size_t>(vertexCount), -1);
+    count = 0;
+    for (int i = 0; i < vertexCount; ++i) {
+        const int r = findRoot(parent, i);
+        if (id[static_cast<size_t>(r)] < 0)
+            id[static_cast<size_t>(r)] = count++;
+        id[static_cast<size_t>(i)] = id[static_cast<size_t>(r)];
+    }
+    return id;
+}
+
 MeshStats meshStats(const Mesh& mesh)
 {
     MeshStats s;

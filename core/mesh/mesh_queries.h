@@ -4,6 +4,8 @@
 
 #include "core/mesh/mesh.h"
 
+#include <vector>
+
 namespace rig {
 
 /// Bounding box of the vertices. Empty box for an empty mesh.
@@ -32,6 +34,11 @@ EdgeTopology edgeTopology(const MatrixX3i& F);
 /// Number of connected components of the triangles (vertices sharing an index
 /// are connected). Isolated vertices are not counted.
 int connectedComponents(const Mesh& mesh);
+
+/// Per vertex of [0, vertexCount) its connected component of the triangles F
+/// (union-find), numbered 0, 1, … in the order of their lowest vertex; an
+/// isolated vertex is a component of its own. `count` gets their number.
+std::vector<int> vertexComponents(int vertexCount, const MatrixX3i& F, int& count);
 
 /// Summary statistics shown in the status bar and by `rigsmith info`.
 struct MeshStats {

@@ -14,33 +14,6 @@
 namespace rig::segmenting {
 namespace {
 
-/// Connected components of the adjacency; an isolated vertex is its own.
-int components(const VertexAdjacency& adj, int n, std::vector<int>& comp)
-{
-    comp.assign(static_cast<size_t>(n), -1);
-    int count = 0;
-    std::vector<int> stack;
-    for (int s = 0; s < n; ++s) {
-        if (comp[static_cast<size_t>(s)] >= 0)
-            continue;
-        comp[static_cast<size_t>(s)] = count;
-        stack.push_back(s);
-        while (!stack.empty()) {
-            const int v = stack.back();
-            stack.pop_back();
-            for (int k = adj.start[static_cast<size_t>(v)]; k < adj.start[static_cast<size_t>(v) + 1]; ++k) {
-                const int w = adj.nbr[static_cast<size_t>(k)];
-                if (comp[static_cast<size_t>(w)] < 0) {
-                    comp[static_cast<size_t>(w)] = count;
-                    stack.push_back(w);
-                }
-            }
-        }
-        ++count;
-    }
-    return count;
-}
-
 /// Thesis Alg. 3.2.4, region merge: per link, the connected subsets of its
 /// vertices; the largest per part of the mesh stays, the others join the
 /// neighbouring region they share the most edges with. Repeated until stable.
@@ -455,7 +428,7 @@ void regionGrowSegmentation(const Mesh& mesh, const Rig& rig, const Segmentation
     const int n = mesh.vertexCount();
     const VertexAdjacency adj = vertexAdjacency(n, mesh.F);
     Parts parts;
-    parts.count = components(adj, n, parts.comp);
+    parts.comp = vertexComponents(n, mesh.F, parts.count);
     const MatrixX3d NP = weightedNormals(mesh, adj, options.threads);
     progress.update("segment", 0.1);
     const std::vector<double> nearest = nearestLinkDistances(mesh, rig, options.threads);

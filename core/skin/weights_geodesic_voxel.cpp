@@ -5,6 +5,7 @@
 #include "core/skin/bone_segments.h"
 #include "core/skin/limbs.h"
 #include "core/common/parallel.h"
+#include "core/mesh/mesh_queries.h"
 #include "core/voxel/fill.h"
 #include "core/voxel/voxelize.h"
 
@@ -16,7 +17,6 @@
 #include <cstdint>
 #include <limits>
 #include <map>
-#include <numeric>
 #include <queue>
 #include <string>
 #include <utility>
@@ -260,33 +260,6 @@ std::vector<std::vector<VoxelSegment>> jointSegments(const Mesh& mesh, const Ske
     return out;
 }
 
-/// Connected components of the triangles (union-find), numbered by lowest vertex.
-std::vector<int> components(int n, const MatrixX3i& F, int& count)
-{
-    std::vector<int> parent(static_cast<size_t>(n));
-    std::iota(parent.begin(), parent.end(), 0);
-    const auto find = [&](int x) {
-        while (parent[static_cast<size_t>(x)] != x)
-            x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
-        return x;
-    };
-    for (Eigen::Index f = 0; f < F.rows(); ++f)
-        for (int k = 1; k < 3; ++k) {
-            const int a = find(F(f, 0)), b = find(F(f, k));
-            if (a != b)
-                parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
-        }
-    std::vector<int> id(static_cast<size_t>(n), -1);
-    count = 0;
-    for (int i = 0; i < n; ++i) {
-        const int r = find(i);
-        if (id[static_cast<size_t>(r)] < 0)
-            id[static_cast<size_t>(r)] = count++;
-        id[static_cast<size_t>(i)] = id[static_cast<size_t>(r)];
-    }
-    return id;
-}
-
 void checkInput(const Mesh& mesh, const Skeleton& skeleton, const GeodesicVoxelOptions& o)
 {
     if (mesh.vertexCount() == 0 || mesh.triangleCount() == 0)
@@ -461,7 +434,7 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
 
     // Parts no sweep reached: bound rigidly to the joint whose bones pass nearest.
     int componentCount = 0;
-    const std::vector<int> component = components(n, mesh.F, componentCount);
+    const std::vector<int> component = vertexComponents(n, mesh.F, componentCount);
     std::vector<char> reached(static_cast<size_t>(n), 0);
     for (int j = 0; j < J; ++j)
         for (int i = 0; i < n; ++i)

@@ -5,6 +5,7 @@
 #include "core/skin/bone_segments.h"
 #include "core/common/parallel.h"
 #include "core/mesh/laplacian.h"
+#include "core/mesh/mesh_queries.h"
 #include "core/skin/limbs.h"
 
 #include <Eigen/SparseCholesky>
@@ -13,7 +14,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -69,34 +69,6 @@ std::vector<Bone> makeBones(const Mesh& mesh, const Skeleton& s, const VoxelGrid
         b.b = b.a + std::max(0.0, std::min(length, s2 - step)) * dir;
     }
     return bones;
-}
-
-/// Connected components of the triangles (union-find); isolated vertices get
-/// their own component. Components are numbered by their lowest vertex.
-std::vector<int> components(int n, const MatrixX3i& F, int& count)
-{
-    std::vector<int> parent(static_cast<size_t>(n));
-    std::iota(parent.begin(), parent.end(), 0);
-    const auto find = [&](int x) {
-        while (parent[x] != x)
-            x = parent[x] = parent[parent[x]];
-        return x;
-    };
-    for (Eigen::Index f = 0; f < F.rows(); ++f)
-        for (int k = 1; k < 3; ++k) {
-            const int a = find(F(f, 0)), b = find(F(f, k));
-            if (a != b)
-                parent[std::max(a, b)] = std::min(a, b);
-        }
-    std::vector<int> id(static_cast<size_t>(n), -1);
-    count = 0;
-    for (int i = 0; i < n; ++i) {
-        const int r = find(i);
-        if (id[r] < 0)
-            id[r] = count++;
-        id[i] = id[r];
-    }
-    return id;
 }
 
 /// What the nearest-visible-bone search found for one vertex.
@@ -485,7 +457,7 @@ HeatWeightsResult boneHeatWeights(const Mesh& mesh, const Skeleton& skeleton, co
     const std::vector<VertexHeat> heat = nearestVisibleBones(mesh.V, bones, solid, vertexLimb, limb, options, progress);
 
     int componentCount = 0;
-    const std::vector<int> component = components(n, mesh.F, componentCount);
+    const std::vector<int> component = vertexComponents(n, mesh.F, componentCount);
     std::vector<std::vector<int>> members(static_cast<size_t>(componentCount));
     for (int i = 0; i < n; ++i)
         members[static_cast<size_t>(component[static_cast<size_t>(i)])].push_back(i);

@@ -107,5 +107,20 @@ TEST(MeshQueries, CapsuleAndTorusAreClosedAndCountComponents)
     EXPECT_EQ(connectedComponents(test::concat({c, t})), 2);
 }
 
+TEST(MeshQueries, VertexComponentsAreNumberedByTheirLowestVertex)
+{
+    // Vertices 0..6: triangle (4, 5, 6), an isolated vertex 3, triangles (0, 1, 2) and (2, 1, 0) again.
+    MatrixX3i F(3, 3);
+    F << 4, 5, 6, 0, 1, 2, 2, 1, 0;
+    int count = -1;
+    const std::vector<int> c = vertexComponents(7, F, count);
+    EXPECT_EQ(count, 3);
+    EXPECT_EQ(c, (std::vector<int>{0, 0, 0, 1, 2, 2, 2}));
+    Mesh m;
+    m.V = MatrixX3d::Zero(7, 3);
+    m.F = F;
+    EXPECT_EQ(connectedComponents(m), 2) << "isolated vertices are not counted there";
+}
+
 } // namespace
 } // namespace rig
