@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -255,15 +256,17 @@ std::vector<int> smoothingRings(const Mesh& mesh, const VertexAdjacency& adj, co
 {
     const int n = mesh.vertexCount();
     std::vector<int> ring(static_cast<size_t>(n), -1), frontier, next;
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) // each edge once, from its lower end
         for (int e = adj.start[static_cast<size_t>(i)]; e < adj.start[static_cast<size_t>(i) + 1]; ++e) {
             const int w = adj.nbr[static_cast<size_t>(e)];
-            if (jumpAcross(rows, i, w) > 0.05 || jumpAcross(rows, w, i) > 0.05) {
-                ring[static_cast<size_t>(i)] = 0;
-                frontier.push_back(i);
-                break;
-            }
+            if (w < i || (ring[static_cast<size_t>(i)] == 0 && ring[static_cast<size_t>(w)] == 0))
+                continue;
+            if (jumpAcross(rows, i, w) > 0.05 || jumpAcross(rows, w, i) > 0.05)
+                ring[static_cast<size_t>(i)] = ring[static_cast<size_t>(w)] = 0;
         }
+    for (int i = 0; i < n; ++i)
+        if (ring[static_cast<size_t>(i)] == 0)
+            frontier.push_back(i);
     double edgeSum = 0.0;
     for (int i = 0; i < n; ++i)
         for (int e = adj.start[static_cast<size_t>(i)]; e < adj.start[static_cast<size_t>(i) + 1]; ++e)
@@ -320,59 +323,203 @@ SmoothingZone smoothingZone(const VertexAdjacency& adj, const std::vector<int>& 
     return z;
 }
 
-/// Gauss–Seidel sweeps with over-relaxation over the zone's dense columns Z
-/// (#J by zone): each vertex takes the mean of its own and its neighbours'
-/// weights, with disallowed joints' weight moved (`moves`) so rows sum to 1.
-/// In float, as the weights are stored: in double the rows of the generated
-/// character were the same to 1.8e-7, and the stage took 20 % longer (17k and
-/// 68k vertices, bench/README.md, stop 32).
-void relaxZone(Eigen::MatrixXf& Z, const SmoothingZone& zone, const VertexAdjacency& adj,
-               const std::vector<int>& mainJoint, const std::vector<std::vector<std::pair<int, int>>>& moves,
-               double iterations)
+/// The zone's weights: per zone column (vertex) `stride` floats, the #J
+/// joints' weights then zeros up to a multiple of 8, so that a sweep's
+/// vector operations run over whole SIMD lanes; and per updated column its
+/// neighbours' columns (CSR), looked up once instead of at every sweep.
+struct ZoneWeights {
+    int stride = 0;
+    std::vector<float> w;              ///< zone columns × stride
+    std::vector<int> nbrStart, nbrCol; ///< updated column → its neighbours' columns
+    float* col(size_t z) { return w.data() + z * static_cast<size_t>(stride); }
+    const float* col(size_t z) const { return w.data() + z * static_cast<size_t>(stride); }
+};
+
+ZoneWeights zoneWeights(const InfluenceRows& rows, const SmoothingZone& zone, const VertexAdjacency& adj, int joints)
 {
-    Eigen::VectorXf acc(Z.rows());
+    ZoneWeights Z;
+    Z.stride = (joints + 7) / 8 * 8;
+    Z.w.assign(zone.vertices.size() * static_cast<size_t>(Z.stride), 0.0f);
+    for (size_t z = 0; z < zone.vertices.size(); ++z) {
+        const int v = zone.vertices[z];
+        for (int k = rows.start[static_cast<size_t>(v)]; k < rows.start[static_cast<size_t>(v) + 1]; ++k)
+            Z.col(z)[rows.joint[static_cast<size_t>(k)]] += static_cast<float>(rows.weight[static_cast<size_t>(k)]);
+    }
+    Z.nbrStart.assign(1, 0);
+    for (size_t z = 0; z < zone.updated; ++z) {
+        const int v = zone.vertices[z];
+        for (int e = adj.start[static_cast<size_t>(v)]; e < adj.start[static_cast<size_t>(v) + 1]; ++e)
+            Z.nbrCol.push_back(zone.local[static_cast<size_t>(adj.nbr[static_cast<size_t>(e)])]);
+        Z.nbrStart.push_back(static_cast<int>(Z.nbrCol.size()));
+    }
+    return Z;
+}
+
+/// The redirection of `redirectedJoints()` as lane masks of the zone's
+/// stride, per main joint m: `keep` (1 for the joints that stay, 0 for those
+/// whose weight moves) and per target t the mask of the joints moving to it.
+/// A sweep then moves a column's weight with a few vector products instead
+/// of a chain of scalar read-modify-writes into the same target (each
+/// waiting for the previous one's store: 40 % of the sweeps' time).
+struct Redirection {
+    std::vector<int> groupStart;   ///< per m: its groups [groupStart[m], groupStart[m + 1])
+    std::vector<int> target;       ///< per group: the joint the masked weight moves to
+    std::vector<float> keep, mask; ///< per m, per group: `stride` lanes each
+};
+
+Redirection redirection(const std::vector<std::vector<std::pair<int, int>>>& moves, int stride)
+{
+    Redirection r;
+    r.groupStart.assign(1, 0);
+    for (const auto& list : moves) {
+        std::vector<float> keep(static_cast<size_t>(stride), 1.0f);
+        const size_t first = r.target.size();
+        for (const auto& [k, t] : list) {
+            keep[static_cast<size_t>(k)] = 0.0f;
+            size_t g = first;
+            while (g < r.target.size() && r.target[g] != t)
+                ++g;
+            if (g == r.target.size()) {
+                r.target.push_back(t);
+                r.mask.resize(r.mask.size() + static_cast<size_t>(stride), 0.0f);
+            }
+            r.mask[g * static_cast<size_t>(stride) + static_cast<size_t>(k)] = 1.0f;
+        }
+        r.keep.insert(r.keep.end(), keep.begin(), keep.end());
+        r.groupStart.push_back(static_cast<int>(r.target.size()));
+    }
+    return r;
+}
+
+/// Four floats as one value (GCC vector extension: one SSE register, which
+/// every x86-64 has; 32-byte vectors emulated on SSE were slower than the
+/// scalar loop); `F4u` loads and stores at any float alignment.
+using F4 = float __attribute__((vector_size(16)));
+using F4u = float __attribute__((vector_size(16), aligned(4)));
+
+float laneSum(F4 v)
+{
+    return (v[0] + v[2]) + (v[1] + v[3]);
+}
+
+/// One Gauss–Seidel sweep over the updated columns (see relaxZone()), the
+/// column's V = stride / 4 vectors held in registers (V = 0: any stride,
+/// from memory). `moved` has room for the most groups of any main joint.
+template <int V>
+void relaxSweep(ZoneWeights& Z, size_t updated, const std::vector<int>& zoneMain, const Redirection& r, float omega,
+                float* moved)
+{
+    const int n = V > 0 ? V : Z.stride / 4;
+    const float keep = 1.0f - omega;
+    F4 fixed[V > 0 ? V : 1];
+    std::vector<F4> any(V > 0 ? 0 : static_cast<size_t>(n));
+    F4* a = V > 0 ? fixed : any.data();
+    for (size_t z = 0; z < updated; ++z) { // in place
+        F4u* c = reinterpret_cast<F4u*>(Z.col(z));
+        for (int k = 0; k < n; ++k)
+            a[k] = c[k];
+        for (int e = Z.nbrStart[z]; e < Z.nbrStart[z + 1]; ++e) {
+            const F4u* o = reinterpret_cast<const F4u*>(Z.col(static_cast<size_t>(Z.nbrCol[static_cast<size_t>(e)])));
+            for (int k = 0; k < n; ++k)
+                a[k] += o[k];
+        }
+        const int m = zoneMain[z];
+        const int g0 = r.groupStart[static_cast<size_t>(m)], g1 = r.groupStart[static_cast<size_t>(m) + 1];
+        if (g1 > g0) {
+            for (int g = g0; g < g1; ++g) {
+                const F4u* mask = reinterpret_cast<const F4u*>(r.mask.data() + static_cast<size_t>(g) * 4 * n);
+                F4 t = a[0] * mask[0];
+                for (int k = 1; k < n; ++k)
+                    t += a[k] * mask[k];
+                moved[g - g0] = laneSum(t);
+            }
+            const F4u* kept = reinterpret_cast<const F4u*>(r.keep.data() + static_cast<size_t>(m) * 4 * n);
+            for (int k = 0; k < n; ++k)
+                a[k] *= kept[k];
+            for (int g = g0; g < g1; ++g) {
+                const int t = r.target[static_cast<size_t>(g)];
+                a[t / 4][t % 4] += moved[g - g0];
+            }
+        }
+        F4 total = a[0];
+        for (int k = 1; k < n; ++k)
+            total += a[k];
+        const float step = omega / laneSum(total);
+        for (int k = 0; k < n; ++k)
+            c[k] = keep * c[k] + step * a[k];
+    }
+}
+
+/// Gauss–Seidel sweeps with over-relaxation over the zone's columns: each
+/// vertex takes the mean of its own and its neighbours' weights, with
+/// disallowed joints' weight moved (`moves`) so rows sum to 1. In float, as
+/// the weights are stored: in double the rows of the generated character
+/// were the same to 1.8e-7, and the stage took 20 % longer (17k and 68k
+/// vertices, bench/README.md, stop 32). Padded columns, neighbour lists
+/// resolved once and the redirection by masks: bench/README.md, stop 34.
+void relaxZone(ZoneWeights& Z, const SmoothingZone& zone, const std::vector<int>& mainJoint,
+               const std::vector<std::vector<std::pair<int, int>>>& moves, double iterations)
+{
+    const Redirection r = redirection(moves, Z.stride);
+    std::vector<int> zoneMain(zone.updated);
+    for (size_t z = 0; z < zone.updated; ++z)
+        zoneMain[z] = mainJoint[static_cast<size_t>(zone.vertices[z])];
+    std::vector<float> moved(moves.size() + 1);
     const int sweeps = static_cast<int>(std::ceil(iterations - 1e-9));
     for (int it = 0; it < sweeps; ++it) {
         // The last sweep may be a fraction of one: its step is scaled down.
-        const double omega = kOmega * std::min(1.0, iterations - it);
-        for (size_t z = 0; z < zone.updated; ++z) { // Gauss-Seidel: in place
-            const int i = zone.vertices[z];
-            acc = Z.col(static_cast<Eigen::Index>(z));
-            for (int e = adj.start[static_cast<size_t>(i)]; e < adj.start[static_cast<size_t>(i) + 1]; ++e)
-                acc += Z.col(zone.local[static_cast<size_t>(adj.nbr[static_cast<size_t>(e)])]);
-            for (const auto& [k, t] : moves[static_cast<size_t>(mainJoint[static_cast<size_t>(i)])]) {
-                acc[t] += acc[k];
-                acc[k] = 0.0;
-            }
-            // Over-relaxed (SOR): the ramp across a region border needs
-            // O(radius²) plain sweeps. acc.sum() = 1 + degree: rows sum to 1.
-            Z.col(static_cast<Eigen::Index>(z)) =
-                (1.0 - omega) * Z.col(static_cast<Eigen::Index>(z)) + (omega / acc.sum()) * acc;
+        // Over-relaxed (SOR): the ramp across a region border needs O(radius²)
+        // plain sweeps. The sum of a column's acc is 1 + degree: rows sum to 1.
+        const float omega = static_cast<float>(kOmega * std::min(1.0, iterations - it));
+        float* mv = moved.data();
+        switch (Z.stride / 4) {
+        case 2: relaxSweep<2>(Z, zone.updated, zoneMain, r, omega, mv); break;
+        case 4: relaxSweep<4>(Z, zone.updated, zoneMain, r, omega, mv); break;
+        case 6: relaxSweep<6>(Z, zone.updated, zoneMain, r, omega, mv); break;
+        case 8: relaxSweep<8>(Z, zone.updated, zoneMain, r, omega, mv); break;
+        case 14: relaxSweep<14>(Z, zone.updated, zoneMain, r, omega, mv); break; // humanoid51 (fingers)
+        default: relaxSweep<0>(Z, zone.updated, zoneMain, r, omega, mv); break;
         }
     }
 }
 
 /// Rows again: the zone's updated vertices from Z, the others as they were.
-InfluenceRows rowsFromZone(const InfluenceRows& rows, const Eigen::MatrixXf& Z, const SmoothingZone& zone)
+InfluenceRows rowsFromZone(const InfluenceRows& rows, const ZoneWeights& Z, int joints, const SmoothingZone& zone)
 {
     const int n = static_cast<int>(rows.start.size()) - 1;
-    InfluenceRows out;
-    out.start.assign(1, 0);
-    for (int i = 0; i < n; ++i) {
+    auto updated = [&](int i) {
         const int z = zone.local[static_cast<size_t>(i)];
-        if (z >= 0 && static_cast<size_t>(z) < zone.updated) {
+        return z >= 0 && static_cast<size_t>(z) < zone.updated ? Z.col(static_cast<size_t>(z)) : nullptr;
+    };
+    // Counted first: one allocation each (growing them by doubling cost more
+    // than the sweeps' last pass on a 154k-vertex mesh).
+    size_t count = 0;
+    for (int i = 0; i < n; ++i)
+        if (const float* c = updated(i))
+            count += static_cast<size_t>(std::count_if(c, c + joints, [](float w) { return w > 0.0f; }));
+        else
+            count += static_cast<size_t>(rows.start[static_cast<size_t>(i) + 1] - rows.start[static_cast<size_t>(i)]);
+    InfluenceRows out;
+    out.start.reserve(static_cast<size_t>(n) + 1);
+    out.joint.reserve(count);
+    out.weight.reserve(count);
+    out.start.push_back(0);
+    for (int i = 0; i < n; ++i) {
+        if (const float* c = updated(i)) {
             // Over-relaxation may leave tiny negative values: drop them.
-            const double sum = Z.col(z).cwiseMax(0.0).sum();
-            for (int k = 0; k < Z.rows(); ++k)
-                if (Z(k, z) > 0.0) {
+            float sum = 0.0f;
+            for (int k = 0; k < joints; ++k)
+                sum += std::max(c[k], 0.0f);
+            for (int k = 0; k < joints; ++k)
+                if (c[k] > 0.0f) {
                     out.joint.push_back(k);
-                    out.weight.push_back(Z(k, z) / sum);
+                    out.weight.push_back(c[k] / sum);
                 }
         } else {
-            for (int k = rows.start[static_cast<size_t>(i)]; k < rows.start[static_cast<size_t>(i) + 1]; ++k) {
-                out.joint.push_back(rows.joint[static_cast<size_t>(k)]);
-                out.weight.push_back(rows.weight[static_cast<size_t>(k)]);
-            }
+            out.joint.insert(out.joint.end(), rows.joint.begin() + rows.start[static_cast<size_t>(i)],
+                             rows.joint.begin() + rows.start[static_cast<size_t>(i) + 1]);
+            out.weight.insert(out.weight.end(), rows.weight.begin() + rows.start[static_cast<size_t>(i)],
+                              rows.weight.begin() + rows.start[static_cast<size_t>(i) + 1]);
         }
         out.start.push_back(static_cast<int>(out.joint.size()));
     }
@@ -395,17 +542,14 @@ InfluenceRows smoothAcrossBorders(const Mesh& mesh, const Skeleton& skeleton, co
     double reach = 1.0;
     const SmoothingZone zone = smoothingZone(
         adjacency, smoothingRings(mesh, adjacency, rows, o.smoothingIterations, o.smoothingWidth, radius, reach));
-    Eigen::MatrixXf Z = Eigen::MatrixXf::Zero(J, static_cast<Eigen::Index>(zone.vertices.size())); // column per vertex
-    for (size_t z = 0; z < zone.vertices.size(); ++z)
-        for (int k = rows.start[static_cast<size_t>(zone.vertices[z])]; k < rows.start[static_cast<size_t>(zone.vertices[z]) + 1]; ++k)
-            Z(rows.joint[static_cast<size_t>(k)], static_cast<Eigen::Index>(z)) += rows.weight[static_cast<size_t>(k)];
+    ZoneWeights Z = zoneWeights(rows, zone, adjacency, J);
     // Diffusion spreads a weight over about √s edges in s sweeps: the band's
     // width g (in mean edges, not rounded) takes g² sweeps, more would only
     // spread the ramp's ends over the fixed zone. On a coarse mesh (g < 1:
     // the band narrower than one edge) that is a fraction of one sweep.
     const double sweeps = std::min(static_cast<double>(o.smoothingIterations), reach * reach);
-    relaxZone(Z, zone, adjacency, mainJoint, redirectedJoints(skeleton), sweeps);
-    return rowsFromZone(rows, Z, zone);
+    relaxZone(Z, zone, mainJoint, redirectedJoints(skeleton), sweeps);
+    return rowsFromZone(rows, Z, J, zone);
 }
 
 /// Drops the negligible tail (below `minRelativeWeight` of the vertex's

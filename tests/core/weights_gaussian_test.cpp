@@ -134,6 +134,81 @@ TEST(SegmentationWeights, ThesisGaussianOnAChain)
         }
 }
 
+/// The smoothing sweeps hold a vertex's weights in vectors of four joints,
+/// unrolled for the joint counts of the templates (21, 51) and in a loop for
+/// any other: a chain of 70 joints (an artist's skeleton has as many) takes
+/// that path. Its weights are valid, smoothed across the links' borders, and
+/// stay on the joints of the vertex's link and the links beside it (h = 1
+/// and the smoothing: at most 3 joints away along the chain; a wrong column
+/// stride would mix in joints 4 or more away).
+TEST(SegmentationWeights, ALongChainOfJointsIsSmoothedJointByJoint)
+{
+    const int J = 70;
+    std::vector<Vec3> points;
+    for (int j = 0; j < J; ++j)
+        points.emplace_back(0.1 * j, 0.0, 0.0);
+    const Skeleton skeleton = chain(points);
+    const Mesh mesh = test::capsuleMesh(Vec3(0, 0, 0), Vec3(0.1 * (J - 1) + 0.05, 0, 0), 0.04, 12, 4, 12 * J);
+    const Segmentation seg = segmentMesh(mesh, skeleton, nullptr);
+    const SkinWeights w = segmentationWeights(mesh, skeleton, seg);
+    ASSERT_NO_THROW(validateSkinWeights(w, mesh.vertexCount(), J));
+    const Eigen::MatrixXd D = denseWeights(w, J);
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        EXPECT_NEAR(D.row(i).sum(), 1.0, 1e-6);
+        for (int j = 0; j < J; ++j)
+            if (D(i, j) > 0.0) {
+                EXPECT_LE(std::abs(j - seg.bone[static_cast<size_t>(i)]), 3) << "vertex " << i << ", joint " << j;
+            }
+    }
+    const double raw = maxEdgeJump(mesh, segmentationWeights(mesh, skeleton, seg, {.smoothingIterations = 0}), J);
+    EXPECT_LT(maxEdgeJump(mesh, w, J), raw);
+}
+
+/// Where two limbs' skin meets (a sheet cut like trousers: the legs' regions
+/// border each other along the midline below the crotch), the smoothing
+/// sweeps carry one leg's weight across the border; it is handed to the
+/// pelvis, never left on the other leg (`redirectedJoints()`, applied in the
+/// sweeps as lane masks).
+TEST(SegmentationWeights, SmoothingHandsAnotherLimbsWeightToTheirCommonAncestor)
+{
+    // 0 pelvis; left leg 1 hip - 2 knee - 3 ankle; right leg 4 - 5 - 6.
+    const Skeleton skeleton = test::treeSkeleton(
+        {-1, 0, 1, 2, 0, 4, 5}, {Vec3(0, 1.5, 0), Vec3(-0.4, 1.2, 0), Vec3(-0.4, 0.6, 0), Vec3(-0.4, 0.0, 0),
+                                 Vec3(0.4, 1.2, 0), Vec3(0.4, 0.6, 0), Vec3(0.4, 0.0, 0)});
+    const int n = 41;
+    Mesh mesh;
+    mesh.V.resize(n * n, 3);
+    for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x)
+            mesh.V.row(y * n + x) << -1.0 + 2.0 * x / (n - 1), 2.0 * y / (n - 1), 0.0;
+    mesh.F.resize(2 * (n - 1) * (n - 1), 3);
+    for (int y = 0, f = 0; y + 1 < n; ++y)
+        for (int x = 0; x + 1 < n; ++x, f += 2) {
+            const int a = y * n + x;
+            mesh.F.row(f) << a, a + 1, a + n + 1;
+            mesh.F.row(f + 1) << a, a + n + 1, a + n;
+        }
+    const Segmentation seg = segmentMesh(mesh, skeleton, nullptr);
+    const SkinWeights w = segmentationWeights(mesh, skeleton, seg);
+    ASSERT_NO_THROW(validateSkinWeights(w, mesh.vertexCount(), 7));
+    const Eigen::MatrixXd D = denseWeights(w, 7);
+    const Eigen::MatrixXd raw = denseWeights(segmentationWeights(mesh, skeleton, seg, {.smoothingIterations = 0}), 7);
+    int legVertices = 0, smoothed = 0;
+    for (int i = 0; i < mesh.vertexCount(); ++i) {
+        const int bone = seg.bone[static_cast<size_t>(i)];
+        if (bone != 2 && bone != 3 && bone != 5 && bone != 6)
+            continue; // a leg's lower links: the main joint is on the leg
+        ++legVertices;
+        const bool left = bone <= 3;
+        for (int j : left ? std::vector<int>{4, 5, 6} : std::vector<int>{1, 2, 3})
+            EXPECT_EQ(D(i, j), 0.0) << (left ? "left" : "right") << " leg vertex " << i << " at x = "
+                                    << mesh.V(i, 0) << ", y = " << mesh.V(i, 1) << " has weight from joint " << j;
+        smoothed += (D.row(i) - raw.row(i)).cwiseAbs().maxCoeff() > 0.01 ? 1 : 0;
+    }
+    EXPECT_GT(legVertices, n * n / 4);
+    EXPECT_GT(smoothed, n); // the sweeps did reach the legs' border
+}
+
 /// Where links fan out of a trunk joint, a sibling limb's link can lean
 /// towards the vertex's own limb: re_drone's upper arms rise 50° from the
 /// chest, towards the head. A head vertex's δ' on such a link is not small,
