@@ -11,7 +11,6 @@
 #include <cmath>
 #include <limits>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
