@@ -75,22 +75,23 @@ int feetOnTheGround(const CurveSkeleton& s, const Extent& e, double band, double
     return feet;
 }
 
-/// Ends at the tip of a segment (end to junction) at least `minLength` long.
-int longBranchEnds(const CurveSkeleton& s, double minLength)
+/// The ends at the tip of a segment (end to junction) at least `minLength` long.
+std::vector<int> longBranchEnds(const CurveSkeleton& s, double minLength)
 {
-    int n = 0;
+    std::vector<int> ends;
     for (const std::vector<int>& seg : s.segments) {
         if (seg.size() < 2)
             continue;
-        const bool end = s.types[static_cast<size_t>(seg.front())] == NodeType::End ||
-                         s.types[static_cast<size_t>(seg.back())] == NodeType::End;
+        const int end = s.types[static_cast<size_t>(seg.back())] == NodeType::End    ? seg.back()
+                        : s.types[static_cast<size_t>(seg.front())] == NodeType::End ? seg.front()
+                                                                                      : -1;
         double length = 0.0;
         for (size_t k = 0; k + 1 < seg.size(); ++k)
             length += (s.positions.row(seg[k + 1]) - s.positions.row(seg[k])).norm();
-        if (end && length >= minLength)
-            ++n;
+        if (end >= 0 && length >= minLength)
+            ends.push_back(end);
     }
-    return n;
+    return ends;
 }
 
 std::string percent(double f)
@@ -140,11 +141,26 @@ HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, con
     if (ends > options.maxEnds)
         c.reasons.push_back(std::to_string(ends) + " skeleton ends, where a humanoid has five (head, hands, feet) " +
                             "and a few more for fingers or toes");
-    const int limbs = longBranchEnds(skeleton, options.longBranch * size.maxCoeff());
+    const std::vector<int> limbEnds = longBranchEnds(skeleton, options.longBranch * size.maxCoeff());
+    const int limbs = static_cast<int>(limbEnds.size());
     if (limbs > options.maxLongEnds)
         c.reasons.push_back(std::to_string(limbs) + " long limbs (skeleton branches longer than " +
                             percent(options.longBranch) + " of its size), where a humanoid has at most five " +
                             "(head, hands, feet)");
+    if (skeleton.nodeCount() > 0 && height > 0.0) {
+        const double span = skeleton.positions.col(1).maxCoeff() - skeleton.positions.col(1).minCoeff();
+        if (span < options.minSkeletonSpan * height)
+            c.reasons.push_back("its curve skeleton spans only " + percent(span / height) + " of its height (a " +
+                                "figure of separate or open pieces that did not fill into one body?)");
+    }
+    const int sideways = static_cast<int>(std::count_if(limbEnds.begin(), limbEnds.end(), [&](int i) {
+        const double y = skeleton.positions(i, 1);
+        return y > e.min.y() + options.groundBand * height && y < e.max.y() - options.groundBand * height;
+    }));
+    if (sideways > options.maxMidLimbs)
+        c.reasons.push_back(std::to_string(sideways) + " long limbs end between the ground and the top, where a " +
+                            "humanoid has its two hands: legs sticking out sideways (an animal stood on its nose " +
+                            "or tail?)");
     if (looksUpsideDown(mesh, skeleton, options))
         c.reasons.push_back("it seems to stand on its head (one skeleton end on the ground, two or more at the "
                             "top): is its up axis wrong?");

@@ -28,6 +28,19 @@
 ///   into heel and toe ends (before, `rig --ends auto --resolution 255`
 ///   refused both Red Eclipse players as "4 skeleton ends reach the ground");
 ///   ends that all meet low (one blob: a figure on its head) stay refused;
+/// - legs across: more than `maxMidLimbs` long-branch ends between the ground
+///   band and the top band, where a standing humanoid has its two hands
+///   (three on the devset's Cesium Man, none to two on the others at n = 80,
+///   155 and 255). `--up auto` takes a figure's longest axis as up, which stands
+///   a quadruped on its nose or tail with its four legs sticking out sideways:
+///   Testwuson.X so oriented has four, and before this reason it was refused only
+///   while enough of its head's short ends happened to reach the ground band;
+/// - a partial skeleton: the refined curve skeleton (its largest piece) spans
+///   less than `minSkeletonSpan` of the height, where a humanoid's runs from
+///   its feet to its head (0.87-0.92 of the height on the devset, BCN, the
+///   default character's poses at n = 80-255): E-AT-AT.q3o at n = 155 keeps a
+///   piece 0.20 of its height, which before was refused only because its five
+///   automatic labels happened not to make a head, two arms and two legs;
 /// - a motion clip's skeleton: a BVH file read as a character is a set of bone boxes.
 /// `explainTooFewEnds()` names the cause when the skeleton has too few ends
 /// (flat, collinear, in pieces) and `looksUpsideDown()` a figure standing on its head.
@@ -62,6 +75,11 @@ struct HumanoidCheckOptions {
     /// height are one foot (heel and toe meet at the foot or the ankle; two
     /// legs meet at the body, higher up).
     double footHeight = 0.2;
+    /// More ends of long branches (`longBranch`) than this between the ground
+    /// band and the top band (`groundBand` of the height each): legs across.
+    int maxMidLimbs = 3;
+    /// The curve skeleton spanning less than this fraction of the height: a partial skeleton.
+    double minSkeletonSpan = 0.5;
 };
 
 struct HumanoidCheck {

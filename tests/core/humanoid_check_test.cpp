@@ -97,6 +97,41 @@ TEST(HumanoidCheck, QuadrupedsMachinesAndClipsDoNot)
     }
 }
 
+// `--up auto` takes a figure's longest axis as up, which stands a quadruped on
+// its nose or tail: its legs then stick out sideways between the ground and
+// the top. Before the "legs across" reason Testwuson.X so oriented was refused
+// only while enough of its head's short ends reached the ground band, and a
+// changed cut of a loop in its mouth (contacts.h) let it pass as a humanoid.
+TEST(HumanoidCheck, AQuadrupedStoodOnItsNoseIsNamed)
+{
+    if (!std::filesystem::exists(models + "/X/Testwuson.X"))
+        GTEST_SKIP() << "assimp-testmodels is not installed (" << models << ")";
+    for (const char* file : {"/X/Testwuson.X", "/PLY/Wuson.ply"}) {
+        RigProject project;
+        project.setCharacterSpec(models + file);
+        project.setOrientation({.up = "auto", .facing = "auto"});
+        runPipeline(project, Stage::Skeleton);
+        const LoadedCharacter& c = *project.character();
+        const HumanoidCheck h = checkHumanoid(c.imported.mesh, project.curveSkeleton()->refined, c.imported.info.format);
+        std::cout << file << " (--up auto): " << h.message() << '\n';
+        EXPECT_NE(h.message().find("long limbs end between the ground and the top"), std::string::npos)
+            << file << ": " << h.message();
+    }
+}
+
+// A curve skeleton that spans a small part of the figure cannot carry a
+// humanoid from its feet to its head: E-AT-AT.q3o (a four-legged walker of
+// separate pieces) keeps a piece a fifth of its height at n = 155. It was
+// refused before only because its automatic labels happened to fail.
+TEST(HumanoidCheck, APartialSkeletonIsNamed)
+{
+    const std::string file = models + "/Q3D/E-AT-AT.q3o";
+    if (!std::filesystem::exists(file))
+        GTEST_SKIP() << "assimp-testmodels is not installed (" << file << ")";
+    const HumanoidCheck h = check(file);
+    EXPECT_NE(h.message().find("its curve skeleton spans only"), std::string::npos) << h.message();
+}
+
 TEST(HumanoidCheck, TooFewEndsAreExplained)
 {
     Mesh flat, line;
