@@ -1,5 +1,6 @@
 #include "core/skeleton/extract.h"
 
+#include "core/skeleton/contacts.h"
 #include "core/voxel/distance_transform.h"
 
 namespace rig {
@@ -32,7 +33,8 @@ CurveSkeletonResult extractCurveSkeleton(const Mesh& mesh, const CurveSkeletonOp
     r.raw = buildCurveSkeleton(r.thinned, distanceToEmpty(r.solid, r.thinned), progress);
     clock.lap("graph");
 
-    RefinedSkeleton refined = refineCurveSkeleton(r.raw, options.refine);
+    // Loops through a contact (a hand resting on a thigh) are cut at the contact.
+    RefinedSkeleton refined = refineCurveSkeleton(r.raw, options.refine, contactNodes(r.raw, mesh, r.solid.voxelSize));
     r.refined = std::move(refined.skeleton);
     r.refineReport = refined.report;
     clock.lap("refine");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <string>
 
 namespace rig {
 namespace {
@@ -17,8 +18,9 @@ struct WorkGraph {
     std::vector<std::uint8_t> state;
     std::vector<std::vector<int>> adj;
     std::vector<char> alive;
+    std::vector<char> contact; ///< contacts.h: where to cut a loop first
 
-    explicit WorkGraph(const CurveSkeleton& s) : adj(s.adjacency())
+    WorkGraph(const CurveSkeleton& s, std::span<const char> contacts) : adj(s.adjacency())
     {
         const int n = s.nodeCount();
         for (int i = 0; i < n; ++i) {
@@ -28,10 +30,12 @@ struct WorkGraph {
         r = s.radii;
         state = s.voxelStates;
         alive.assign(static_cast<size_t>(n), 1);
+        contact.assign(contacts.begin(), contacts.end());
+        contact.resize(static_cast<size_t>(n), 0);
     }
     int size() const { return static_cast<int>(pos.size()); }
     int degree(int v) const { return static_cast<int>(adj[static_cast<size_t>(v)].size()); }
-    int add(const Vec3& p, double radius, const Vec3i& v, std::uint8_t st)
+    int add(const Vec3& p, double radius, const Vec3i& v, std::uint8_t st, char isContact)
     {
         pos.push_back(p);
         r.push_back(radius);
@@ -39,6 +43,7 @@ struct WorkGraph {
         state.push_back(st);
         adj.emplace_back();
         alive.push_back(1);
+        contact.push_back(isContact);
         return size() - 1;
     }
     void addEdge(int a, int b)
@@ -111,10 +116,12 @@ int collapseConnectionClusters(WorkGraph& g)
         Vec3 centroid = Vec3::Zero();
         double radius = 0.0;
         std::uint8_t st = static_cast<std::uint8_t>(VoxelState::Surface);
+        char isContact = 0;
         for (int m : members) {
             centroid += g.pos[static_cast<size_t>(m)];
             radius = std::max(radius, g.r[static_cast<size_t>(m)]);
             st = std::max(st, g.state[static_cast<size_t>(m)]);
+            isContact = std::max(isContact, g.contact[static_cast<size_t>(m)]);
         }
         centroid /= static_cast<double>(members.size());
         const int nearest = *std::min_element(members.begin(), members.end(), [&](int a, int b) {
@@ -131,7 +138,7 @@ int collapseConnectionClusters(WorkGraph& g)
         const Vec3i vox = g.vox[static_cast<size_t>(nearest)];
         for (int m : members)
             g.removeNode(m);
-        const int c = g.add(centroid, radius, vox, st);
+        const int c = g.add(centroid, radius, vox, st, isContact);
         for (int w : outside)
             g.addEdge(c, w);
         ++collapsed;
@@ -169,11 +176,14 @@ int cycleRank(const WorkGraph& g)
     return edges2 / 2 - nodes + components;
 }
 
-// Kruskal's maximum spanning forest with edge strength min(r_a, r_b): the edges
-// left out are the weakest edge of each fundamental cycle.
+// Kruskal's maximum spanning forest with edge strength min(r_a, r_b), edges at a
+// contact (contacts.h) weaker than any other: the edges left out are, for each
+// fundamental cycle, its weakest edge at a contact, or its weakest edge when it
+// has no contact.
 int breakLoopsAtWeakestEdges(WorkGraph& g)
 {
     struct Edge {
+        bool contact;
         double strength;
         int a, b;
     };
@@ -181,8 +191,11 @@ int breakLoopsAtWeakestEdges(WorkGraph& g)
     for (int a = 0; a < g.size(); ++a)
         for (int b : g.adj[static_cast<size_t>(a)])
             if (a < b)
-                edges.push_back({std::min(g.r[static_cast<size_t>(a)], g.r[static_cast<size_t>(b)]), a, b});
-    std::stable_sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.strength > y.strength; });
+                edges.push_back({g.contact[static_cast<size_t>(a)] || g.contact[static_cast<size_t>(b)],
+                                 std::min(g.r[static_cast<size_t>(a)], g.r[static_cast<size_t>(b)]), a, b});
+    std::stable_sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
+        return x.contact != y.contact ? !x.contact : x.strength > y.strength;
+    });
     std::vector<int> uf(static_cast<size_t>(g.size()));
     std::iota(uf.begin(), uf.end(), 0);
     auto find = [&](int x) {
@@ -309,14 +322,18 @@ void smoothSegments(CurveSkeleton& s, int window)
 
 } // namespace
 
-RefinedSkeleton refineCurveSkeleton(const CurveSkeleton& skeleton, const RefineOptions& options)
+RefinedSkeleton refineCurveSkeleton(const CurveSkeleton& skeleton, const RefineOptions& options,
+                                    std::span<const char> contacts)
 {
     if (options.spurLength < 0 || options.minBranchNodes < 0 || options.trimSurfaceTips < 0 ||
         options.smoothingWindow < 0)
         throw InvalidInput("rig::refineCurveSkeleton(): options must not be negative");
+    if (!contacts.empty() && contacts.size() != static_cast<size_t>(skeleton.nodeCount()))
+        throw InvalidInput("rig::refineCurveSkeleton(): " + std::to_string(contacts.size()) + " contact flags for " +
+                           std::to_string(skeleton.nodeCount()) + " nodes");
     RefinedSkeleton out;
     RefineReport& rep = out.report;
-    WorkGraph g(skeleton);
+    WorkGraph g(skeleton, contacts);
     rep.clustersCollapsed = collapseConnectionClusters(g);
     if (options.keepLargestComponent)
         rep.componentsDropped = keepLargestComponent(g);

@@ -6,6 +6,8 @@
 
 #include "core/skeleton/curve_skeleton.h"
 
+#include <span>
+
 namespace rig {
 
 struct RefineOptions {
@@ -49,7 +51,8 @@ struct RefinedSkeleton {
 ///  1. collapse each cluster of touching connection nodes into one node at the
 ///     cluster's centroid with the cluster's largest radius;
 ///  2. keep the largest component (optional);
-///  3. find loops and break each at its weakest edge (optional);
+///  3. find loops and break each at its weakest edge (optional), an edge at a
+///     node flagged in `contacts` (contacts.h) before any other;
 ///  4. trim Surface-voxel tips, then remove spurs (shortest relative to its
 ///     junction's radius first, never leaving a junction with fewer than 3 branches);
 ///  5. root at the connection node of largest radius (`finalizeCurveSkeleton`);
@@ -57,6 +60,8 @@ struct RefinedSkeleton {
 /// Expects: a skeleton from `buildCurveSkeleton` or `finalizeCurveSkeleton`.
 /// Throws rig::InvalidInput (naming `rig::refineCurveSkeleton()`) for negative
 /// options.
-RefinedSkeleton refineCurveSkeleton(const CurveSkeleton& skeleton, const RefineOptions& options = {});
+/// `contacts` is empty or one flag per node of `skeleton`.
+RefinedSkeleton refineCurveSkeleton(const CurveSkeleton& skeleton, const RefineOptions& options = {},
+                                    std::span<const char> contacts = {});
 
 } // namespace rig

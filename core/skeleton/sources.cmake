@@ -2,6 +2,7 @@
 list(APPEND RIGSMITH_CORE_SOURCES
   skeleton/curve_skeleton.cpp
   skeleton/refine.cpp
+  skeleton/contacts.cpp
   skeleton/extract.cpp
 )
 list(APPEND RIGSMITH_CORE_SOURCES skeleton/end_nodes.cpp skeleton/root.cpp)

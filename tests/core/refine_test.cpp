@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace rig {
 namespace {
 
@@ -130,6 +133,44 @@ TEST(Refine, LoopIsBrokenAtItsWeakestEdge)
     for (int e : r.skeleton.nodesOf(NodeType::End))
         thinEndNearCut |= (r.skeleton.positions.row(e) - Eigen::RowVector3d(-8, 0, 0)).norm() < 4.0;
     EXPECT_TRUE(thinEndNearCut);
+}
+
+/// A loop made by a contact (contacts.h) is cut there, not at its thinnest
+/// place: the same ring as above, its thin node opposite the handle, a contact
+/// a quarter of the way round.
+TEST(Refine, LoopIsBrokenAtAContactBeforeItsWeakestEdge)
+{
+    std::vector<Vec3> pts;
+    std::vector<std::array<int, 2>> edges;
+    for (int i = 0; i < 16; ++i) {
+        const double t = 2 * 3.14159265358979 * i / 16;
+        pts.push_back(Vec3(8 * std::cos(t), 8 * std::sin(t), 0));
+        edges.push_back({i, (i + 1) % 16});
+    }
+    const auto handle = chain(pts, Vec3(9, 0, 0), Vec3(1, 0, 0), 12);
+    edges.push_back({0, handle[0]});
+    for (size_t i = 1; i < handle.size(); ++i)
+        edges.push_back({handle[i - 1], handle[i]});
+    std::vector<double> radii(pts.size(), 1.0);
+    radii[8] = 0.2;
+    radii[0] = 1.5;
+    const CurveSkeleton s = graph(pts, edges, radii);
+    std::vector<char> contact(static_cast<size_t>(s.nodeCount()), 0);
+    for (int i = 0; i < s.nodeCount(); ++i)
+        contact[static_cast<size_t>(i)] = (s.positions.row(i) - Eigen::RowVector3d(0, 8, 0)).norm() < 1.0;
+    ASSERT_EQ(std::count(contact.begin(), contact.end(), 1), 1);
+    EXPECT_THROW(refineCurveSkeleton(s, {}, std::vector<char>(3, 0)), InvalidInput);
+    const RefinedSkeleton r = refineCurveSkeleton(s, {.smoothingWindow = 0}, contact);
+    EXPECT_EQ(r.report.loopsBroken, 1);
+    EXPECT_EQ(r.skeleton.edgeCount(), r.skeleton.nodeCount() - 1) << "a tree";
+    bool endAtContact = false, thinKept = false;
+    for (int e : r.skeleton.nodesOf(NodeType::End))
+        endAtContact |= (r.skeleton.positions.row(e) - Eigen::RowVector3d(0, 8, 0)).norm() < 4.0;
+    for (int i = 0; i < r.skeleton.nodeCount(); ++i)
+        thinKept |= r.skeleton.types[static_cast<size_t>(i)] == NodeType::Flow &&
+                    (r.skeleton.positions.row(i) - Eigen::RowVector3d(-8, 0, 0)).norm() < 1e-9;
+    EXPECT_TRUE(endAtContact);
+    EXPECT_TRUE(thinKept) << "the thin node stays inside the ring's curve";
 }
 
 TEST(Refine, SmallComponentsAreDropped)

@@ -1,0 +1,229 @@
+#include "core/skeleton/contacts.h"
+
+#include "core/common/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+namespace rig {
+namespace {
+
+/// Nodes on a loop: what is left after repeatedly removing nodes of degree ≤ 1
+/// (the graph's 2-core).
+std::vector<char> loopNodes(const std::vector<std::vector<int>>& adj)
+{
+    const size_t n = adj.size();
+    std::vector<int> degree(n);
+    std::vector<int> leaves;
+    std::vector<char> on(n, 1);
+    for (size_t v = 0; v < n; ++v) {
+        degree[v] = static_cast<int>(adj[v].size());
+        if (degree[v] <= 1)
+            leaves.push_back(static_cast<int>(v));
+    }
+    while (!leaves.empty()) {
+        const int v = leaves.back();
+        leaves.pop_back();
+        if (!on[static_cast<size_t>(v)])
+            continue;
+        on[static_cast<size_t>(v)] = 0;
+        for (int w : adj[static_cast<size_t>(v)])
+            if (on[static_cast<size_t>(w)] && --degree[static_cast<size_t>(w)] == 1)
+                leaves.push_back(w);
+    }
+    return on;
+}
+
+/// The surface cut by a grid of cubes (side 2h) into patches: the vertices of
+/// one cube that the mesh's edges inside the cube connect. Where two sheets of
+/// skin touch, a cube holds a patch of each; elsewhere a cube holds one. The
+/// patches and the edges between them are a coarse copy of the surface's
+/// connectivity whose size follows the grid, not the vertex count (a
+/// 92k-vertex character has as many patches as its 2.6k-vertex original).
+struct Patches {
+    Vec3 origin;
+    double cell = 1.0;   ///< side of the cubes that split the surface into patches
+    double lookup = 1.0; ///< side of the coarser cubes that find patches near a point
+    Vec3i dims, lookupDims;
+    std::vector<Vec3> centre;
+    std::vector<int> size;
+    std::vector<int> cellStart, cellPatch; ///< CSR: lookup cube → its patches
+    std::vector<int> nbrStart, nbr;        ///< CSR: patch → patches sharing a mesh edge with it
+
+    Patches(const Mesh& mesh, double side);
+    static Vec3i cube(const Vec3& p, const Vec3& origin, double side, const Vec3i& dims)
+    {
+        const Vec3i c = ((p - origin) / side).array().floor().cast<int>().matrix();
+        return c.cwiseMax(Vec3i::Zero()).cwiseMin(dims - Vec3i::Ones());
+    }
+    static std::int64_t index(const Vec3i& c, const Vec3i& dims)
+    {
+        return c.x() + std::int64_t(dims.x()) * (c.y() + std::int64_t(dims.y()) * c.z());
+    }
+
+    /// Calls f(patch) for every patch whose lookup cube meets the ball (p, radius).
+    template <typename F>
+    void near(const Vec3& p, double radius, F&& f) const
+    {
+        const Vec3i lo = cube(p - Vec3::Constant(radius), origin, lookup, lookupDims);
+        const Vec3i hi = cube(p + Vec3::Constant(radius), origin, lookup, lookupDims);
+        for (int z = lo.z(); z <= hi.z(); ++z)
+            for (int y = lo.y(); y <= hi.y(); ++y)
+                for (int x = lo.x(); x <= hi.x(); ++x) {
+                    const auto c = static_cast<size_t>(index(Vec3i(x, y, z), lookupDims));
+                    for (int k = cellStart[c]; k < cellStart[c + 1]; ++k)
+                        f(cellPatch[static_cast<size_t>(k)]);
+                }
+    }
+};
+
+int findRoot(std::vector<int>& uf, int x)
+{
+    while (uf[static_cast<size_t>(x)] != x)
+        x = uf[static_cast<size_t>(x)] = uf[static_cast<size_t>(uf[static_cast<size_t>(x)])];
+    return x;
+}
+
+Patches::Patches(const Mesh& mesh, double side) : cell(side), lookup(4.0 * side)
+{
+    const int V = mesh.vertexCount();
+    origin = mesh.V.colwise().minCoeff().transpose();
+    const Vec3 extent = mesh.V.colwise().maxCoeff().transpose() - origin;
+    dims = (extent / cell).array().floor().cast<int>().matrix() + Vec3i::Ones();
+    lookupDims = (extent / lookup).array().floor().cast<int>().matrix() + Vec3i::Ones();
+    std::vector<std::int64_t> cubeOf(static_cast<size_t>(V));
+    std::vector<int> uf(static_cast<size_t>(V));
+    for (int v = 0; v < V; ++v) {
+        cubeOf[static_cast<size_t>(v)] = index(cube(mesh.V.row(v).transpose(), origin, cell, dims), dims);
+        uf[static_cast<size_t>(v)] = v;
+    }
+    auto edges = [&](auto&& f) {
+        for (Eigen::Index t = 0; t < mesh.F.rows(); ++t)
+            for (int k = 0; k < 3; ++k)
+                f(mesh.F(t, k), mesh.F(t, (k + 1) % 3));
+    };
+    edges([&](int a, int b) {
+        if (cubeOf[static_cast<size_t>(a)] == cubeOf[static_cast<size_t>(b)])
+            uf[static_cast<size_t>(findRoot(uf, a))] = findRoot(uf, b);
+    });
+    std::vector<int> patchOf(static_cast<size_t>(V), -1), id(static_cast<size_t>(V), -1);
+    for (int v = 0; v < V; ++v) {
+        int& p = id[static_cast<size_t>(findRoot(uf, v))];
+        if (p < 0) {
+            p = static_cast<int>(centre.size());
+            centre.push_back(Vec3::Zero());
+            size.push_back(0);
+        }
+        patchOf[static_cast<size_t>(v)] = p;
+        centre[static_cast<size_t>(p)] += mesh.V.row(v).transpose();
+        ++size[static_cast<size_t>(p)];
+    }
+    std::vector<std::int64_t> lookupOf(centre.size());
+    cellStart.assign(static_cast<size_t>(lookupDims.prod()) + 1, 0);
+    for (size_t p = 0; p < centre.size(); ++p) {
+        centre[p] /= static_cast<double>(size[p]);
+        lookupOf[p] = index(cube(centre[p], origin, lookup, lookupDims), lookupDims);
+        ++cellStart[static_cast<size_t>(lookupOf[p]) + 1];
+    }
+    for (size_t c = 1; c < cellStart.size(); ++c)
+        cellStart[c] += cellStart[c - 1];
+    cellPatch.resize(centre.size());
+    std::vector<int> fill(cellStart.begin(), cellStart.end() - 1);
+    for (size_t p = 0; p < centre.size(); ++p)
+        cellPatch[static_cast<size_t>(fill[static_cast<size_t>(lookupOf[p])]++)] = static_cast<int>(p);
+    // Patch adjacency by counting (CSR), then each patch's list sorted and
+    // made unique in place.
+    nbrStart.assign(centre.size() + 1, 0);
+    edges([&](int a, int b) {
+        const int pa = patchOf[static_cast<size_t>(a)], pb = patchOf[static_cast<size_t>(b)];
+        if (pa != pb) {
+            ++nbrStart[static_cast<size_t>(pa) + 1];
+            ++nbrStart[static_cast<size_t>(pb) + 1];
+        }
+    });
+    for (size_t p = 1; p < nbrStart.size(); ++p)
+        nbrStart[p] += nbrStart[p - 1];
+    std::vector<int> at(nbrStart.begin(), nbrStart.end() - 1);
+    nbr.resize(static_cast<size_t>(nbrStart.back()));
+    edges([&](int a, int b) {
+        const int pa = patchOf[static_cast<size_t>(a)], pb = patchOf[static_cast<size_t>(b)];
+        if (pa != pb) {
+            nbr[static_cast<size_t>(at[static_cast<size_t>(pa)]++)] = pb;
+            nbr[static_cast<size_t>(at[static_cast<size_t>(pb)]++)] = pa;
+        }
+    });
+    int kept = 0;
+    for (size_t p = 0; p + 1 < nbrStart.size(); ++p) {
+        const auto first = nbr.begin() + nbrStart[p], last = nbr.begin() + nbrStart[p + 1];
+        std::sort(first, last);
+        const auto end = std::unique(first, last);
+        nbrStart[p] = kept;
+        kept = static_cast<int>(std::copy(first, end, nbr.begin() + kept) - nbr.begin());
+    }
+    nbrStart.back() = kept;
+    nbr.resize(static_cast<size_t>(kept));
+}
+
+} // namespace
+
+std::vector<char> contactNodes(const CurveSkeleton& skeleton, const Mesh& mesh, double voxelSize,
+                               const ContactOptions& o)
+{
+    if (!(voxelSize > 0.0) || !(o.ballScale > 0.0) || !(o.reachScale >= o.ballScale) || o.minVertices < 1)
+        throw InvalidInput("rig::contactNodes(): the voxel size and the scales must be positive, reachScale at least "
+                           "ballScale and minVertices at least 1");
+    const int n = skeleton.nodeCount();
+    std::vector<char> contact(static_cast<size_t>(n), 0);
+    if (skeleton.loopCount == 0 || mesh.vertexCount() == 0)
+        return contact;
+    const std::vector<char> onLoop = loopNodes(skeleton.adjacency());
+    const Patches patches(mesh, 2.0 * voxelSize);
+    // Per patch: 2 within the ball, 1 within reach, for the node `stamp` says.
+    const size_t P = patches.centre.size();
+    std::vector<int> stamp(P, -1), component(P, -1);
+    std::vector<char> where(P, 0);
+    std::vector<int> reached, queue;
+    for (int i = 0; i < n; ++i) {
+        if (!onLoop[static_cast<size_t>(i)])
+            continue;
+        const Vec3 p = skeleton.positions.row(i).transpose();
+        const double r = skeleton.radii[static_cast<size_t>(i)];
+        const double ball = o.ballScale * r + voxelSize, reach = o.reachScale * r + 2.0 * voxelSize;
+        reached.clear();
+        patches.near(p, reach, [&](int q) {
+            const double d2 = (patches.centre[static_cast<size_t>(q)] - p).squaredNorm();
+            if (d2 > reach * reach)
+                return;
+            stamp[static_cast<size_t>(q)] = i;
+            component[static_cast<size_t>(q)] = -1;
+            where[static_cast<size_t>(q)] = d2 <= ball * ball ? 2 : 1;
+            reached.push_back(q);
+        });
+        int sheets = 0;
+        for (int s : reached) {
+            if (where[static_cast<size_t>(s)] != 2 || component[static_cast<size_t>(s)] >= 0)
+                continue;
+            int inBall = 0;
+            queue.assign(1, s);
+            component[static_cast<size_t>(s)] = s;
+            for (size_t k = 0; k < queue.size(); ++k) {
+                const int q = queue[k];
+                inBall += where[static_cast<size_t>(q)] == 2 ? patches.size[static_cast<size_t>(q)] : 0;
+                for (int e = patches.nbrStart[static_cast<size_t>(q)]; e < patches.nbrStart[static_cast<size_t>(q) + 1]; ++e) {
+                    const int w = patches.nbr[static_cast<size_t>(e)];
+                    if (stamp[static_cast<size_t>(w)] == i && component[static_cast<size_t>(w)] < 0) {
+                        component[static_cast<size_t>(w)] = s;
+                        queue.push_back(w);
+                    }
+                }
+            }
+            sheets += inBall >= o.minVertices ? 1 : 0;
+        }
+        contact[static_cast<size_t>(i)] = sheets >= 2 ? 1 : 0;
+    }
+    return contact;
+}
+
+} // namespace rig
