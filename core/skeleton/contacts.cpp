@@ -40,8 +40,8 @@ std::vector<char> loopNodes(const std::vector<std::vector<int>>& adj)
 /// one cube that the mesh's edges inside the cube connect. Where two sheets of
 /// skin touch, a cube holds a patch of each; elsewhere a cube holds one. The
 /// patches and the edges between them are a coarse copy of the surface's
-/// connectivity whose size follows the grid, not the vertex count (a
-/// 92k-vertex character has as many patches as its 2.6k-vertex original).
+/// connectivity: a node's test walks patches, whose number near it follows
+/// the grid rather than the mesh's density.
 struct Patches {
     Vec3 origin;
     double cell = 1.0;   ///< side of the cubes that split the surface into patches
@@ -166,6 +166,66 @@ Patches::Patches(const Mesh& mesh, double side) : cell(side), lookup(4.0 * side)
     nbr.resize(static_cast<size_t>(kept));
 }
 
+/// Counts the sheets of surface around one node after another, reusing its
+/// scratch arrays (one entry per patch).
+class SheetCounter {
+public:
+    explicit SheetCounter(const Patches& patches)
+        : m_patches(patches), m_stamp(patches.centre.size(), -1), m_component(m_stamp.size(), -1),
+          m_where(m_stamp.size(), 0)
+    {
+    }
+
+    /// The groups of patches within `ball` of p, joined by patches within
+    /// `reach`, that hold at least `minVertices` vertices within the ball.
+    int sheets(int node, const Vec3& p, double ball, double reach, int minVertices)
+    {
+        m_reached.clear();
+        m_patches.near(p, reach, [&](int q) {
+            const double d2 = (m_patches.centre[static_cast<size_t>(q)] - p).squaredNorm();
+            if (d2 > reach * reach)
+                return;
+            m_stamp[static_cast<size_t>(q)] = node;
+            m_component[static_cast<size_t>(q)] = -1;
+            m_where[static_cast<size_t>(q)] = d2 <= ball * ball ? 2 : 1;
+            m_reached.push_back(q);
+        });
+        int count = 0;
+        for (int s : m_reached)
+            if (m_where[static_cast<size_t>(s)] == 2 && m_component[static_cast<size_t>(s)] < 0)
+                count += grow(node, s) >= minVertices ? 1 : 0;
+        return count;
+    }
+
+private:
+    /// Labels the group of `seed` (breadth first through this node's
+    /// patches); returns its vertices within the ball.
+    int grow(int node, int seed)
+    {
+        int inBall = 0;
+        m_queue.assign(1, seed);
+        m_component[static_cast<size_t>(seed)] = seed;
+        for (size_t k = 0; k < m_queue.size(); ++k) {
+            const int q = m_queue[k];
+            inBall += m_where[static_cast<size_t>(q)] == 2 ? m_patches.size[static_cast<size_t>(q)] : 0;
+            for (int e = m_patches.nbrStart[static_cast<size_t>(q)]; e < m_patches.nbrStart[static_cast<size_t>(q) + 1]; ++e) {
+                const int w = m_patches.nbr[static_cast<size_t>(e)];
+                if (m_stamp[static_cast<size_t>(w)] == node && m_component[static_cast<size_t>(w)] < 0) {
+                    m_component[static_cast<size_t>(w)] = seed;
+                    m_queue.push_back(w);
+                }
+            }
+        }
+        return inBall;
+    }
+
+    const Patches& m_patches;
+    std::vector<int> m_stamp;     ///< The node whose reach last took the patch.
+    std::vector<int> m_component; ///< The seed of the patch's group for that node, -1 before.
+    std::vector<char> m_where;    ///< 2 within the ball, 1 within reach only.
+    std::vector<int> m_reached, m_queue;
+};
+
 } // namespace
 
 std::vector<char> contactNodes(const CurveSkeleton& skeleton, const Mesh& mesh, double voxelSize,
@@ -180,47 +240,13 @@ std::vector<char> contactNodes(const CurveSkeleton& skeleton, const Mesh& mesh, 
         return contact;
     const std::vector<char> onLoop = loopNodes(skeleton.adjacency());
     const Patches patches(mesh, 2.0 * voxelSize);
-    // Per patch: 2 within the ball, 1 within reach, for the node `stamp` says.
-    const size_t P = patches.centre.size();
-    std::vector<int> stamp(P, -1), component(P, -1);
-    std::vector<char> where(P, 0);
-    std::vector<int> reached, queue;
+    SheetCounter counter(patches);
     for (int i = 0; i < n; ++i) {
         if (!onLoop[static_cast<size_t>(i)])
             continue;
-        const Vec3 p = skeleton.positions.row(i).transpose();
         const double r = skeleton.radii[static_cast<size_t>(i)];
-        const double ball = o.ballScale * r + voxelSize, reach = o.reachScale * r + 2.0 * voxelSize;
-        reached.clear();
-        patches.near(p, reach, [&](int q) {
-            const double d2 = (patches.centre[static_cast<size_t>(q)] - p).squaredNorm();
-            if (d2 > reach * reach)
-                return;
-            stamp[static_cast<size_t>(q)] = i;
-            component[static_cast<size_t>(q)] = -1;
-            where[static_cast<size_t>(q)] = d2 <= ball * ball ? 2 : 1;
-            reached.push_back(q);
-        });
-        int sheets = 0;
-        for (int s : reached) {
-            if (where[static_cast<size_t>(s)] != 2 || component[static_cast<size_t>(s)] >= 0)
-                continue;
-            int inBall = 0;
-            queue.assign(1, s);
-            component[static_cast<size_t>(s)] = s;
-            for (size_t k = 0; k < queue.size(); ++k) {
-                const int q = queue[k];
-                inBall += where[static_cast<size_t>(q)] == 2 ? patches.size[static_cast<size_t>(q)] : 0;
-                for (int e = patches.nbrStart[static_cast<size_t>(q)]; e < patches.nbrStart[static_cast<size_t>(q) + 1]; ++e) {
-                    const int w = patches.nbr[static_cast<size_t>(e)];
-                    if (stamp[static_cast<size_t>(w)] == i && component[static_cast<size_t>(w)] < 0) {
-                        component[static_cast<size_t>(w)] = s;
-                        queue.push_back(w);
-                    }
-                }
-            }
-            sheets += inBall >= o.minVertices ? 1 : 0;
-        }
+        const int sheets = counter.sheets(i, skeleton.positions.row(i).transpose(), o.ballScale * r + voxelSize,
+                                          o.reachScale * r + 2.0 * voxelSize, o.minVertices);
         contact[static_cast<size_t>(i)] = sheets >= 2 ? 1 : 0;
     }
     return contact;
