@@ -124,7 +124,7 @@ struct GeodesicVoxelOptions {
     /// #J joints that may get weight (empty: all); the others have no bones
     /// and no sweep (`boneSegments()` of bone_segments.h). Not a method
     /// parameter: the skinning stage passes the user's --deform-joints.
-    std::vector<bool> deforming;
+    std::vector<bool> deforming{};
 };
 
 struct GeodesicVoxelResult {

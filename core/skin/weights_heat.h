@@ -120,7 +120,7 @@ struct HeatWeightOptions {
     /// #J joints that may get weight (empty: all); the others have no bones
     /// (`boneSegments()` of bone_segments.h). Not a method parameter:
     /// the skinning stage passes the user's --deform-joints.
-    std::vector<bool> deforming;
+    std::vector<bool> deforming{};
 };
 
 struct HeatWeightsResult {
