@@ -174,6 +174,9 @@ HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, con
     if (feet > options.maxGroundEnds || (feet < 2 && ground > options.maxGroundEnds))
         c.reasons.push_back(std::to_string(ground) + " skeleton ends reach the ground, legs of an animal or a " +
                             "machine rather than two feet");
+    if (ground == 0 && !endNodes(skeleton).empty())
+        c.reasons.push_back("no skeleton end reaches the ground (the lowest " + percent(options.groundBand) +
+                            " of its height), where a humanoid stands on its feet");
     return c;
 }
 

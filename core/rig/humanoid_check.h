@@ -41,6 +41,11 @@
 ///   default character's poses at n = 80-255): E-AT-AT.q3o at n = 155 keeps a
 ///   piece 0.20 of its height, which before was refused only because its five
 ///   automatic labels happened not to make a head, two arms and two legs;
+/// - no end on the ground: no skeleton end within `groundBand` of the bottom,
+///   where a humanoid's feet are (every humanoid of the devset, BCN, the
+///   default character's poses, mrfixit, HUMAN.blend and human.zae has two to
+///   four there): the Collada duck, whose curve runs from its tail to its
+///   beak, and a house (regr01.obj) were rigged as humanoids;
 /// - a motion clip's skeleton: a BVH file read as a character is a set of bone boxes.
 /// `explainTooFewEnds()` names the cause when the skeleton has too few ends
 /// (flat, collinear, in pieces) and `looksUpsideDown()` a figure standing on its head.
