@@ -105,9 +105,10 @@ TEST(Refine, ClusterOfTouchingConnectionsCollapsesToOneNode)
     EXPECT_EQ(r.skeleton.segments.size(), 4u);
 }
 
-TEST(Refine, LoopIsBrokenAtItsWeakestEdge)
+// A ring of 16 nodes of radius 8 with a handle along +x; the thinnest node
+// (radius 0.2) is opposite the handle, at (-8, 0, 0).
+CurveSkeleton ringWithHandle()
 {
-    // A square ring of 16 nodes with a handle; the thinnest node is opposite the handle.
     std::vector<Vec3> pts;
     std::vector<std::array<int, 2>> edges;
     for (int i = 0; i < 16; ++i) {
@@ -122,7 +123,12 @@ TEST(Refine, LoopIsBrokenAtItsWeakestEdge)
     std::vector<double> radii(pts.size(), 1.0);
     radii[8] = 0.2;
     radii[0] = 1.5;
-    const RefinedSkeleton r = refineCurveSkeleton(graph(pts, edges, radii), {.smoothingWindow = 0});
+    return graph(pts, edges, radii);
+}
+
+TEST(Refine, LoopIsBrokenAtItsWeakestEdge)
+{
+    const RefinedSkeleton r = refineCurveSkeleton(ringWithHandle(), {.smoothingWindow = 0});
     EXPECT_EQ(r.report.loopsFound, 1);
     EXPECT_EQ(r.report.loopsBroken, 1);
     EXPECT_EQ(r.skeleton.loopCount, 0);
@@ -140,21 +146,7 @@ TEST(Refine, LoopIsBrokenAtItsWeakestEdge)
 /// a quarter of the way round.
 TEST(Refine, LoopIsBrokenAtAContactBeforeItsWeakestEdge)
 {
-    std::vector<Vec3> pts;
-    std::vector<std::array<int, 2>> edges;
-    for (int i = 0; i < 16; ++i) {
-        const double t = 2 * 3.14159265358979 * i / 16;
-        pts.push_back(Vec3(8 * std::cos(t), 8 * std::sin(t), 0));
-        edges.push_back({i, (i + 1) % 16});
-    }
-    const auto handle = chain(pts, Vec3(9, 0, 0), Vec3(1, 0, 0), 12);
-    edges.push_back({0, handle[0]});
-    for (size_t i = 1; i < handle.size(); ++i)
-        edges.push_back({handle[i - 1], handle[i]});
-    std::vector<double> radii(pts.size(), 1.0);
-    radii[8] = 0.2;
-    radii[0] = 1.5;
-    const CurveSkeleton s = graph(pts, edges, radii);
+    const CurveSkeleton s = ringWithHandle();
     std::vector<char> contact(static_cast<size_t>(s.nodeCount()), 0);
     for (int i = 0; i < s.nodeCount(); ++i)
         contact[static_cast<size_t>(i)] = (s.positions.row(i) - Eigen::RowVector3d(0, 8, 0)).norm() < 1.0;
