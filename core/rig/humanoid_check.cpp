@@ -121,49 +121,58 @@ std::string HumanoidCheck::message() const
            "): the 21-joint humanoid rig fitted to it will be wrong.";
 }
 
-HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, const std::string& format,
-                            const HumanoidCheckOptions& options)
+namespace {
+
+/// The figure's proportions: no upright body axis.
+void proportionReasons(const Extent& e, const HumanoidCheckOptions& options, std::vector<std::string>& reasons)
 {
-    HumanoidCheck c;
-    if (format == "bvh")
-        c.reasons.push_back("it is a motion clip, read as the boxes of its bones; load it as a clip instead");
-    const Extent e = extentOf(mesh.V);
     const Vec3 size = e.size();
     const double height = size.y(), across = std::max(size.x(), size.z());
     const double thin = std::min(size.x(), size.z());
     if (across > 0.0 && height < options.minHeightRatio * across)
-        c.reasons.push_back("no upright body axis: it is " + ratio(height / across) +
-                            " times as tall as it is wide or deep");
+        reasons.push_back("no upright body axis: it is " + ratio(height / across) +
+                          " times as tall as it is wide or deep");
     else if (height > 0.0 && thin > options.maxThicknessRatio * height)
-        c.reasons.push_back("no upright body axis: it is as deep and as wide as it is tall (" + ratio(thin / height) +
-                            " of its height both ways)");
+        reasons.push_back("no upright body axis: it is as deep and as wide as it is tall (" + ratio(thin / height) +
+                          " of its height both ways)");
+}
+
+/// The skeleton's ends and limbs: too many, legs across, a partial skeleton.
+void limbReasons(const CurveSkeleton& skeleton, const Extent& e, const HumanoidCheckOptions& options,
+                 std::vector<std::string>& reasons)
+{
+    const Vec3 size = e.size();
+    const double height = size.y();
     const int ends = static_cast<int>(endNodes(skeleton).size());
     if (ends > options.maxEnds)
-        c.reasons.push_back(std::to_string(ends) + " skeleton ends, where a humanoid has five (head, hands, feet) " +
-                            "and a few more for fingers or toes");
+        reasons.push_back(std::to_string(ends) + " skeleton ends, where a humanoid has five (head, hands, feet) " +
+                          "and a few more for fingers or toes");
     const std::vector<int> limbEnds = longBranchEnds(skeleton, options.longBranch * size.maxCoeff());
     const int limbs = static_cast<int>(limbEnds.size());
     if (limbs > options.maxLongEnds)
-        c.reasons.push_back(std::to_string(limbs) + " long limbs (skeleton branches longer than " +
-                            percent(options.longBranch) + " of its size), where a humanoid has at most five " +
-                            "(head, hands, feet)");
+        reasons.push_back(std::to_string(limbs) + " long limbs (skeleton branches longer than " +
+                          percent(options.longBranch) + " of its size), where a humanoid has at most five " +
+                          "(head, hands, feet)");
     if (skeleton.nodeCount() > 0 && height > 0.0) {
         const double span = skeleton.positions.col(1).maxCoeff() - skeleton.positions.col(1).minCoeff();
         if (span < options.minSkeletonSpan * height)
-            c.reasons.push_back("its curve skeleton spans only " + percent(span / height) + " of its height (a " +
-                                "figure of separate or open pieces that did not fill into one body?)");
+            reasons.push_back("its curve skeleton spans only " + percent(span / height) + " of its height (a " +
+                              "figure of separate or open pieces that did not fill into one body?)");
     }
     const int sideways = static_cast<int>(std::count_if(limbEnds.begin(), limbEnds.end(), [&](int i) {
         const double y = skeleton.positions(i, 1);
         return y > e.min.y() + options.groundBand * height && y < e.max.y() - options.groundBand * height;
     }));
     if (sideways > options.maxMidLimbs)
-        c.reasons.push_back(std::to_string(sideways) + " long limbs end between the ground and the top, where a " +
-                            "humanoid has its two hands: legs sticking out sideways (an animal stood on its nose " +
-                            "or tail?)");
-    if (looksUpsideDown(mesh, skeleton, options))
-        c.reasons.push_back("it seems to stand on its head (one skeleton end on the ground, two or more at the "
-                            "top): is its up axis wrong?");
+        reasons.push_back(std::to_string(sideways) + " long limbs end between the ground and the top, where a " +
+                          "humanoid has its two hands: legs sticking out sideways (an animal stood on its nose " +
+                          "or tail?)");
+}
+
+/// What stands on the ground: more feet than two or three (legs), or none.
+void groundReasons(const CurveSkeleton& skeleton, const Extent& e, const HumanoidCheckOptions& options,
+                   std::vector<std::string>& reasons)
+{
     // More ground ends than a humanoid's feet have are its own only when they
     // form two or three feet (forked heels and toes), not one blob (a head
     // down, a hem) nor four legs.
@@ -172,11 +181,28 @@ HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, con
                          ? feetOnTheGround(skeleton, e, options.groundBand, options.footHeight)
                          : ground;
     if (feet > options.maxGroundEnds || (feet < 2 && ground > options.maxGroundEnds))
-        c.reasons.push_back(std::to_string(ground) + " skeleton ends reach the ground, legs of an animal or a " +
-                            "machine rather than two feet");
+        reasons.push_back(std::to_string(ground) + " skeleton ends reach the ground, legs of an animal or a " +
+                          "machine rather than two feet");
     if (ground == 0 && !endNodes(skeleton).empty())
-        c.reasons.push_back("no skeleton end reaches the ground (the lowest " + percent(options.groundBand) +
-                            " of its height), where a humanoid stands on its feet");
+        reasons.push_back("no skeleton end reaches the ground (the lowest " + percent(options.groundBand) +
+                          " of its height), where a humanoid stands on its feet");
+}
+
+} // namespace
+
+HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, const std::string& format,
+                            const HumanoidCheckOptions& options)
+{
+    HumanoidCheck c;
+    if (format == "bvh")
+        c.reasons.push_back("it is a motion clip, read as the boxes of its bones; load it as a clip instead");
+    const Extent e = extentOf(mesh.V);
+    proportionReasons(e, options, c.reasons);
+    limbReasons(skeleton, e, options, c.reasons);
+    if (looksUpsideDown(mesh, skeleton, options))
+        c.reasons.push_back("it seems to stand on its head (one skeleton end on the ground, two or more at the "
+                            "top): is its up axis wrong?");
+    groundReasons(skeleton, e, options, c.reasons);
     return c;
 }
 
