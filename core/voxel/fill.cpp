@@ -70,11 +70,6 @@ double edgeFunction(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Ei
     return swap ? -e : e;
 }
 
-// Per line along axis a, the running sum w of the crossings before each voxel
-// and the line's total (summed while the crossings were found): a vote for
-// the half-ray before it (w > 0) and the one after it (w - total > 0). The
-// lines are walked together, slice by slice across a, so memory is read in
-// order whatever the axis (the y and z lines of a voxel grid are strided).
 /// The line along axis a through grid coordinates c: c[p] + d[p]·c[q], p < q the other two axes.
 struct AxisLines {
     int p, q;
@@ -84,6 +79,11 @@ struct AxisLines {
     size_t of(const int c[3]) const { return static_cast<size_t>(c[p] + static_cast<std::int64_t>(d[p]) * c[q]); }
 };
 
+// Per line along axis a, the running sum w of the crossings before each voxel
+// and the line's total (summed while the crossings were found): a vote for
+// the half-ray before it (w > 0) and the one after it (w - total > 0). The
+// lines are walked together, slice by slice across a, so memory is read in
+// order whatever the axis (the y and z lines of a voxel grid are strided).
 void accumulateVotes(const VoxelGrid& g, int a, const std::vector<std::int16_t>& delta, const std::vector<int>& total,
                      std::vector<std::uint8_t>& votes)
 {
