@@ -1,8 +1,9 @@
 #include "core/mesh/mesh_queries.h"
 
+#include "core/common/union_find.h"
+
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
 
 namespace rig {
 
@@ -87,55 +88,40 @@ EdgeTopology edgeTopology(const MatrixX3i& F)
     return topo;
 }
 
-namespace {
-
-int findRoot(std::vector<int>& parent, int x)
-{
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-} // namespace
-
 int connectedComponents(const Mesh& mesh)
 {
-    std::vector<int> parent(static_cast<size_t>(mesh.V.rows()));
-    std::iota(parent.begin(), parent.end(), 0);
+    std::vector<int> parent = unionFindSets(static_cast<int>(mesh.V.rows()));
     std::vector<char> used(parent.size(), 0);
     for (Eigen::Index f = 0; f < mesh.F.rows(); ++f) {
         for (int k = 0; k < 3; ++k)
             used[mesh.F(f, k)] = 1;
-        const int r0 = findRoot(parent, mesh.F(f, 0));
+        const int r0 = unionFindRoot(parent, mesh.F(f, 0));
         for (int k = 1; k < 3; ++k) {
-            const int r = findRoot(parent, mesh.F(f, k));
+            const int r = unionFindRoot(parent, mesh.F(f, k));
             if (r != r0)
                 parent[r] = r0;
         }
     }
     int count = 0;
     for (size_t i = 0; i < parent.size(); ++i)
-        if (used[i] && findRoot(parent, static_cast<int>(i)) == static_cast<int>(i))
+        if (used[i] && unionFindRoot(parent, static_cast<int>(i)) == static_cast<int>(i))
             ++count;
     return count;
 }
 
 std::vector<int> vertexComponents(int vertexCount, const MatrixX3i& F, int& count)
 {
-    std::vector<int> parent(static_cast<size_t>(vertexCount));
-    std::iota(parent.begin(), parent.end(), 0);
+    std::vector<int> parent = unionFindSets(vertexCount);
     for (Eigen::Index f = 0; f < F.rows(); ++f)
         for (int k = 1; k < 3; ++k) {
-            const int a = findRoot(parent, F(f, 0)), b = findRoot(parent, F(f, k));
+            const int a = unionFindRoot(parent, F(f, 0)), b = unionFindRoot(parent, F(f, k));
             if (a != b)
                 parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
         }
     std::vector<int> id(static_cast<size_t>(vertexCount), -1);
     count = 0;
     for (int i = 0; i < vertexCount; ++i) {
-        const int r = findRoot(parent, i);
+        const int r = unionFindRoot(parent, i);
         if (id[static_cast<size_t>(r)] < 0)
             id[static_cast<size_t>(r)] = count++;
         id[static_cast<size_t>(i)] = id[static_cast<size_t>(r)];

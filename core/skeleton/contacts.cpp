@@ -1,6 +1,8 @@
 #include "core/skeleton/contacts.h"
 
 #include "core/common/error.h"
+#include "core/common/union_find.h"
+#include "core/mesh/vertex_adjacency.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,7 +52,7 @@ struct Patches {
     std::vector<Vec3> centre;
     std::vector<int> size;
     std::vector<int> cellStart, cellPatch; ///< CSR: lookup cube → its patches
-    std::vector<int> nbrStart, nbr;        ///< CSR: patch → patches sharing a mesh edge with it
+    VertexAdjacency links;                 ///< patch → the patches sharing a mesh edge with it
 
     Patches(const Mesh& mesh, double side);
     static Vec3i cube(const Vec3& p, const Vec3& origin, double side, const Vec3i& dims)
@@ -79,13 +81,6 @@ struct Patches {
     }
 };
 
-int findRoot(std::vector<int>& uf, int x)
-{
-    while (uf[static_cast<size_t>(x)] != x)
-        x = uf[static_cast<size_t>(x)] = uf[static_cast<size_t>(uf[static_cast<size_t>(x)])];
-    return x;
-}
-
 Patches::Patches(const Mesh& mesh, double side) : cell(side), lookup(4.0 * side)
 {
     const int V = mesh.vertexCount();
@@ -94,23 +89,18 @@ Patches::Patches(const Mesh& mesh, double side) : cell(side), lookup(4.0 * side)
     dims = (extent / cell).array().floor().cast<int>().matrix() + Vec3i::Ones();
     lookupDims = (extent / lookup).array().floor().cast<int>().matrix() + Vec3i::Ones();
     std::vector<std::int64_t> cubeOf(static_cast<size_t>(V));
-    std::vector<int> uf(static_cast<size_t>(V));
-    for (int v = 0; v < V; ++v) {
+    for (int v = 0; v < V; ++v)
         cubeOf[static_cast<size_t>(v)] = index(cube(mesh.V.row(v).transpose(), origin, cell, dims), dims);
-        uf[static_cast<size_t>(v)] = v;
-    }
-    auto edges = [&](auto&& f) {
-        for (Eigen::Index t = 0; t < mesh.F.rows(); ++t)
-            for (int k = 0; k < 3; ++k)
-                f(mesh.F(t, k), mesh.F(t, (k + 1) % 3));
-    };
-    edges([&](int a, int b) {
-        if (cubeOf[static_cast<size_t>(a)] == cubeOf[static_cast<size_t>(b)])
-            uf[static_cast<size_t>(findRoot(uf, a))] = findRoot(uf, b);
-    });
+    std::vector<int> uf = unionFindSets(V);
+    for (Eigen::Index t = 0; t < mesh.F.rows(); ++t)
+        for (int k = 0; k < 3; ++k) {
+            const int a = mesh.F(t, k), b = mesh.F(t, (k + 1) % 3);
+            if (cubeOf[static_cast<size_t>(a)] == cubeOf[static_cast<size_t>(b)])
+                unionFindJoin(uf, a, b);
+        }
     std::vector<int> patchOf(static_cast<size_t>(V), -1), id(static_cast<size_t>(V), -1);
     for (int v = 0; v < V; ++v) {
-        int& p = id[static_cast<size_t>(findRoot(uf, v))];
+        int& p = id[static_cast<size_t>(unionFindRoot(uf, v))];
         if (p < 0) {
             p = static_cast<int>(centre.size());
             centre.push_back(Vec3::Zero());
@@ -133,37 +123,13 @@ Patches::Patches(const Mesh& mesh, double side) : cell(side), lookup(4.0 * side)
     std::vector<int> fill(cellStart.begin(), cellStart.end() - 1);
     for (size_t p = 0; p < centre.size(); ++p)
         cellPatch[static_cast<size_t>(fill[static_cast<size_t>(lookupOf[p])]++)] = static_cast<int>(p);
-    // Patch adjacency by counting (CSR), then each patch's list sorted and
-    // made unique in place.
-    nbrStart.assign(centre.size() + 1, 0);
-    edges([&](int a, int b) {
-        const int pa = patchOf[static_cast<size_t>(a)], pb = patchOf[static_cast<size_t>(b)];
-        if (pa != pb) {
-            ++nbrStart[static_cast<size_t>(pa) + 1];
-            ++nbrStart[static_cast<size_t>(pb) + 1];
-        }
-    });
-    for (size_t p = 1; p < nbrStart.size(); ++p)
-        nbrStart[p] += nbrStart[p - 1];
-    std::vector<int> at(nbrStart.begin(), nbrStart.end() - 1);
-    nbr.resize(static_cast<size_t>(nbrStart.back()));
-    edges([&](int a, int b) {
-        const int pa = patchOf[static_cast<size_t>(a)], pb = patchOf[static_cast<size_t>(b)];
-        if (pa != pb) {
-            nbr[static_cast<size_t>(at[static_cast<size_t>(pa)]++)] = pb;
-            nbr[static_cast<size_t>(at[static_cast<size_t>(pb)]++)] = pa;
-        }
-    });
-    int kept = 0;
-    for (size_t p = 0; p + 1 < nbrStart.size(); ++p) {
-        const auto first = nbr.begin() + nbrStart[p], last = nbr.begin() + nbrStart[p + 1];
-        std::sort(first, last);
-        const auto end = std::unique(first, last);
-        nbrStart[p] = kept;
-        kept = static_cast<int>(std::copy(first, end, nbr.begin() + kept) - nbr.begin());
-    }
-    nbrStart.back() = kept;
-    nbr.resize(static_cast<size_t>(kept));
+    // The patches' adjacency is the mesh's with each vertex replaced by its
+    // patch (edges inside one patch drop out as degenerate).
+    MatrixX3i patchTriangles(mesh.F.rows(), 3);
+    for (Eigen::Index t = 0; t < mesh.F.rows(); ++t)
+        for (int k = 0; k < 3; ++k)
+            patchTriangles(t, k) = patchOf[static_cast<size_t>(mesh.F(t, k))];
+    links = vertexAdjacency(static_cast<int>(centre.size()), patchTriangles);
 }
 
 /// Counts the sheets of surface around one node after another, reusing its
@@ -208,8 +174,8 @@ private:
         for (size_t k = 0; k < m_queue.size(); ++k) {
             const int q = m_queue[k];
             inBall += m_where[static_cast<size_t>(q)] == 2 ? m_patches.size[static_cast<size_t>(q)] : 0;
-            for (int e = m_patches.nbrStart[static_cast<size_t>(q)]; e < m_patches.nbrStart[static_cast<size_t>(q) + 1]; ++e) {
-                const int w = m_patches.nbr[static_cast<size_t>(e)];
+            for (int e = m_patches.links.start[static_cast<size_t>(q)]; e < m_patches.links.start[static_cast<size_t>(q) + 1]; ++e) {
+                const int w = m_patches.links.nbr[static_cast<size_t>(e)];
                 if (m_stamp[static_cast<size_t>(w)] == node && m_component[static_cast<size_t>(w)] < 0) {
                     m_component[static_cast<size_t>(w)] = seed;
                     m_queue.push_back(w);

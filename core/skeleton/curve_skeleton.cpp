@@ -1,6 +1,7 @@
 #include "core/skeleton/curve_skeleton.h"
 
 #include "core/common/error.h"
+#include "core/common/union_find.h"
 
 #include <algorithm>
 #include <cassert>
@@ -9,19 +10,6 @@
 #include <unordered_map>
 
 namespace rig {
-namespace {
-
-int findRoot(std::vector<int>& uf, int a)
-{
-    while (uf[static_cast<size_t>(a)] != a) {
-        uf[static_cast<size_t>(a)] = uf[static_cast<size_t>(uf[static_cast<size_t>(a)])];
-        a = uf[static_cast<size_t>(a)];
-    }
-    return a;
-}
-
-} // namespace
-
 NodeType nodeTypeFromNeighbours(int neighbours)
 {
     return neighbours <= 1 ? NodeType::End : neighbours == 2 ? NodeType::Flow : NodeType::Connection;
@@ -161,18 +149,17 @@ CurveSkeleton finalizeCurveSkeleton(CurveSkeleton s)
     }
 
     // Loops: contract touching connection nodes, count distinct edges between the rest.
-    std::vector<int> uf(static_cast<size_t>(n));
-    std::iota(uf.begin(), uf.end(), 0);
+    std::vector<int> uf = unionFindSets(n);
     for (const auto& e : out.edges)
         if (out.types[static_cast<size_t>(e[0])] == NodeType::Connection &&
             out.types[static_cast<size_t>(e[1])] == NodeType::Connection)
-            uf[static_cast<size_t>(findRoot(uf, e[0]))] = findRoot(uf, e[1]);
+            unionFindJoin(uf, e[0], e[1]);
     std::set<std::pair<int, int>> contracted;
     int clusters = 0;
     for (int i = 0; i < n; ++i)
-        clusters += findRoot(uf, i) == i;
+        clusters += unionFindRoot(uf, i) == i;
     for (const auto& e : out.edges) {
-        const int a = findRoot(uf, e[0]), b = findRoot(uf, e[1]);
+        const int a = unionFindRoot(uf, e[0]), b = unionFindRoot(uf, e[1]);
         if (a != b)
             contracted.insert({std::min(a, b), std::max(a, b)});
     }
