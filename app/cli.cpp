@@ -1,4 +1,5 @@
 #include "app/cli.h"
+#include "app/window_options.h"
 
 #include "core/common/error.h"
 #include "core/common/timing.h"
@@ -99,7 +100,8 @@ Usage:
                                   open the app, wait for the stages, save the window as PNG, quit
                                   (--dock: that dock's tab in front; --frame: that joint selected
                                   and framed with the joints below it, as F does; --colour: the
-                                  mesh colouring, as S cycles it: weights shows the --frame joint's)
+                                  mesh colouring, as S cycles it: weights shows the --frame joint's;
+                                  the window's options in any order, each once, also without --screenshot)
   rigsmith info FILE [--json]     mesh statistics: vertices, triangles, parts, watertight, size
   rigsmith render FILE --out shot.png [--size WxH] [--view front|side|top|three-quarter] [--wireframe]
                   [--skeleton] [--voxels] [--xray] [--clip T] [--resolution N]
@@ -232,10 +234,12 @@ bool isCliInvocation(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& first = args[0];
-    if (first == "--screenshot" || first == "--size" || first == "--dock" || first == "--frame")
+    if (isWindowOption(first))
         return false;
     if (first.rfind("-", 0) == 0 || std::find(commands.begin(), commands.end(), first) != commands.end())
         return true;
+    if (std::any_of(args.begin() + 1, args.end(), isWindowOption))
+        return false; // FILE --dock rig …: the window, options in any order
     // A single existing file (or a default spec) opens in the GUI; anything
     // else is a mistyped command, answered by the CLI with a clear message.
     std::error_code ec;

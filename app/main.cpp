@@ -3,6 +3,7 @@
 // runs the headless commands without Qt and becomes this executable for the rest.
 
 #include "app/cli.h"
+#include "app/window_options.h"
 #include "app/cli_common.h"
 #include "ui/document.h"
 #include "ui/main_window.h"
@@ -28,60 +29,24 @@ int main(int argc, char** argv)
     if (rig::app::isCliInvocation(args))
         return rig::app::runCli(argc, argv, args);
 
-    // --screenshot PATH: open, wait for the character, save the window as PNG, quit.
-    QString screenshot;
-    if (args.size() >= 2 && args[0] == "--screenshot") {
-        screenshot = QString::fromStdString(args[1]);
-        args.erase(args.begin(), args.begin() + 2);
+    // The window's options, in any order (app/window_options.h).
+    std::string error;
+    const std::optional<rig::app::WindowOptions> options = rig::app::parseWindowOptions(args, error);
+    if (!options) {
+        std::cerr << "rigsmith: " << error << '\n';
+        return 1;
     }
-    // --size WxH: the window's size (default: the last session's, or 1280x800).
-    int width = 0, height = 0;
-    if (args.size() >= 2 && args[0] == "--size") {
-        if (std::sscanf(args[1].c_str(), "%dx%d", &width, &height) != 2 || width < 200 || height < 200) {
-            std::cerr << "rigsmith: --size wants WxH, e.g. 1600x1000\n";
-            return 1;
-        }
-        args.erase(args.begin(), args.begin() + 2);
-    }
-
-    // --dock NAME: the dock tab shown in front (pipeline, rig, weights, pose, parts, paint).
-    QString dock;
-    if (args.size() >= 2 && args[0] == "--dock") {
-        static const std::map<std::string, const char*> docks = {
-            {"pipeline", "pipelineDock"}, {"rig", "rigDock"},     {"weights", "weightDock"},
-            {"pose", "poseDock"},         {"parts", "partsDock"}, {"paint", "paintDock"}};
-        const auto it = docks.find(args[1]);
-        if (it == docks.end()) {
-            std::cerr << "rigsmith: --dock '" << args[1] << "' not understood; use pipeline, rig, weights, pose, parts or paint\n";
-            return 1;
-        }
-        dock = it->second;
-        args.erase(args.begin(), args.begin() + 2);
-    }
-
-    // --frame JOINT: select that joint of the rig and frame it with the joints below it (F).
-    QString frameJoint;
-    if (args.size() >= 2 && args[0] == "--frame") {
-        frameJoint = QString::fromStdString(args[1]);
-        args.erase(args.begin(), args.begin() + 2);
-    }
-
-    // --colour shaded|segments|weights: the mesh colouring of the Weights dock
-    // (weights: of the --frame joint), as the S key cycles it.
-    int colouring = -1;
-    if (args.size() >= 2 && args[0] == "--colour") {
-        static const std::map<std::string, rig::ui::MeshColoring> colourings = {
-            {"shaded", rig::ui::MeshColoring::Shaded},
-            {"segments", rig::ui::MeshColoring::Segments},
-            {"weights", rig::ui::MeshColoring::Weights}};
-        const auto it = colourings.find(args[1]);
-        if (it == colourings.end()) {
-            std::cerr << "rigsmith: --colour '" << args[1] << "' not understood; use shaded, segments or weights\n";
-            return 1;
-        }
-        colouring = int(it->second);
-        args.erase(args.begin(), args.begin() + 2);
-    }
+    const QString screenshot = QString::fromStdString(options->screenshot);
+    static const std::map<std::string, const char*> docks = {
+        {"pipeline", "pipelineDock"}, {"rig", "rigDock"},     {"weights", "weightDock"},
+        {"pose", "poseDock"},         {"parts", "partsDock"}, {"paint", "paintDock"}};
+    const QString dock = options->dock.empty() ? QString() : QString(docks.at(options->dock));
+    const QString frameJoint = QString::fromStdString(options->frame);
+    static const std::map<std::string, rig::ui::MeshColoring> colourings = {
+        {"shaded", rig::ui::MeshColoring::Shaded},
+        {"segments", rig::ui::MeshColoring::Segments},
+        {"weights", rig::ui::MeshColoring::Weights}};
+    const int colouring = options->colour.empty() ? -1 : int(colourings.at(options->colour));
 
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
         std::cerr << "rigsmith: no display to open the window on; run it in a desktop session or under "
@@ -97,8 +62,8 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(RIGSMITH_VERSION);
 
     rig::ui::MainWindow window;
-    if (width > 0)
-        window.resize(width, height);
+    if (options->width > 0)
+        window.resize(options->width, options->height);
     window.show();
     if (!dock.isEmpty())
         if (auto* d = window.findChild<QDockWidget*>(dock))
@@ -108,8 +73,8 @@ int main(int argc, char** argv)
     // Without a file the window starts empty, with its hint (Open, drop a file,
     // or the default character: issue 19 item 10); a scripted screenshot shows
     // the default character.
-    if (!args.empty())
-        window.openFile(QString::fromStdString(args[0]));
+    if (options->file)
+        window.openFile(QString::fromStdString(*options->file));
     else if (!screenshot.isEmpty())
         window.openFile(QStringLiteral("default"));
     else
