@@ -305,9 +305,18 @@ std::vector<int> fileVertices(const aiMesh* mesh, std::vector<int>& sourceOfVert
     for (unsigned s = 0; s < AI_MAX_NUMBER_OF_COLOR_SETS && mesh->mColors[s]; ++s)
         add(mesh->mColors[s], sizeof(aiColor4D));
     auto hash = [&](int v) {
-        std::uint64_t h = 1469598103934665603ULL; // FNV-1a over the bytes
+        // FNV-1a over 4-byte words (every attribute is a multiple of 4 bytes;
+        // groupEqual() mixes the result): a quarter of the multiplications of
+        // the byte-wise hash, which took 9 % of the importer on a 154k-vertex OBJ.
+        std::uint64_t h = 1469598103934665603ULL;
         auto bytes = [&](const unsigned char* p, std::size_t n) {
-            for (std::size_t i = 0; i < n; ++i)
+            std::size_t i = 0;
+            for (; i + 4 <= n; i += 4) {
+                std::uint32_t w;
+                std::memcpy(&w, p + i, 4);
+                h = (h ^ w) * 1099511628211ULL;
+            }
+            for (; i < n; ++i)
                 h = (h ^ p[i]) * 1099511628211ULL;
         };
         for (const auto& [base, size] : arrays)
