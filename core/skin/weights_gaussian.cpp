@@ -4,10 +4,13 @@
 #include "core/skin/limbs.h"
 
 #include "core/common/error.h"
+#include "core/common/parallel.h"
 
 #include <Eigen/SparseCore>
 
 #include <algorithm>
+#include <barrier>
+#include <thread>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -18,6 +21,8 @@ namespace rig {
 namespace {
 
 const std::string kFn = "rig::segmentationWeights(): ";
+/// Fewer updated columns than this per thread: the smoothing on one thread.
+constexpr std::ptrdiff_t kMinParallelColumns = 8192;
 constexpr double kOmega = 1.6; ///< Over-relaxation factor of the smoothing sweeps.
 
 /// log f(x) of the distribution function (log space keeps the Gaussian's far
@@ -401,19 +406,20 @@ float laneSum(F4 v)
     return (v[0] + v[2]) + (v[1] + v[3]);
 }
 
-/// One Gauss–Seidel sweep over the updated columns (see relaxZone()), the
+/// One sweep over the updated columns `cols[0..count)` (see relaxZone()), the
 /// column's V = stride / 4 vectors held in registers (V = 0: any stride,
 /// from memory). `moved` has room for the most groups of any main joint.
 template <int V>
-void relaxSweep(ZoneWeights& Z, size_t updated, const std::vector<int>& zoneMain, const Redirection& r, float omega,
-                float* moved)
+void relaxSweep(ZoneWeights& Z, const int* cols, size_t count, const std::vector<int>& zoneMain, const Redirection& r,
+                float omega, float* moved)
 {
     const int n = V > 0 ? V : Z.stride / 4;
     const float keep = 1.0f - omega;
     F4 fixed[V > 0 ? V : 1];
     std::vector<F4> any(V > 0 ? 0 : static_cast<size_t>(n));
     F4* a = V > 0 ? fixed : any.data();
-    for (size_t z = 0; z < updated; ++z) { // in place
+    for (size_t i = 0; i < count; ++i) { // in place
+        const size_t z = static_cast<size_t>(cols[i]);
         F4u* c = reinterpret_cast<F4u*>(Z.col(z));
         for (int k = 0; k < n; ++k)
             a[k] = c[k];
@@ -449,7 +455,51 @@ void relaxSweep(ZoneWeights& Z, size_t updated, const std::vector<int>& zoneMain
     }
 }
 
-/// Gauss–Seidel sweeps with over-relaxation over the zone's columns: each
+/// The updated columns grouped by a greedy colouring in zone order (no two
+/// neighbours share a colour), colour after colour, each in zone order;
+/// `classStart` receives each colour's first position in the order.
+std::vector<int> colourOrder(const ZoneWeights& Z, size_t updated, std::vector<int>& classStart)
+{
+    std::vector<int> colour(updated, -1), count;
+    std::vector<char> used;
+    for (size_t z = 0; z < updated; ++z) {
+        used.assign(count.size() + 1, 0);
+        for (int e = Z.nbrStart[z]; e < Z.nbrStart[z + 1]; ++e)
+            if (const int w = Z.nbrCol[static_cast<size_t>(e)]; static_cast<size_t>(w) < updated && colour[static_cast<size_t>(w)] >= 0)
+                used[static_cast<size_t>(colour[static_cast<size_t>(w)])] = 1;
+        int c = 0;
+        while (used[static_cast<size_t>(c)])
+            ++c;
+        if (static_cast<size_t>(c) == count.size())
+            count.push_back(0);
+        colour[z] = c;
+        ++count[static_cast<size_t>(c)];
+    }
+    std::vector<int> start(count.size() + 1, 0), order(updated);
+    for (size_t c = 0; c < count.size(); ++c)
+        start[c + 1] = start[c] + count[c];
+    classStart = start;
+    for (size_t z = 0; z < updated; ++z)
+        order[static_cast<size_t>(start[static_cast<size_t>(colour[z])]++)] = static_cast<int>(z);
+    return order;
+}
+
+/// `relaxSweep()` for the zone's stride.
+void relaxColumns(ZoneWeights& Z, const int* cols, size_t count, const std::vector<int>& zoneMain, const Redirection& r,
+                  float omega, float* moved)
+{
+    switch (Z.stride / 4) {
+    case 2: relaxSweep<2>(Z, cols, count, zoneMain, r, omega, moved); break;
+    case 4: relaxSweep<4>(Z, cols, count, zoneMain, r, omega, moved); break;
+    case 6: relaxSweep<6>(Z, cols, count, zoneMain, r, omega, moved); break;
+    case 8: relaxSweep<8>(Z, cols, count, zoneMain, r, omega, moved); break;
+    case 14: relaxSweep<14>(Z, cols, count, zoneMain, r, omega, moved); break; // humanoid51 (fingers)
+    default: relaxSweep<0>(Z, cols, count, zoneMain, r, omega, moved); break;
+    }
+}
+
+/// Gauss–Seidel sweeps with over-relaxation over the zone's columns, colour
+/// by colour (`colourOrder()`, each colour split among the threads): each
 /// vertex takes the mean of its own and its neighbours' weights, with
 /// disallowed joints' weight moved (`moves`) so rows sum to 1. In float, as
 /// the weights are stored: in double the rows of the generated character
@@ -457,29 +507,40 @@ void relaxSweep(ZoneWeights& Z, size_t updated, const std::vector<int>& zoneMain
 /// vertices, bench/README.md, stop 32). Padded columns, neighbour lists
 /// resolved once and the redirection by masks: bench/README.md, stop 34.
 void relaxZone(ZoneWeights& Z, const SmoothingZone& zone, const std::vector<int>& mainJoint,
-               const std::vector<std::vector<std::pair<int, int>>>& moves, double iterations)
+               const std::vector<std::vector<std::pair<int, int>>>& moves, double iterations, int threads)
 {
     const Redirection r = redirection(moves, Z.stride);
     std::vector<int> zoneMain(zone.updated);
     for (size_t z = 0; z < zone.updated; ++z)
         zoneMain[z] = mainJoint[static_cast<size_t>(zone.vertices[z])];
-    std::vector<float> moved(moves.size() + 1);
+    std::vector<int> classStart;
+    const std::vector<int> order = colourOrder(Z, zone.updated, classStart);
     const int sweeps = static_cast<int>(std::ceil(iterations - 1e-9));
-    for (int it = 0; it < sweeps; ++it) {
-        // The last sweep may be a fraction of one: its step is scaled down.
-        // Over-relaxed (SOR): the ramp across a region border needs O(radius²)
-        // plain sweeps. The sum of a column's acc is 1 + degree: rows sum to 1.
-        const float omega = static_cast<float>(kOmega * std::min(1.0, iterations - it));
-        float* mv = moved.data();
-        switch (Z.stride / 4) {
-        case 2: relaxSweep<2>(Z, zone.updated, zoneMain, r, omega, mv); break;
-        case 4: relaxSweep<4>(Z, zone.updated, zoneMain, r, omega, mv); break;
-        case 6: relaxSweep<6>(Z, zone.updated, zoneMain, r, omega, mv); break;
-        case 8: relaxSweep<8>(Z, zone.updated, zoneMain, r, omega, mv); break;
-        case 14: relaxSweep<14>(Z, zone.updated, zoneMain, r, omega, mv); break; // humanoid51 (fingers)
-        default: relaxSweep<0>(Z, zone.updated, zoneMain, r, omega, mv); break;
+    const int T = chunkCount(static_cast<std::ptrdiff_t>(zone.updated), threads, kMinParallelColumns);
+    // Thread t runs its share of each colour; all wait at the barrier before
+    // the next colour (whose columns read this one's).
+    std::barrier sync(T);
+    auto work = [&](int t) {
+        std::vector<float> moved(moves.size() + 1);
+        for (int it = 0; it < sweeps; ++it) {
+            // The last sweep may be a fraction of one: its step is scaled down.
+            // Over-relaxed (SOR): the ramp across a region border needs O(radius²)
+            // plain sweeps. The sum of a column's acc is 1 + degree: rows sum to 1.
+            const float omega = static_cast<float>(kOmega * std::min(1.0, iterations - it));
+            for (size_t c = 0; c + 1 < classStart.size(); ++c) {
+                const std::ptrdiff_t n = classStart[c + 1] - classStart[c];
+                const std::ptrdiff_t begin = n * t / T, end = n * (t + 1) / T;
+                relaxColumns(Z, order.data() + classStart[c] + begin, static_cast<size_t>(end - begin), zoneMain, r,
+                             omega, moved.data());
+                if (T > 1)
+                    sync.arrive_and_wait();
+            }
         }
-    }
+    };
+    std::vector<std::jthread> helpers;
+    for (int t = 1; t < T; ++t)
+        helpers.emplace_back(work, t);
+    work(0);
 }
 
 /// Rows again: the zone's updated vertices from Z, the others as they were.
@@ -547,7 +608,7 @@ InfluenceRows smoothAcrossBorders(const Mesh& mesh, const Skeleton& skeleton, co
     // spread the ramp's ends over the fixed zone. On a coarse mesh (g < 1:
     // the band narrower than one edge) that is a fraction of one sweep.
     const double sweeps = std::min(static_cast<double>(o.smoothingIterations), reach * reach);
-    relaxZone(Z, zone, mainJoint, redirectedJoints(skeleton), sweeps);
+    relaxZone(Z, zone, mainJoint, redirectedJoints(skeleton), sweeps, o.threads);
     return rowsFromZone(rows, Z, J, zone);
 }
 

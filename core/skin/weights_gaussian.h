@@ -43,6 +43,11 @@
 /// smoothingIterations/2), and g² sweeps (diffusion spreads a weight over
 /// about √s edges in s sweeps; at most `smoothingIterations`), a fraction of
 /// one sweep (its step scaled down) when the band is narrower than an edge.
+/// A sweep visits the zone colour by colour of a greedy colouring of its
+/// vertices in index order (no two neighbours share a colour: 4-6 colours),
+/// so the vertices of one colour are independent and are split among the
+/// threads, with the same weights on any number of them (multicolour SOR;
+/// before stop 35 the sweep went in index order on one thread).
 /// So the band has the same width in metres on a coarse and a dense mesh:
 /// g = 0.8-1.4 on the devset's game characters (re_drone 0.66 of a sweep,
 /// re_male 1.5 sweeps, Cesium Man 1.9), 4-5 rings and 16 sweeps on the
@@ -96,6 +101,9 @@ struct GaussianWeightOptions {
     /// the top-k limit (a Gaussian is never exactly 0; 1% is the usual prune
     /// threshold of animation packages). Default 0.01.
     double minRelativeWeight = 0.01;
+    /// Threads of the smoothing sweeps (0: hardware concurrency). The weights
+    /// do not depend on it (see the file comment). Not a method parameter.
+    int threads = 0;
 };
 
 /// Weights of thesis Alg. 4.2.1 for `mesh` bound to `skeleton` with the

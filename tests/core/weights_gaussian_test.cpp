@@ -164,6 +164,28 @@ TEST(SegmentationWeights, ALongChainOfJointsIsSmoothedJointByJoint)
     EXPECT_LT(maxEdgeJump(mesh, w, J), raw);
 }
 
+/// The smoothing sweeps run colour by colour of a colouring of the zone (no
+/// two neighbours alike), each colour split among the threads: the weights do
+/// not depend on the thread count, bit for bit (a zone of ~48k vertices, so
+/// that two and four threads each get their share).
+TEST(SegmentationWeights, TheSmoothingGivesTheSameWeightsOnAnyNumberOfThreads)
+{
+    const int J = 40;
+    std::vector<Vec3> points;
+    for (int j = 0; j < J; ++j)
+        points.emplace_back(0.1 * j, 0.0, 0.0);
+    const Skeleton skeleton = chain(points);
+    const Mesh mesh = test::capsuleMesh(Vec3(0, 0, 0), Vec3(0.1 * (J - 1) + 0.05, 0, 0), 0.04, 48, 4, 2000);
+    ASSERT_GT(mesh.vertexCount(), 90000);
+    const Segmentation seg = segmentMesh(mesh, skeleton, nullptr);
+    const SkinWeights one = segmentationWeights(mesh, skeleton, seg, {.threads = 1});
+    for (const int threads : {2, 4}) {
+        const SkinWeights many = segmentationWeights(mesh, skeleton, seg, {.threads = threads});
+        EXPECT_EQ(many.joints, one.joints) << threads << " threads";
+        EXPECT_EQ(many.weights, one.weights) << threads << " threads";
+    }
+}
+
 /// Where two limbs' skin meets (a sheet cut like trousers: the legs' regions
 /// border each other along the midline below the crotch), the smoothing
 /// sweeps carry one leg's weight across the border; it is handed to the
