@@ -4,13 +4,11 @@
 #include "core/skin/limbs.h"
 
 #include "core/common/error.h"
-#include "core/common/parallel.h"
+#include "core/common/vertex_pool.h"
 
 #include <Eigen/SparseCore>
 
 #include <algorithm>
-#include <barrier>
-#include <thread>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -21,8 +19,9 @@ namespace rig {
 namespace {
 
 const std::string kFn = "rig::segmentationWeights(): ";
-/// Fewer updated columns than this per thread: the smoothing on one thread.
-constexpr std::ptrdiff_t kMinParallelColumns = 8192;
+/// A colour of the smoothing zone with fewer columns than this per thread
+/// is swept on one thread.
+constexpr std::ptrdiff_t kMinParallelColumns = 2048;
 constexpr double kOmega = 1.6; ///< Over-relaxation factor of the smoothing sweeps.
 
 /// log f(x) of the distribution function (log space keeps the Gaussian's far
@@ -516,31 +515,25 @@ void relaxZone(ZoneWeights& Z, const SmoothingZone& zone, const std::vector<int>
     std::vector<int> classStart;
     const std::vector<int> order = colourOrder(Z, zone.updated, classStart);
     const int sweeps = static_cast<int>(std::ceil(iterations - 1e-9));
-    const int T = chunkCount(static_cast<std::ptrdiff_t>(zone.updated), threads, kMinParallelColumns);
-    // Thread t runs its share of each colour; all wait at the barrier before
-    // the next colour (whose columns read this one's).
-    std::barrier sync(T);
-    auto work = [&](int t) {
-        std::vector<float> moved(moves.size() + 1);
-        for (int it = 0; it < sweeps; ++it) {
-            // The last sweep may be a fraction of one: its step is scaled down.
-            // Over-relaxed (SOR): the ramp across a region border needs O(radius²)
-            // plain sweeps. The sum of a column's acc is 1 + degree: rows sum to 1.
-            const float omega = static_cast<float>(kOmega * std::min(1.0, iterations - it));
-            for (size_t c = 0; c + 1 < classStart.size(); ++c) {
-                const std::ptrdiff_t n = classStart[c + 1] - classStart[c];
-                const std::ptrdiff_t begin = n * t / T, end = n * (t + 1) / T;
-                relaxColumns(Z, order.data() + classStart[c] + begin, static_cast<size_t>(end - begin), zoneMain, r,
-                             omega, moved.data());
-                if (T > 1)
-                    sync.arrive_and_wait();
-            }
+    // Each colour's columns on the persistent pool (core/common/vertex_pool.h):
+    // the caller takes chunks beside the workers, so a worker another process
+    // keeps off its core does not hold every colour up.
+    for (int it = 0; it < sweeps; ++it) {
+        // The last sweep may be a fraction of one: its step is scaled down.
+        // Over-relaxed (SOR): the ramp across a region border needs O(radius²)
+        // plain sweeps. The sum of a column's acc is 1 + degree: rows sum to 1.
+        const float omega = static_cast<float>(kOmega * std::min(1.0, iterations - it));
+        for (size_t c = 0; c + 1 < classStart.size(); ++c) {
+            const int* cols = order.data() + classStart[c];
+            parallelVertices(classStart[c + 1] - classStart[c], threads, kMinParallelColumns,
+                             [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+                                 thread_local std::vector<float> scratch;
+                                 scratch.resize(moves.size() + 1);
+                                 relaxColumns(Z, cols + begin, static_cast<size_t>(end - begin), zoneMain, r, omega,
+                                              scratch.data());
+                             });
         }
-    };
-    std::vector<std::jthread> helpers;
-    for (int t = 1; t < T; ++t)
-        helpers.emplace_back(work, t);
-    work(0);
+    }
 }
 
 /// Rows again: the zone's updated vertices from Z, the others as they were.
