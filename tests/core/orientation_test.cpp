@@ -59,6 +59,31 @@ TEST(Orientation, DetectsUpAndFrontInEveryAxisAlignedFrame)
     EXPECT_EQ(cases, 24);
 }
 
+/// Poses that break the A-pose's tells, in every axis-aligned frame: an arm
+/// reaching forward moves the bounding box's middle off the body's midline
+/// (the mirror test across the box's middle scored left-right 0.18 and took
+/// head-to-foot, 0.58, for it: the figure came out lying on its side), and
+/// bent knees put the shins 8 % of the height ahead of the ankles (the toes
+/// read "behind the shins": facing backwards, hands and feet swapped).
+TEST(Orientation, DetectsUpAndFrontOfAReachAndABentKneesPose)
+{
+    for (const HumanoidPose pose : {HumanoidPose::Reach, HumanoidPose::KneesBent}) {
+        const Mesh body = generateHumanoid({.pose = pose, .height = 1.75, .cellSize = 0.03}).mesh;
+        for (int u = 0; u < 6; ++u)
+            for (int f = 0; f < 6; ++f) {
+                const Vec3 up = (u % 2 ? -1.0 : 1.0) * Vec3::Unit(u / 2);
+                const Vec3 front = (f % 2 ? -1.0 : 1.0) * Vec3::Unit(f / 2);
+                if (std::abs(up.dot(front)) > 0.5)
+                    continue;
+                const Mesh m = rotated(body, frameRotation(up, front).transpose());
+                const UpGuess g = detectUp(m);
+                EXPECT_EQ(signedAxisName(g.up), signedAxisName(up)) << humanoidPoseName(pose) << ": " << g.reason;
+                const FrontGuess h = detectFront(m, up);
+                EXPECT_EQ(signedAxisName(h.front), signedAxisName(front)) << humanoidPoseName(pose) << ": " << h.reason;
+            }
+    }
+}
+
 /// orientCharacter() turns the mesh and the ground truth, and says what it did.
 TEST(Orientation, OrientCharacterTurnsMeshAndJoints)
 {

@@ -103,7 +103,11 @@ TEST(Pipeline, RequestedLabelsAreFittedAndSurviveTheLoad)
 // set no label. The same labels set by the user keep the fit's own advice.
 TEST(Pipeline, AutomaticLabelsThatMakeNoBodyAreNotTheUsersFault)
 {
-    const std::string file = std::string(RIGSMITH_ASSIMP_MODELS) + "/OBJ/regr_3429812.obj";
+    // A minigun: not a humanoid, yet its curve skeleton has five ends and
+    // passes the humanoid check, so the labels chosen for it make no body.
+    // (Until stop 35 this test used OBJ/regr_3429812.obj, which the
+    // orientation detection now stands differently: the check refuses it.)
+    const std::string file = std::string(RIGSMITH_ASSIMP_MODELS) + "/MDL/MDL3 (3DGS A4)/minigun.MDL";
     if (!std::filesystem::exists(file))
         GTEST_SKIP() << "assimp-testmodels is not installed (" << file << ")";
     RigProject p;
@@ -116,7 +120,7 @@ TEST(Pipeline, AutomaticLabelsThatMakeNoBodyAreNotTheUsersFault)
         message = e.what();
     }
     ASSERT_NE(message.find("chosen automatically ("), std::string::npos) << message;
-    EXPECT_NE(message.find("do not make a head, two arms and two legs: the hands"), std::string::npos) << message;
+    EXPECT_NE(message.find("do not make a head, two arms and two legs: the "), std::string::npos) << message;
     EXPECT_NE(message.find("The skeleton has 5 ends"), std::string::npos) << message;
     EXPECT_NE(message.find("--ends head=ID"), std::string::npos) << message;
     EXPECT_EQ(message.find("check"), std::string::npos) << message;
@@ -133,7 +137,7 @@ TEST(Pipeline, AutomaticLabelsThatMakeNoBodyAreNotTheUsersFault)
     } catch (const InvalidInput& e) {
         message = e.what();
     }
-    EXPECT_NE(message.find("check that hands and feet are not swapped"), std::string::npos) << message;
+    EXPECT_NE(message.find("check the labels"), std::string::npos) << message;
 }
 
 /// A result computed on a snapshot is not applied over a newer edit.
