@@ -8,8 +8,10 @@
 ///  - left-right is the axis across which the shape is most mirror-symmetric:
 ///    the fraction of occupied cells of a coarse occupancy grid (24 cells
 ///    along the longest side; vertices and triangle centroids) whose mirror
-///    image across the box's middle plane is occupied too. A body is
-///    symmetric left to right, not head to foot nor front to back;
+///    image is occupied too, across the best plane between a quarter and
+///    three quarters of the box (an arm reaching out moves the box's middle
+///    off the body's midline). A body is symmetric left to right, not head
+///    to foot;
 ///  - up is the longer of the two other axes (a standing body is taller than
 ///    deep), and its sign puts the feet down. The end the feet are at votes
 ///    by (a) flatness: the part of the area in its 5 % slab facing the end
@@ -17,11 +19,14 @@
 ///    round), (b) two blobs across left-right in that slab (two feet, one
 ///    head; gaps over 3 % of the height), weighing 0.25, and (c) a wider 10 %
 ///    slab, weighing 0.1 of the relative difference;
-///  - front (with up known) is the sign of the remaining axis that toes point
-///    to: the centroid of the lowest 6 % (feet) lies ahead of the centroid of
-///    the slab at 15-30 % (shins); when the feet give no clear answer, the
-///    nose side of the head (the top 12 %: its centroid relative to the neck
-///    slab below it) decides.
+///  - front (with up known) is along the horizontal axis across which the
+///    feet (the lowest 6 %) are not two blobs (else the less symmetric one),
+///    with the sign the toes point to: the centroid of the lowest 6 % (feet)
+///    lies ahead of the centroid of the slab at 15-30 % (shins); where the
+///    shins lean more than 3 % of the height from the ankles (6-11 %: bent
+///    knees), the forefoot (lowest 4 %) ahead of the ankle above it (4-8 %).
+///    When the feet give no clear answer, the nose side of the head (the top
+///    12 %: its centroid relative to the neck slab below it) decides.
 /// Each decision carries a confidence in [0, 1] (the margin of its test over
 /// the alternative, scaled so that 1 is unambiguous); callers report it.
 
