@@ -35,12 +35,12 @@ TEST(Orientation, Axes)
     EXPECT_THROW(detectUp(Mesh{}), InvalidInput);
 }
 
-/// The generated character (+Y up, facing +Z) turned so that each signed axis
-/// is up and each orthogonal one the front: detection finds both.
-TEST(Orientation, DetectsUpAndFrontInEveryAxisAlignedFrame)
+/// `body` (+Y up, facing +Z) turned so that each signed axis is up and each
+/// orthogonal one the front (24 frames): check(mesh, up, front).
+template <class Check>
+int forEachAxisAlignedFrame(const Mesh& body, const Check& check)
 {
-    const Mesh& body = aPose().mesh;
-    int cases = 0;
+    int frames = 0;
     for (int u = 0; u < 6; ++u)
         for (int f = 0; f < 6; ++f) {
             const Vec3 up = (u % 2 ? -1.0 : 1.0) * Vec3::Unit(u / 2);
@@ -48,15 +48,23 @@ TEST(Orientation, DetectsUpAndFrontInEveryAxisAlignedFrame)
             if (std::abs(up.dot(front)) > 0.5)
                 continue;
             // R takes up to +Y and front to +Z, so its transpose stands the body along `up` facing `front`.
-            const Mesh m = rotated(body, frameRotation(up, front).transpose());
-            const UpGuess g = detectUp(m);
-            EXPECT_EQ(signedAxisName(g.up), signedAxisName(up)) << g.reason;
-            EXPECT_GT(g.confidence, 0.2) << g.reason;
-            const FrontGuess h = detectFront(m, up);
-            EXPECT_EQ(signedAxisName(h.front), signedAxisName(front)) << h.reason;
-            ++cases;
+            check(rotated(body, frameRotation(up, front).transpose()), up, front);
+            ++frames;
         }
-    EXPECT_EQ(cases, 24);
+    return frames;
+}
+
+/// The generated character in every axis-aligned frame: detection finds up and front.
+TEST(Orientation, DetectsUpAndFrontInEveryAxisAlignedFrame)
+{
+    const int frames = forEachAxisAlignedFrame(aPose().mesh, [](const Mesh& m, const Vec3& up, const Vec3& front) {
+        const UpGuess g = detectUp(m);
+        EXPECT_EQ(signedAxisName(g.up), signedAxisName(up)) << g.reason;
+        EXPECT_GT(g.confidence, 0.2) << g.reason;
+        const FrontGuess h = detectFront(m, up);
+        EXPECT_EQ(signedAxisName(h.front), signedAxisName(front)) << h.reason;
+    });
+    EXPECT_EQ(frames, 24);
 }
 
 /// Poses that break the A-pose's tells, in every axis-aligned frame: an arm
@@ -69,18 +77,12 @@ TEST(Orientation, DetectsUpAndFrontOfAReachAndABentKneesPose)
 {
     for (const HumanoidPose pose : {HumanoidPose::Reach, HumanoidPose::KneesBent}) {
         const Mesh body = generateHumanoid({.pose = pose, .height = 1.75, .cellSize = 0.03}).mesh;
-        for (int u = 0; u < 6; ++u)
-            for (int f = 0; f < 6; ++f) {
-                const Vec3 up = (u % 2 ? -1.0 : 1.0) * Vec3::Unit(u / 2);
-                const Vec3 front = (f % 2 ? -1.0 : 1.0) * Vec3::Unit(f / 2);
-                if (std::abs(up.dot(front)) > 0.5)
-                    continue;
-                const Mesh m = rotated(body, frameRotation(up, front).transpose());
-                const UpGuess g = detectUp(m);
-                EXPECT_EQ(signedAxisName(g.up), signedAxisName(up)) << humanoidPoseName(pose) << ": " << g.reason;
-                const FrontGuess h = detectFront(m, up);
-                EXPECT_EQ(signedAxisName(h.front), signedAxisName(front)) << humanoidPoseName(pose) << ": " << h.reason;
-            }
+        forEachAxisAlignedFrame(body, [&](const Mesh& m, const Vec3& up, const Vec3& front) {
+            const UpGuess g = detectUp(m);
+            EXPECT_EQ(signedAxisName(g.up), signedAxisName(up)) << humanoidPoseName(pose) << ": " << g.reason;
+            const FrontGuess h = detectFront(m, up);
+            EXPECT_EQ(signedAxisName(h.front), signedAxisName(front)) << humanoidPoseName(pose) << ": " << h.reason;
+        });
     }
 }
 

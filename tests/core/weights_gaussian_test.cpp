@@ -27,6 +27,15 @@ namespace {
 
 Skeleton chain(const std::vector<Vec3>& points) { return test::chainSkeleton(points); }
 
+/// J joints 0.1 apart along +x.
+Skeleton chainAlongX(int J)
+{
+    std::vector<Vec3> points;
+    for (int j = 0; j < J; ++j)
+        points.emplace_back(0.1 * j, 0.0, 0.0);
+    return chain(points);
+}
+
 double gaussian(double x) { return 1.3 * std::exp(-(x - 0.5) * (x - 0.5) / (2 * 0.25 * 0.25)); } // thesis eq. 4.1
 
 /// Max over the mesh's edges of the largest change of one joint's weight.
@@ -144,10 +153,7 @@ TEST(SegmentationWeights, ThesisGaussianOnAChain)
 TEST(SegmentationWeights, ALongChainOfJointsIsSmoothedJointByJoint)
 {
     const int J = 70;
-    std::vector<Vec3> points;
-    for (int j = 0; j < J; ++j)
-        points.emplace_back(0.1 * j, 0.0, 0.0);
-    const Skeleton skeleton = chain(points);
+    const Skeleton skeleton = chainAlongX(J);
     const Mesh mesh = test::capsuleMesh(Vec3(0, 0, 0), Vec3(0.1 * (J - 1) + 0.05, 0, 0), 0.04, 12, 4, 12 * J);
     const Segmentation seg = segmentMesh(mesh, skeleton, nullptr);
     const SkinWeights w = segmentationWeights(mesh, skeleton, seg);
@@ -171,10 +177,7 @@ TEST(SegmentationWeights, ALongChainOfJointsIsSmoothedJointByJoint)
 TEST(SegmentationWeights, TheSmoothingGivesTheSameWeightsOnAnyNumberOfThreads)
 {
     const int J = 40;
-    std::vector<Vec3> points;
-    for (int j = 0; j < J; ++j)
-        points.emplace_back(0.1 * j, 0.0, 0.0);
-    const Skeleton skeleton = chain(points);
+    const Skeleton skeleton = chainAlongX(J);
     const Mesh mesh = test::capsuleMesh(Vec3(0, 0, 0), Vec3(0.1 * (J - 1) + 0.05, 0, 0), 0.04, 48, 4, 2000);
     ASSERT_GT(mesh.vertexCount(), 90000);
     const Segmentation seg = segmentMesh(mesh, skeleton, nullptr);
