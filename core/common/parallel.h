@@ -34,19 +34,31 @@ inline int chunkCount(std::ptrdiff_t n, int threads, std::ptrdiff_t minChunk)
     return static_cast<int>(std::min<std::ptrdiff_t>(resolveThreadCount(threads), maxChunks));
 }
 
+/// The chunk count for [0, n) (`chunkCount()`), or 0 when there is nothing
+/// left to fork: n <= 0, or one chunk, which this runs on the caller as
+/// body(0, n). The front ends below fork only when it returns 2 or more.
+template <class Body>
+int chunksOrRunHere(std::ptrdiff_t n, int threads, std::ptrdiff_t minChunk, const Body& body)
+{
+    if (n <= 0)
+        return 0;
+    const int t = chunkCount(n, threads, minChunk);
+    if (t <= 1) {
+        body(std::ptrdiff_t{0}, n);
+        return 0;
+    }
+    return t;
+}
+
 /// Calls body(begin, end) on disjoint chunks covering [0, n), on up to
 /// `threads` threads (0 = hardware concurrency) with at least `minChunk`
 /// indices per chunk. Expects body not to throw (it runs on worker threads).
 template <class Body>
 void parallelFor(std::ptrdiff_t n, int threads, std::ptrdiff_t minChunk, const Body& body)
 {
-    if (n <= 0)
+    const int t = chunksOrRunHere(n, threads, minChunk, body);
+    if (t == 0)
         return;
-    const int t = chunkCount(n, threads, minChunk);
-    if (t <= 1) {
-        body(std::ptrdiff_t{0}, n);
-        return;
-    }
     std::vector<std::jthread> workers;
     workers.reserve(static_cast<size_t>(t - 1));
     for (int i = 1; i < t; ++i)

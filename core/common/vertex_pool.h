@@ -206,14 +206,8 @@ inline VertexPool& vertexPool()
 template <class Body>
 void parallelVertices(std::ptrdiff_t n, int threads, std::ptrdiff_t minChunk, const Body& body)
 {
-    if (n <= 0)
-        return;
-    const int t = chunkCount(n, threads, minChunk);
-    if (t <= 1) {
-        body(std::ptrdiff_t{0}, n);
-        return;
-    }
-    vertexPool().run(n, t, std::function<void(std::ptrdiff_t, std::ptrdiff_t)>(std::cref(body)));
+    if (const int t = chunksOrRunHere(n, threads, minChunk, body); t > 0)
+        vertexPool().run(n, t, std::function<void(std::ptrdiff_t, std::ptrdiff_t)>(std::cref(body)));
 }
 
 } // namespace rig
