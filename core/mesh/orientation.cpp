@@ -34,34 +34,48 @@ Box3 boxOf(const std::vector<Vec3>& p)
     return b;
 }
 
-/// Fraction of the occupied cells of a grid (24 cells along the box's
-/// longest side) whose mirror image across a plane normal to `axis` is
-/// occupied too, for the best such plane between a quarter and three
-/// quarters of the box's extent (half-cell steps): a body's midline, wherever
-/// the box's middle is (an arm reaching out to one side moves the middle off
-/// the midline: the generated character reaching forward scored 0.18 across
-/// the box's middle, and its head-to-foot axis, 0.58, was taken for
-/// left-right).
-double mirrorSymmetry(const std::vector<Vec3>& p, const Box3& box, int axis)
-{
-    const double cell = std::max(box.size().maxCoeff(), 1e-300) / 24.0;
-    const auto key = [](const Eigen::Vector3i& i) { return (static_cast<long long>(i.x()) * 4096 + i.y()) * 4096 + i.z(); };
-    std::unordered_set<long long> occupied;
+/// The occupied cells of a grid over the points' box, 24 cells along its
+/// longest side (built once per detection; each axis's mirror test reads it).
+struct OccupiedCells {
+    std::unordered_set<long long> keys;
     std::vector<Eigen::Vector3i> cells;
+    Eigen::Vector3i extent = Eigen::Vector3i::Ones(); ///< Cells along each axis.
+
+    static long long key(const Eigen::Vector3i& i) { return (static_cast<long long>(i.x()) * 4096 + i.y()) * 4096 + i.z(); }
+};
+
+OccupiedCells occupiedCells(const std::vector<Vec3>& p, const Box3& box)
+{
+    OccupiedCells g;
+    const double cell = std::max(box.size().maxCoeff(), 1e-300) / 24.0;
     for (const Vec3& x : p) {
         const Eigen::Vector3i i = ((x - box.min) / cell).array().floor().cast<int>();
-        if (occupied.insert(key(i)).second)
-            cells.push_back(i);
+        if (g.keys.insert(OccupiedCells::key(i)).second)
+            g.cells.push_back(i);
     }
-    const int n = std::max(1, static_cast<int>(std::ceil(box.size()(axis) / cell)));
+    for (int a = 0; a < 3; ++a)
+        g.extent(a) = std::max(1, static_cast<int>(std::ceil(box.size()(a) / cell)));
+    return g;
+}
+
+/// Fraction of the occupied cells whose mirror image across a plane normal
+/// to `axis` is occupied too, for the best such plane between a quarter and
+/// three quarters of the box's extent (half-cell steps): a body's midline,
+/// wherever the box's middle is (an arm reaching out to one side moves the
+/// middle off the midline: the generated character reaching forward scored
+/// 0.18 across the box's middle, and its head-to-foot axis, 0.58, was taken
+/// for left-right).
+double mirrorSymmetry(const OccupiedCells& g, int axis)
+{
+    const int n = g.extent(axis);
     double best = 0.0;
     for (int twice = n / 2; twice <= (3 * n + 1) / 2; ++twice) { // the plane at twice / 2 cells from the box's start
         int both = 0;
-        for (Eigen::Vector3i i : cells) {
+        for (Eigen::Vector3i i : g.cells) {
             i(axis) = twice - 1 - i(axis);
-            both += occupied.count(key(i)) > 0;
+            both += g.keys.count(OccupiedCells::key(i)) > 0;
         }
-        best = std::max(best, double(both) / double(std::max<size_t>(1, cells.size())));
+        best = std::max(best, double(both) / double(std::max<size_t>(1, g.cells.size())));
     }
     return best;
 }
@@ -183,9 +197,10 @@ UpGuess detectUp(const Mesh& mesh)
     const std::vector<Vec3> p = samplePoints(mesh);
     const Box3 box = boxOf(p);
     const Vec3 size = box.size();
+    const OccupiedCells grid = occupiedCells(p, box);
     std::array<double, 3> sym{};
     for (int a = 0; a < 3; ++a)
-        sym[static_cast<size_t>(a)] = mirrorSymmetry(p, box, a);
+        sym[static_cast<size_t>(a)] = mirrorSymmetry(grid, a);
     const int lr = static_cast<int>(std::max_element(sym.begin(), sym.end()) - sym.begin());
     const int o1 = (lr + 1) % 3, o2 = (lr + 2) % 3;
     const int upAxis = size(o1) >= size(o2) ? o1 : o2;
@@ -249,8 +264,11 @@ FrontGuess detectFront(const Mesh& mesh, const Vec3& up)
     const std::vector<Vec3> soles = slab(p, up, bottom, h, 0.0, 0.06);
     const bool two1 = clustersAlong(soles, Vec3::Unit(a1), 0.03 * h) == 2;
     const bool two2 = clustersAlong(soles, Vec3::Unit(a2), 0.03 * h) == 2;
-    const int frontAxis = two1 != two2 ? (two1 ? a2 : a1)
-                                       : (mirrorSymmetry(p, box, a1) >= mirrorSymmetry(p, box, a2) ? a2 : a1);
+    auto lessSymmetric = [&] {
+        const OccupiedCells grid = occupiedCells(p, box);
+        return mirrorSymmetry(grid, a1) >= mirrorSymmetry(grid, a2) ? a2 : a1;
+    };
+    const int frontAxis = two1 != two2 ? (two1 ? a2 : a1) : lessSymmetric();
     const Vec3 axis = Vec3::Unit(frontAxis);
 
     FrontGuess g;
