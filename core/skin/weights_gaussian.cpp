@@ -455,9 +455,13 @@ void relaxSweep(ZoneWeights& Z, const int* cols, size_t count, const std::vector
 }
 
 /// The updated columns grouped by a greedy colouring in zone order (no two
-/// neighbours share a colour), colour after colour, each in zone order;
-/// `classStart` receives each colour's first position in the order.
-std::vector<int> colourOrder(const ZoneWeights& Z, size_t updated, std::vector<int>& classStart)
+/// neighbours share a colour): colour c's columns, in zone order, are
+/// order[start[c] .. start[c + 1]).
+struct ColourOrder {
+    std::vector<int> order, start;
+};
+
+ColourOrder colourOrder(const ZoneWeights& Z, size_t updated)
 {
     std::vector<int> colour(updated, -1), count;
     std::vector<char> used;
@@ -474,13 +478,13 @@ std::vector<int> colourOrder(const ZoneWeights& Z, size_t updated, std::vector<i
         colour[z] = c;
         ++count[static_cast<size_t>(c)];
     }
-    std::vector<int> start(count.size() + 1, 0), order(updated);
+    ColourOrder out{std::vector<int>(updated), std::vector<int>(count.size() + 1, 0)};
     for (size_t c = 0; c < count.size(); ++c)
-        start[c + 1] = start[c] + count[c];
-    classStart = start;
+        out.start[c + 1] = out.start[c] + count[c];
+    std::vector<int> next(out.start.begin(), out.start.end() - 1);
     for (size_t z = 0; z < updated; ++z)
-        order[static_cast<size_t>(start[static_cast<size_t>(colour[z])]++)] = static_cast<int>(z);
-    return order;
+        out.order[static_cast<size_t>(next[static_cast<size_t>(colour[z])]++)] = static_cast<int>(z);
+    return out;
 }
 
 /// `relaxSweep()` for the zone's stride.
@@ -512,8 +516,7 @@ void relaxZone(ZoneWeights& Z, const SmoothingZone& zone, const std::vector<int>
     std::vector<int> zoneMain(zone.updated);
     for (size_t z = 0; z < zone.updated; ++z)
         zoneMain[z] = mainJoint[static_cast<size_t>(zone.vertices[z])];
-    std::vector<int> classStart;
-    const std::vector<int> order = colourOrder(Z, zone.updated, classStart);
+    const ColourOrder colours = colourOrder(Z, zone.updated);
     const int sweeps = static_cast<int>(std::ceil(iterations - 1e-9));
     // Each colour's columns on the persistent pool (core/common/vertex_pool.h):
     // the caller takes chunks beside the workers, so a worker another process
@@ -523,9 +526,9 @@ void relaxZone(ZoneWeights& Z, const SmoothingZone& zone, const std::vector<int>
         // Over-relaxed (SOR): the ramp across a region border needs O(radius²)
         // plain sweeps. The sum of a column's acc is 1 + degree: rows sum to 1.
         const float omega = static_cast<float>(kOmega * std::min(1.0, iterations - it));
-        for (size_t c = 0; c + 1 < classStart.size(); ++c) {
-            const int* cols = order.data() + classStart[c];
-            parallelVertices(classStart[c + 1] - classStart[c], threads, kMinParallelColumns,
+        for (size_t c = 0; c + 1 < colours.start.size(); ++c) {
+            const int* cols = colours.order.data() + colours.start[c];
+            parallelVertices(colours.start[c + 1] - colours.start[c], threads, kMinParallelColumns,
                              [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
                                  thread_local std::vector<float> scratch;
                                  scratch.resize(moves.size() + 1);
