@@ -37,10 +37,7 @@ int main(int argc, char** argv)
         return 1;
     }
     const QString screenshot = QString::fromStdString(options->screenshot);
-    static const std::map<std::string, const char*> docks = {
-        {"pipeline", "pipelineDock"}, {"rig", "rigDock"},     {"weights", "weightDock"},
-        {"pose", "poseDock"},         {"parts", "partsDock"}, {"paint", "paintDock"}};
-    const QString dock = options->dock.empty() ? QString() : QString(docks.at(options->dock));
+    const QString dock = options->dock.empty() ? QString() : QString(rig::app::dockObjectName(options->dock));
     const QString frameJoint = QString::fromStdString(options->frame);
     static const std::map<std::string, rig::ui::MeshColoring> colourings = {
         {"shaded", rig::ui::MeshColoring::Shaded},

@@ -3,12 +3,20 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <string_view>
+#include <utility>
 
 namespace rig::app {
 namespace {
 
 constexpr std::array<const char*, 5> kOptions = {"--screenshot", "--size", "--dock", "--frame", "--colour"};
-constexpr std::array<const char*, 6> kDocks = {"pipeline", "rig", "weights", "pose", "parts", "paint"};
+/// The docks by name, and the window's object name of each.
+constexpr std::array<std::pair<const char*, const char*>, 6> kDocks = {{{"pipeline", "pipelineDock"},
+                                                                         {"rig", "rigDock"},
+                                                                         {"weights", "weightDock"},
+                                                                         {"pose", "poseDock"},
+                                                                         {"parts", "partsDock"},
+                                                                         {"paint", "paintDock"}}};
 constexpr std::array<const char*, 3> kColourings = {"shaded", "segments", "weights"};
 
 template <size_t N>
@@ -30,7 +38,7 @@ bool setOption(WindowOptions& o, const std::string& name, const std::string& val
             return false;
         }
     } else if (name == "--dock") {
-        if (!oneOf(kDocks, value)) {
+        if (!dockObjectName(value)) {
             error = "--dock '" + value + "' not understood; use pipeline, rig, weights, pose, parts or paint";
             return false;
         }
@@ -48,6 +56,14 @@ bool setOption(WindowOptions& o, const std::string& name, const std::string& val
 }
 
 } // namespace
+
+const char* dockObjectName(std::string_view dock)
+{
+    for (const auto& [name, object] : kDocks)
+        if (dock == name)
+            return object;
+    return nullptr;
+}
 
 bool isWindowOption(const std::string& arg)
 {

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rig::app {
@@ -20,6 +21,10 @@ struct WindowOptions {
     std::string colour;       ///< --colour shaded|segments|weights: the mesh colouring.
     std::optional<std::string> file; ///< The file (or default character spec) to open.
 };
+
+/// The window's object name of a dock named on the command line ("weights":
+/// "weightDock"), or null for a name that is none.
+const char* dockObjectName(std::string_view dock);
 
 /// Whether `arg` is one of the window's options (--screenshot, --size, …).
 bool isWindowOption(const std::string& arg);
