@@ -43,6 +43,13 @@ json numberOrNull(double v)
     return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
+/// A joint's bind position (the oriented frame the scores use) as [x, y, z].
+json positionJson(const Skeleton& s, int joint)
+{
+    const auto p = s.bindPositions.row(joint);
+    return json{p.x(), p.y(), p.z()};
+}
+
 /// The mapping of one skeleton as JSON: canonical key -> {joint, how} (null when unmapped).
 json mapJson(const Skeleton& s, const CanonicalJointMap& m)
 {
@@ -375,7 +382,9 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                  {"fitted", s.fitted < 0 ? json(nullptr) : json(fitted->skeleton.names[static_cast<size_t>(s.fitted)])},
                  {"error_percent", numberOrNull(s.errorPercent)},
                  {"offset_percent", s.scored() ? json{s.offsetPercent.x(), s.offsetPercent.y(), s.offsetPercent.z()}
-                                               : json(nullptr)}});
+                                               : json(nullptr)},
+                 {"artist_position", s.artist < 0 ? json(nullptr) : positionJson(artist.skeleton, s.artist)},
+                 {"fitted_position", s.fitted < 0 ? json(nullptr) : positionJson(fitted->skeleton, s.fitted)}});
     json labelsJson = json::array();
     for (const EndLabelCheck& l : labelChecks)
         if (scores)
