@@ -537,7 +537,11 @@ void MainWindow::onCharacterChanged()
                                    formatLength(size.y()), formatLength(size.z())));
     setWindowTitle(QString::fromStdString(character->displayName) + " — Rigsmith");
     const ImportInfo& info = character->imported.info;
-    if (info.upAxisGuessed && info.upAxis != "+Y")
+    const OrientationResult& orientation = m_document->project().orientationResult();
+    if (info.upAxisGuessed && orientation.upSource == "detected")
+        m_statsLabel->setText(m_statsLabel->text() +
+                              tr(" · up axis %1 (from the shape)").arg(QString::fromStdString(orientation.fileUp).toUpper()));
+    else if (info.upAxisGuessed && info.upAxis != "+Y")
         m_statsLabel->setText(m_statsLabel->text() +
                               tr(" · up axis %1 (guessed)").arg(QString::fromStdString(info.upAxis)));
     if (!info.warnings.empty()) {
@@ -546,10 +550,10 @@ void MainWindow::onCharacterChanged()
         for (const std::string& w : info.warnings)
             lines << QString::fromStdString(w);
         showNotice(lines.join(' '), 30000);
-    } else if (m_document->project().orientation().up != "file")
+    } else if (m_document->project().orientation().up != "file" || orientation.upSource == "detected")
         statusBar()->showMessage(tr("Loaded %1: %2")
                                      .arg(QString::fromStdString(character->displayName),
-                                          QString::fromStdString(m_document->project().orientationResult().summary())),
+                                          QString::fromStdString(orientation.summary())),
                                  15000);
     else if (info.upAxisGuessed)
         statusBar()->showMessage(

@@ -272,6 +272,7 @@ FrontGuess detectFront(const Mesh& mesh, const Vec3& up)
     const Vec3 axis = Vec3::Unit(frontAxis);
 
     FrontGuess g;
+    g.twoFeet = two1 != two2;
     const double feet = meanAlong(soles, axis);
     const double ankles = meanAlong(slab(p, up, bottom, h, 0.06, 0.11), axis);
     const double shins = meanAlong(slab(p, up, bottom, h, 0.15, 0.30), axis);

@@ -54,6 +54,9 @@ struct UpGuess {
 struct FrontGuess {
     Vec3 front = Vec3::UnitZ(); ///< Detected facing direction, a signed coordinate axis orthogonal to up.
     double confidence = 0.0;    ///< In [0, 1].
+    /// The soles are two blobs across one horizontal axis (left-right), not
+    /// the other: a figure standing on two feet, not a box or a blob.
+    bool twoFeet = false;
     std::string reason;         ///< One line: what decided it.
 };
 

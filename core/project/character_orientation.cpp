@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <optional>
 
 namespace rig {
 namespace {
@@ -63,6 +64,40 @@ void rotateCharacter(LoadedCharacter& c, const Eigen::Matrix3d& R)
     c.stats = meshStats(m);
 }
 
+/// The mesh's vertices turned by R (triangles shared), for the front detection.
+Mesh uprightCopy(const Mesh& mesh, const Eigen::Matrix3d& R)
+{
+    Mesh m;
+    m.V = mesh.V * R.transpose();
+    m.F = mesh.F;
+    return m;
+}
+
+/// Up and front from the shape, for a file that does not say which way is up.
+struct ShapeFrame {
+    UpGuess up;
+    FrontGuess front; // on the mesh stood up by `up`
+};
+
+/// The shape's frame where it is sure of up and stands on two feet (a
+/// humanoid), else none: import's guess stands for everything else (boxes,
+/// spheres, a flat triangle score up 1.00 as often as not; a quadruped stood
+/// on its nose scores 0.71, sydney.md2 holding a gun out 0.02). A flat mesh
+/// (thinner than 2 % of its longest side: a sheet, one triangle) has no body.
+std::optional<ShapeFrame> shapeFrame(const Mesh& mesh)
+{
+    const Vec3 extent = mesh.V.colwise().maxCoeff() - mesh.V.colwise().minCoeff();
+    if (!(extent.minCoeff() >= 0.02 * extent.maxCoeff()))
+        return std::nullopt;
+    ShapeFrame f{detectUp(mesh), {}};
+    if (f.up.confidence < kShapeOverImportGuess)
+        return std::nullopt;
+    f.front = detectFront(uprightCopy(mesh, rotationTakingToY(f.up.up)), Vec3::UnitY());
+    if (!f.front.twoFeet)
+        return std::nullopt;
+    return f;
+}
+
 } // namespace
 
 std::string OrientationResult::summary() const
@@ -73,6 +108,9 @@ std::string OrientationResult::summary() const
     s += "), facing ";
     if (facingSource == "detected")
         s += detectedFront + " (detected, confidence " + pct(frontConfidence) + ")" + (turned ? ", turned to +z" : "");
+    else if (!detectedFront.empty() && detectedFront != "+z") // a file that does not say, turned by its shape
+        s += signedAxisName(front) + " (given) after turning its front " + detectedFront + " to +z (detected, confidence " +
+             pct(frontConfidence) + ")";
     else
         s += signedAxisName(front) + " (given)";
     return s;
@@ -97,7 +135,15 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
     const auto importUp = parseSignedAxis(c.imported.info.upAxis.empty() ? "+y" : c.imported.info.upAxis);
     const Eigen::Matrix3d F = rotationTakingToY(importUp.value_or(Vec3::UnitY()));
     Vec3 up = Vec3::UnitY(); // in the imported frame
-    if (o.up == "file") {
+    std::optional<ShapeFrame> shape; // "file" on a file that does not say: its shape, where it is a figure on two feet
+    if (o.up == "file" && c.imported.info.upAxisGuessed)
+        shape = shapeFrame(c.imported.mesh);
+    if (shape) {
+        up = shape->up.up;
+        r.upSource = "detected";
+        r.upConfidence = shape->up.confidence;
+        r.upReason = "the file does not say; " + shape->up.reason;
+    } else if (o.up == "file") {
         r.upSource = c.imported.info.upAxisGuessed ? "import guess" : "file metadata";
     } else if (o.up == "auto") {
         const UpGuess g = detectUp(c.imported.mesh);
@@ -111,19 +157,19 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
     }
     Eigen::Matrix3d R = rotationTakingToY(up);
     r.fileUp = signedAxisName(F.transpose() * up);
+    std::optional<FrontGuess> front;
+    if (o.facing == "auto")
+        front = detectFront(uprightCopy(c.imported.mesh, R), Vec3::UnitY());
+    else if (shape && shape->front.confidence >= kShapeOverImportGuess) // turned to +Z; the given facing applies after
+        front = shape->front;
+    if (front) {
+        r.detectedFront = signedAxisName(front->front);
+        r.frontConfidence = front->confidence;
+        r.frontReason = front->reason;
+        R = frameRotation(Vec3::UnitY(), front->front) * R;
+    }
     if (o.facing == "auto") {
-        const Mesh upright = [&] {
-            Mesh m;
-            m.V = c.imported.mesh.V * R.transpose();
-            m.F = c.imported.mesh.F;
-            return m;
-        }();
-        const FrontGuess g = detectFront(upright, Vec3::UnitY());
         r.facingSource = "detected";
-        r.detectedFront = signedAxisName(g.front);
-        r.frontConfidence = g.confidence;
-        r.frontReason = g.reason;
-        R = frameRotation(Vec3::UnitY(), g.front) * R;
         r.front = Vec3::UnitZ();
     } else {
         r.facingSource = "given";

@@ -113,6 +113,54 @@ TEST(Orientation, OrientCharacterTurnsMeshAndJoints)
     EXPECT_THROW(orientCharacter(d, {.facing = "+y"}), InvalidInput);
 }
 
+/// A file that does not say which way is up (OBJ, IQM, ...) is stood up and
+/// turned to face +Z by its shape under the default "file", where import's
+/// longest-axis guess left it lying on its side (mrfixit.iqm lay on its back);
+/// a file that says keeps its frame, and a shape without a clear up keeps
+/// import's guess.
+TEST(Orientation, AFileThatDoesNotSayIsStoodUpByItsShape)
+{
+    const Eigen::Matrix3d lying = frameRotation(Vec3::UnitX(), -Vec3::UnitZ()).transpose(); // up along +x, facing -z
+    auto load = [&](const Mesh& mesh, bool guessed) {
+        LoadedCharacter c;
+        c.source = "test.obj";
+        c.imported.mesh = mesh;
+        c.imported.info.upAxis = "+Y";
+        c.imported.info.upAxisGuessed = guessed;
+        return c;
+    };
+    LoadedCharacter c = load(rotated(aPose().mesh, lying), true);
+    const OrientationResult r = orientCharacter(c, {});
+    EXPECT_EQ(r.upSource, "detected");
+    EXPECT_EQ(r.fileUp, "+x");
+    EXPECT_EQ(r.detectedFront, "-z");
+    EXPECT_EQ(r.facingSource, "given");
+    EXPECT_EQ(r.front, Vec3::UnitZ());
+    EXPECT_TRUE(r.turned);
+    EXPECT_TRUE(c.imported.mesh.V.isApprox(aPose().mesh.V, 1e-9));
+    EXPECT_NE(r.upReason.find("the file does not say"), std::string::npos);
+    EXPECT_NE(r.summary().find("after turning its front -z to +z"), std::string::npos);
+
+    // The same mesh from a file that says +Y is up: its frame is kept.
+    LoadedCharacter said = load(rotated(aPose().mesh, lying), false);
+    const OrientationResult k = orientCharacter(said, {});
+    EXPECT_EQ(k.upSource, "file metadata");
+    EXPECT_FALSE(k.turned);
+    EXPECT_TRUE(said.imported.mesh.V.isApprox(rotated(aPose().mesh, lying).V, 1e-12));
+
+    // A box has no mirror plane that tells up from the rest: import's guess stands.
+    Mesh box;
+    box.V.resize(8, 3);
+    for (int i = 0; i < 8; ++i)
+        box.V.row(i) << (i & 1 ? 1.0 : 0.0), (i & 2 ? 1.0 : 0.0), (i & 4 ? 1.0 : 0.0);
+    box.F.resize(12, 3);
+    box.F << 0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5;
+    LoadedCharacter b = load(box, true);
+    const OrientationResult g = orientCharacter(b, {});
+    EXPECT_EQ(g.upSource, "import guess");
+    EXPECT_FALSE(g.turned);
+}
+
 /// The file's own meshes (what the export writes) turn with the welded mesh:
 /// every source vertex stays on its welded twin (mrfixit.iqm, +Z up, was
 /// exported lying down under an upright rig).

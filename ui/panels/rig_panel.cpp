@@ -96,7 +96,8 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     up->setToolTip(tr("Which of the file's axes points up. A character lying down or upside down: "
                       "pick its up axis, or let Rigsmith detect it (feet on the ground, head up). "
                       "The character is loaded again and rigged in that frame (undoable). "
-                      "File: as the file says; Auto: detected from the shape"));
+                      "File: as the file says, and from the shape where the file does not say; "
+                      "Auto: detected from the shape whatever the file says"));
     facingRow->addWidget(up, 1);
     connect(up, &QComboBox::activated, this,
             [this, up](int i) { m_document->setUpAxis(up->itemData(i).toString()); });
