@@ -50,6 +50,15 @@ json positionJson(const Skeleton& s, int joint)
     return json{p.x(), p.y(), p.z()};
 }
 
+/// The auto rig's weights for the retarget section: --retarget-weights's
+/// method (default: the product's) with the --weight-params given for it.
+WeightOptions retargetWeights(const Args& a, const WeightOptions& params)
+{
+    WeightOptions w = params;
+    w.method = a.value("--retarget-weights").value_or(WeightOptions{}.method);
+    return w;
+}
+
 /// The mapping of one skeleton as JSON: canonical key -> {joint, how} (null when unmapped).
 json mapJson(const Skeleton& s, const CanonicalJointMap& m)
 {
@@ -369,7 +378,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     // The file's own clips retargeted onto the auto rig (issue 22).
     const json retargetReport = fitted && fileSkeleton
                                   ? evaluateRetargetSection(mesh, *fileSkeleton, artistMap, *fitted, solid, height,
-                                                            a.value("--retarget-weights").value_or(WeightOptions{}.method))
+                                                            retargetWeights(a, weightParams))
                                   : json(nullptr);
 
     // The report.

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 namespace rig::app {
@@ -120,19 +121,23 @@ nlohmann::json scoreClip(const Mesh& mesh, const ImportedSkeleton& file, int k, 
 
 nlohmann::json evaluateRetargetSection(const Mesh& mesh, const ImportedSkeleton& file, const CanonicalJointMap& artistMap,
                                        const FitResult& fitted, const VoxelGrid* solid, double height,
-                                       const std::string& weightMethod)
+                                       const WeightOptions& weights)
 {
     nlohmann::json out = nlohmann::json::array();
     if (file.animations.empty()) {
         std::cout << "  retarget     not measured: the file has no animation\n";
         return out;
     }
-    WeightOptions wo;
-    wo.method = weightMethod;
-    const SkinningResult skin = computeSkinning(mesh, fitted.skeleton, solid, wo);
+    const SkinningResult skin = computeSkinning(mesh, fitted.skeleton, solid, weights);
     const CanonicalJointMap fittedMap = mapCanonicalJoints(fitted.skeleton);
-    std::cout << "  retarget     the file's animations on the auto rig (" << weightMethod
-              << " weights); errors % of height, ours / unposed\n"
+    std::string given; // the parameters given for the method (--weight-params), "" when all are defaults
+    for (const auto& [key, value] : weights.valuesOf(weights.method)) {
+        std::ostringstream v;
+        v << value;
+        given += ", " + key + " = " + v.str();
+    }
+    std::cout << "  retarget     the file's animations on the auto rig (" << weights.method << " weights" << given
+              << "); errors % of height, ours / unposed\n"
               << "    (in brackets: the name/segment mapper before issue 22)\n"
               << "    " << cell("clip", 12) << cell("frames", 6) << cell("rest", 6) << cell("driven", 7)
               << cell("undriven", 9) << cell("scale", 7) << cell("raw", 15) << cell("aligned", 15) << cell("raw r", 12)

@@ -8,6 +8,7 @@
 #include "core/io/mesh_import.h"
 #include "core/mesh/mesh.h"
 #include "core/rig/fit_template.h"
+#include "core/skin/weight_methods.h"
 #include "core/voxel/voxel_grid.h"
 
 #include <nlohmann/json.hpp>
@@ -18,10 +19,11 @@ namespace rig::app {
 
 /// Scores every animation of `file` (see the file comment), prints one table
 /// row per clip and returns the JSON array of the report's "retarget" key.
-/// The auto rig is weighted with `weightMethod` (evaluate's --retarget-weights).
+/// The auto rig is weighted with `weights` (evaluate's --retarget-weights
+/// method with the --weight-params given for it; the header names them).
 /// Per clip failures are reported in the row, never thrown.
 nlohmann::json evaluateRetargetSection(const Mesh& mesh, const ImportedSkeleton& file, const CanonicalJointMap& artistMap,
                                        const FitResult& fitted, const VoxelGrid* solid, double height,
-                                       const std::string& weightMethod);
+                                       const WeightOptions& weights);
 
 } // namespace rig::app
