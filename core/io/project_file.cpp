@@ -277,7 +277,9 @@ void writeProjectFile(const ProjectFile& p, const std::string& path)
     doc["mesh"] = mesh;
     doc["skeleton"] = {{"resolution", p.resolution}};
     doc["facing"] = p.facing;
-    doc["orientation"] = {{"up", p.orientationUp}, {"facing", p.orientationFacing}};
+    doc["orientation"] = {{"up", p.orientationUp},
+                          {"facing", p.orientationFacing},
+                          {"file_silent", p.orientationShapeWhereSilent ? "shape" : "import guess"}};
     doc["template"] = p.templateSpec;
     if (p.fingerMode != "none")
         doc["fingers"] = {{"mode", p.fingerMode}, {"count", p.fingerCount}};
@@ -386,6 +388,16 @@ ProjectFile parseProjectFile(std::string_view bytes, const std::string& path)
             throw r.fail("\"orientation\" must be an object like {\"up\": \"auto\", \"facing\": \"+z\"}");
         p.orientationUp = r.text(o, "up", "\"orientation\"");
         p.orientationFacing = r.text(o, "facing", "\"orientation\"");
+        p.orientationShapeWhereSilent = false; // saved before stop 36 unless it says
+        if (o.contains("file_silent")) {
+            const std::string silent = r.text(o, "file_silent", "\"orientation\"");
+            if (silent != "shape" && silent != "import guess")
+                throw r.fail("\"orientation\" \"file_silent\" must be \"shape\" or \"import guess\", got \"" + silent +
+                             "\"");
+            p.orientationShapeWhereSilent = silent == "shape";
+        }
+    } else {
+        p.orientationShapeWhereSilent = false; // a version 1 project from before "orientation"
     }
     if (doc.contains("template"))
         p.templateSpec = r.text(doc, "template", "project");

@@ -86,6 +86,11 @@ struct ProjectFile {
     /// "orientation" in the file; absent in projects of version 1 files: "file", "+z".
     std::string orientationUp = "file";
     std::string orientationFacing = "+z";
+    /// "orientation": {"file_silent": "shape" | "import guess"}: under "file", a
+    /// mesh file that declares no up axis stood up by its shape (written since
+    /// stop 36) or left in import's guess (absent: projects saved before, whose
+    /// joints are in that frame; `OrientationOptions::shapeWhereFileIsSilent`).
+    bool orientationShapeWhereSilent = true;
     std::string templateSpec = "humanoid21"; ///< The rig template (`resolveTemplate()`).
     /// How the fit places fingers (core/rig/fingers.h): "none", "auto" or
     /// "shape", and the fingers per hand (-1: as the mesh shows, else 0-5).

@@ -136,7 +136,7 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
     const Eigen::Matrix3d F = rotationTakingToY(importUp.value_or(Vec3::UnitY()));
     Vec3 up = Vec3::UnitY(); // in the imported frame
     std::optional<ShapeFrame> shape; // "file" on a file that does not say: its shape, where it is a figure on two feet
-    if (o.up == "file" && c.imported.info.upAxisGuessed)
+    if (o.up == "file" && c.imported.info.upAxisGuessed && o.shapeWhereFileIsSilent)
         shape = shapeFrame(c.imported.mesh);
     if (shape) {
         up = shape->up.up;

@@ -39,6 +39,10 @@ inline constexpr double kShapeOverImportGuess = 0.5;
 struct OrientationOptions {
     std::string up = "file";   ///< "file", "auto" or a signed axis of the file ("+z").
     std::string facing = "+z"; ///< "auto" or "+z", "-z", "+x", "-x".
+    /// Under "file", a file that declares no up axis is stood up and turned by
+    /// its shape (see above); false keeps import's guess, as every load did
+    /// before stop 36: a project saved then has its joints in that frame.
+    bool shapeWhereFileIsSilent = true;
 };
 
 struct OrientationResult {

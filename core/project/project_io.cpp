@@ -139,6 +139,7 @@ ProjectFile projectFileFrom(const RigProject& project, const ProjectSaveState& s
     f.facing = facingName(project.front());
     f.orientationUp = project.orientation().up;
     f.orientationFacing = project.orientation().facing;
+    f.orientationShapeWhereSilent = project.orientation().shapeWhereFileIsSilent;
     f.templateSpec = !state.templateSpec.empty() ? state.templateSpec
                      : project.rigTemplate()     ? project.rigTemplate()->name
                                                  : std::string("humanoid21");
@@ -169,7 +170,8 @@ RestoredProject restoreProject(const ProjectFile& file, const Progress& progress
         r.notes.push_back(r.mesh.message);
     RigProject& p = r.project;
     p.setCharacterSpec(file.meshPath);
-    p.setOrientation({file.orientationUp, file.orientationFacing}); // the frame the saved joints are in
+    // The frame the saved joints are in.
+    p.setOrientation({file.orientationUp, file.orientationFacing, file.orientationShapeWhereSilent});
     CurveSkeletonOptions options = p.curveSkeletonOptions();
     options.voxelize.resolution = file.resolution;
     p.setCurveSkeletonOptions(options);

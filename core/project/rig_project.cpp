@@ -24,7 +24,8 @@ void RigProject::setCharacterSpec(const std::string& spec)
 
 void RigProject::setOrientation(const OrientationOptions& options)
 {
-    if (options.up == m_orientation.up && options.facing == m_orientation.facing)
+    if (options.up == m_orientation.up && options.facing == m_orientation.facing &&
+        options.shapeWhereFileIsSilent == m_orientation.shapeWhereFileIsSilent)
         return;
     m_orientation = options;
     setCharacter(nullptr);

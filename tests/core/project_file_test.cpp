@@ -1,4 +1,7 @@
 #include "core/io/project_file.h"
+#include "core/character/humanoid.h"
+#include "core/io/mesh_write.h"
+#include "core/mesh/orientation.h"
 
 #include "core/common/error.h"
 #include "core/project/pipeline.h"
@@ -61,6 +64,7 @@ ProjectFile fullProject(const fs::path& dir, int weightRows = 5)
     p.facing = "-x";
     p.orientationUp = "auto";
     p.orientationFacing = "auto";
+    p.orientationShapeWhereSilent = false;
     p.templateSpec = "humanoid21";
     p.labels = parseEndNodeLabels("head=10,lhand=20,rhand=30,lfoot=40,rfoot=50");
     Skeleton k;
@@ -99,6 +103,7 @@ void expectSame(const ProjectFile& a, const ProjectFile& b)
     EXPECT_EQ(a.facing, b.facing);
     EXPECT_EQ(a.orientationUp, b.orientationUp);
     EXPECT_EQ(a.orientationFacing, b.orientationFacing);
+    EXPECT_EQ(a.orientationShapeWhereSilent, b.orientationShapeWhereSilent);
     EXPECT_EQ(a.templateSpec, b.templateSpec);
     ASSERT_EQ(a.labels.has_value(), b.labels.has_value());
     if (a.labels) {
@@ -173,6 +178,9 @@ TEST(ProjectFile, BadFilesGiveClearErrorsAndAreNeverOverwritten)
           "\"rig\": ");
     check(R"({"format": "rigsmith-project", "version": 1, "mesh": {"path": "default"}, "weights": {"method": "heat", "heat.c": [1]}})",
           "\"weights\": \"heat.c\" must be a string or a number");
+    check(R"({"format": "rigsmith-project", "version": 1, "mesh": {"path": "default"},
+              "orientation": {"up": "file", "facing": "+z", "file_silent": "maybe"}})",
+          "\"orientation\" \"file_silent\" must be \"shape\" or \"import guess\", got \"maybe\"");
     check(R"({"format": "rigsmith-project", "version": 1, "mesh": {"path": "default"}, "camera": {"target": [0, 1, 0], "yaw": 1}})",
           "\"camera\": \"pitch\" is missing");
     check(R"({"format": "rigsmith-project", "version": 1, "mesh": {"path": "default"},
@@ -590,6 +598,45 @@ TEST(ProjectIo, TheOrientationIsSavedSoTheJointsComeBackInTheirFrame)
     bad.orientationUp = "sideways";
     writeProjectFile(bad, path);
     expectError<InvalidInput>([&] { restoreProject(readProjectFile(path)); }, "sideways");
+}
+
+/// Stop 36 stands a humanoid from a file that declares no up axis up by its
+/// shape under "file"; a project saved before has its joints in import's
+/// frame and must reopen in it ("file_silent" absent), a project saved since
+/// in the shape's.
+TEST(ProjectIo, AProjectSavedBeforeShapesStoodFilesUpReopensInItsFrame)
+{
+    const fs::path dir = tempFolder("restore_silent_file");
+    const Humanoid h = generateHumanoid({.pose = HumanoidPose::A, .height = 1.75, .cellSize = 0.04});
+    Mesh lying = h.mesh;
+    lying.V = h.mesh.V * frameRotation(Vec3::UnitX(), -Vec3::UnitZ()); // up along the file's +x, facing -z
+    const std::string mesh = (dir / "lying.obj").string();
+    writeMesh(mesh, lying);
+    ProjectFile file;
+    file.meshPath = mesh;
+    file.meshHash = fileHash(mesh);
+    file.meshBytes = fs::file_size(mesh);
+    file.resolution = 48;
+    const std::string path = (dir / "old.rsproj").string();
+    writeProjectFile(file, path);
+    std::string text = readText(path);
+    const std::string silent = R"("file_silent": "shape",)";
+    const auto at = text.find(silent);
+    ASSERT_NE(at, std::string::npos) << text;
+    writeText(path, text.erase(at, silent.size() + text.find_first_not_of(" \n", at + silent.size()) - at - silent.size())); // as written before stop 36
+    const ProjectFile old = readProjectFile(path);
+    EXPECT_FALSE(old.orientationShapeWhereSilent);
+    const Vec3 oldExtent = [&] {
+        const Mesh& m = restoreProject(old).project.character()->imported.mesh;
+        return Vec3(m.V.colwise().maxCoeff() - m.V.colwise().minCoeff());
+    }();
+    EXPECT_GT(oldExtent.x(), oldExtent.y()) << "a pre-stop-36 project turned: its saved joints no longer fit";
+
+    const ProjectFile now = readProjectFile((writeProjectFile(file, path), path));
+    EXPECT_TRUE(now.orientationShapeWhereSilent);
+    const Mesh& stood = restoreProject(now).project.character()->imported.mesh;
+    const Vec3 extent = stood.V.colwise().maxCoeff() - stood.V.colwise().minCoeff();
+    EXPECT_GT(extent.y(), extent.x()) << "not stood up by its shape";
 }
 
 TEST(ProjectIo, AMissingMeshIsAClearError)
