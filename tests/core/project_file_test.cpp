@@ -626,16 +626,16 @@ TEST(ProjectIo, AProjectSavedBeforeShapesStoodFilesUpReopensInItsFrame)
     writeText(path, text.erase(at, silent.size() + text.find_first_not_of(" \n", at + silent.size()) - at - silent.size())); // as written before stop 36
     const ProjectFile old = readProjectFile(path);
     EXPECT_FALSE(old.orientationShapeWhereSilent);
-    const Vec3 oldExtent = [&] {
-        const Mesh& m = restoreProject(old).project.character()->imported.mesh;
-        return Vec3(m.V.colwise().maxCoeff() - m.V.colwise().minCoeff());
-    }();
+    auto extentOf = [](const RestoredProject& r) -> Vec3 {
+        const Mesh& m = r.project.character()->imported.mesh;
+        return m.V.colwise().maxCoeff() - m.V.colwise().minCoeff();
+    };
+    const Vec3 oldExtent = extentOf(restoreProject(old));
     EXPECT_GT(oldExtent.x(), oldExtent.y()) << "a pre-stop-36 project turned: its saved joints no longer fit";
 
     const ProjectFile now = readProjectFile((writeProjectFile(file, path), path));
     EXPECT_TRUE(now.orientationShapeWhereSilent);
-    const Mesh& stood = restoreProject(now).project.character()->imported.mesh;
-    const Vec3 extent = stood.V.colwise().maxCoeff() - stood.V.colwise().minCoeff();
+    const Vec3 extent = extentOf(restoreProject(now));
     EXPECT_GT(extent.y(), extent.x()) << "not stood up by its shape";
 }
 
