@@ -294,7 +294,9 @@ CurveSkeletonResult computeCurveSkeleton(const RigProject& project, const Progre
 {
     if (!project.hasCharacter())
         throw InvalidInput("rig::computeCurveSkeleton(): no character is loaded; open one first");
-    return extractCurveSkeleton(project.character()->imported.mesh, project.curveSkeletonOptions(), progress);
+    CurveSkeletonOptions options = project.curveSkeletonOptions();
+    options.fill.watertight = project.character()->stats.watertight; // read on load (meshStats())
+    return extractCurveSkeleton(project.character()->imported.mesh, options, progress);
 }
 
 } // namespace rig

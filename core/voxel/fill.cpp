@@ -177,7 +177,7 @@ FillResult fillInterior(const VoxelGrid& surface, const Mesh& mesh, const FillOp
 
     FillResult r;
     r.grid = surface;
-    r.watertight = mesh.triangleCount() > 0 && edgeTopology(mesh.F).watertight();
+    r.watertight = mesh.triangleCount() > 0 && (options.watertight ? *options.watertight : edgeTopology(mesh.F).watertight());
     progress.update("fill", 0.0);
     const std::vector<std::uint8_t> reached = floodOutside(surface);
     const size_t n = surface.states.size();

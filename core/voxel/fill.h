@@ -17,6 +17,7 @@
 #include "core/voxel/voxel_grid.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace rig {
 
@@ -24,6 +25,10 @@ struct FillOptions {
     /// Vote along axis-parallel rays for the voxels the flood fill reaches when the
     /// mesh is not watertight. Off: plain flood fill (a hole empties the part).
     bool robustInside = true;
+    /// The mesh's edges close it (`MeshStats::watertight`), when the caller
+    /// has it already; else the fill reads the edges itself (`edgeTopology()`,
+    /// a sort per vertex: 3 ms at 154k vertices, the second time on load).
+    std::optional<bool> watertight;
 };
 
 struct FillResult {

@@ -60,6 +60,24 @@ TEST(Fill, BoxIsFilledAndVolumeMatches)
     }
 }
 
+// The caller's topology (the character's statistics, read on load) is the
+// fill's: the same solid whichever way the answer comes, and a given answer is
+// the one reported (the fill read every edge again on each load before).
+TEST(Fill, TakesTheCallersWatertightness)
+{
+    const Mesh closed = test::capsuleMesh(Vec3(0, 0, 0), Vec3(0, 1.2, 0), 0.3, 32, 10, 12);
+    const FillResult read = voxelizeAndFill(closed, 32);
+    const FillResult given = voxelizeAndFill(closed, 32, {.watertight = true});
+    EXPECT_TRUE(read.watertight);
+    EXPECT_TRUE(given.watertight);
+    EXPECT_EQ(given.grid.states, read.grid.states);
+    const Mesh open = punchHole(closed, Vec3(0.3, 0.6, 0), 0.12);
+    ASSERT_LT(open.triangleCount(), closed.triangleCount());
+    EXPECT_FALSE(voxelizeAndFill(open, 32).watertight);
+    EXPECT_FALSE(voxelizeAndFill(open, 32, {.watertight = false}).watertight);
+    EXPECT_TRUE(voxelizeAndFill(open, 32, {.watertight = true}).watertight) << "the caller's answer is reported";
+}
+
 TEST(Fill, HolesDoNotEmptyTheInterior)
 {
     const Mesh closed = test::capsuleMesh(Vec3(0, 0, 0), Vec3(0, 1.2, 0), 0.3, 32, 10, 12);
