@@ -92,7 +92,8 @@ std::optional<ShapeFrame> shapeFrame(const Mesh& mesh)
     ShapeFrame f{detectUp(mesh), {}};
     if (f.up.confidence < kShapeOverImportGuess)
         return std::nullopt;
-    f.front = detectFront(uprightCopy(mesh, rotationTakingToY(f.up.up)), Vec3::UnitY());
+    f.front = detectFront(mesh, f.up.up);                          // in the imported frame,
+    f.front.front = rotationTakingToY(f.up.up) * f.front.front;   // then in the stood-up one
     if (!f.front.twoFeet)
         return std::nullopt;
     return f;
