@@ -160,7 +160,7 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
     r.fileUp = signedAxisName(F.transpose() * up);
     std::optional<FrontGuess> front;
     if (o.facing == "auto")
-        front = detectFront(uprightCopy(c.imported.mesh, R), Vec3::UnitY());
+        front = shape ? shape->front : detectFront(uprightCopy(c.imported.mesh, R), Vec3::UnitY());
     else if (shape && shape->front.confidence >= kShapeOverImportGuess) // turned to +Z; the given facing applies after
         front = shape->front;
     if (front) {
