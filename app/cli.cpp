@@ -161,7 +161,8 @@ Usage:
                                   included, the solid given, on the generated character polygonized at
                                   cell size C metres (default 0.0175: 22k vertices; 0.0117: 50k; 0.0058: 206k)
   rigsmith bench deform-quality FILE [--weights {METHODS}] [--deformers ID,...] [--report R.json] [--explain]
-                   [--up U] [--facing F] [--ends ...] [--resolution N] [--force] [--flip-against-bone]
+                   [--weight-params METHOD.KEY=VALUE,...] [--up U] [--facing F] [--ends ...] [--resolution N]
+                   [--force] [--flip-against-bone]
                                   auto-rig FILE and pose it in the test poses (elbows, knees 120 deg,
                                   shoulders, hips raised 90 deg, forearms and wrists twisted +-90/180 deg):
                                   per deformer and pose the triangles stretched beyond 2x or flipped
