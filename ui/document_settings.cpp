@@ -127,7 +127,7 @@ void Document::setUpAxis(const QString& up)
 {
     OrientationOptions options = m_project.orientation();
     options.up = up.toLower().toStdString();
-    if (!m_project.hasCharacter() || options.up == m_project.orientation().up)
+    if (!m_project.hasCharacter() || options == m_project.orientation())
         return;
     try {
         validateOrientationOptions(options);

@@ -20,10 +20,16 @@ namespace {
 /// from all its 462k points, 1.2 ms now; 0.6 ms at 17k, 0.45 ms at 4k).
 constexpr Eigen::Index kMaxSamples = 10000;
 
+/// The stride that takes about `kMaxSamples` of n items (1 for fewer).
+Eigen::Index sampleStep(Eigen::Index n)
+{
+    return std::max<Eigen::Index>(1, (n + kMaxSamples - 1) / kMaxSamples);
+}
+
 std::vector<Vec3> samplePoints(const Mesh& mesh)
 {
     const Eigen::Index n = mesh.V.rows() + mesh.F.rows();
-    const Eigen::Index step = std::max<Eigen::Index>(1, (n + kMaxSamples - 1) / kMaxSamples);
+    const Eigen::Index step = sampleStep(n);
     std::vector<Vec3> p;
     p.reserve(static_cast<size_t>(n / step + 2));
     for (Eigen::Index i = 0; i < mesh.V.rows(); i += step)
@@ -50,11 +56,10 @@ struct OccupiedCells {
     std::vector<Eigen::Vector3i> cells;
     Eigen::Vector3i extent = Eigen::Vector3i::Ones(); ///< Cells along each axis.
 
+    size_t index(const Eigen::Vector3i& i) const { return static_cast<size_t>((i.x() * dims.y() + i.y()) * dims.z() + i.z()); }
     bool occupied(const Eigen::Vector3i& i) const
     {
-        if ((i.array() < 0).any() || (i.array() >= dims.array()).any())
-            return false;
-        return flags[static_cast<size_t>((i.x() * dims.y() + i.y()) * dims.z() + i.z())] != 0;
+        return (i.array() >= 0).all() && (i.array() < dims.array()).all() && flags[index(i)] != 0;
     }
 };
 
@@ -68,7 +73,7 @@ OccupiedCells occupiedCells(const std::vector<Vec3>& p, const Box3& box)
     g.flags.assign(static_cast<size_t>(g.dims.prod()), 0);
     for (const Vec3& x : p) {
         const Eigen::Vector3i i = ((x - box.min) / cell).array().floor().cast<int>().cwiseMax(0).cwiseMin(g.dims.array() - 1);
-        char& f = g.flags[static_cast<size_t>((i.x() * g.dims.y() + i.y()) * g.dims.z() + i.z())];
+        char& f = g.flags[g.index(i)];
         if (!f) {
             f = 1;
             g.cells.push_back(i);
@@ -144,7 +149,7 @@ double flatness(const Mesh& mesh, const Vec3& outward, double fraction)
     }
     const double limit = hi - fraction * (hi - lo);
     double all = 0.0, flat = 0.0;
-    const Eigen::Index step = std::max<Eigen::Index>(1, (mesh.F.rows() + kMaxSamples - 1) / kMaxSamples); // an area ratio: every k-th triangle estimates it
+    const Eigen::Index step = sampleStep(mesh.F.rows()); // an area ratio: every k-th triangle estimates it
     for (Eigen::Index f = 0; f < mesh.F.rows(); f += step) {
         const Vec3 a = mesh.V.row(mesh.F(f, 0)).transpose(), b = mesh.V.row(mesh.F(f, 1)).transpose(),
                    c = mesh.V.row(mesh.F(f, 2)).transpose();

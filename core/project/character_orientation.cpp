@@ -64,13 +64,16 @@ void rotateCharacter(LoadedCharacter& c, const Eigen::Matrix3d& R)
     c.stats = meshStats(m);
 }
 
-/// The mesh's vertices turned by R (triangles shared), for the front detection.
-Mesh uprightCopy(const Mesh& mesh, const Eigen::Matrix3d& R)
+/// The front of the mesh stood up on `up` (a signed axis of the imported
+/// frame: turned by `rotationTakingToY(up)`, then read along +Y), in that
+/// stood-up frame. (Reading it along `up` on the mesh as it is breaks ties
+/// between the two horizontal axes the other way on boxes and blobs.)
+FrontGuess frontStoodUp(const Mesh& mesh, const Vec3& up)
 {
-    Mesh m;
-    m.V = mesh.V * R.transpose();
-    m.F = mesh.F;
-    return m;
+    Mesh upright;
+    upright.V = mesh.V * rotationTakingToY(up).transpose();
+    upright.F = mesh.F;
+    return detectFront(upright, Vec3::UnitY());
 }
 
 /// Up and front from the shape, for a file that does not say which way is up.
@@ -92,8 +95,7 @@ std::optional<ShapeFrame> shapeFrame(const Mesh& mesh)
     ShapeFrame f{detectUp(mesh), {}};
     if (f.up.confidence < kShapeOverImportGuess)
         return std::nullopt;
-    f.front = detectFront(mesh, f.up.up);                          // in the imported frame,
-    f.front.front = rotationTakingToY(f.up.up) * f.front.front;   // then in the stood-up one
+    f.front = frontStoodUp(mesh, f.up.up);
     if (!f.front.twoFeet)
         return std::nullopt;
     return f;
@@ -160,7 +162,7 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
     r.fileUp = signedAxisName(F.transpose() * up);
     std::optional<FrontGuess> front;
     if (o.facing == "auto")
-        front = shape ? shape->front : detectFront(uprightCopy(c.imported.mesh, R), Vec3::UnitY());
+        front = shape ? shape->front : frontStoodUp(c.imported.mesh, up);
     else if (shape && shape->front.confidence >= kShapeOverImportGuess) // turned to +Z; the given facing applies after
         front = shape->front;
     if (front) {

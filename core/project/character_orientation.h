@@ -43,6 +43,8 @@ struct OrientationOptions {
     /// its shape (see above); false keeps import's guess, as every load did
     /// before stop 36: a project saved then has its joints in that frame.
     bool shapeWhereFileIsSilent = true;
+
+    bool operator==(const OrientationOptions&) const = default;
 };
 
 struct OrientationResult {

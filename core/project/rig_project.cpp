@@ -24,8 +24,7 @@ void RigProject::setCharacterSpec(const std::string& spec)
 
 void RigProject::setOrientation(const OrientationOptions& options)
 {
-    if (options.up == m_orientation.up && options.facing == m_orientation.facing &&
-        options.shapeWhereFileIsSilent == m_orientation.shapeWhereFileIsSilent)
+    if (options == m_orientation)
         return;
     m_orientation = options;
     setCharacter(nullptr);
