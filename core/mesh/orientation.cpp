@@ -17,7 +17,7 @@ namespace {
 /// dense mesh gives every k-th of each, about `kMaxSamples` in all: the tests
 /// read a 24-cell grid and slabs of 4-15 % of the height, which ten thousand
 /// surface points fill (up and front of the 154k-vertex bench mesh took 28 ms
-/// from all its 462k points, 1.2 ms now; 0.6 ms at 17k, 0.45 ms at 4k).
+/// from all its 462k points, 1.6 ms now; 0.65 ms at 17k, 0.5 ms at 4k).
 constexpr Eigen::Index kMaxSamples = 10000;
 
 /// The stride that takes about `kMaxSamples` of n items (1 for fewer).
