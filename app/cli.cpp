@@ -140,17 +140,38 @@ Usage:
                                   when it has none
   rigsmith evaluate FILE [--report R.json] [--resolution N] [--up auto|file|+y|...] [--facing auto|+z|...]
                     [--deform-joints auto|all|NAME,...] [--retarget-weights METHOD] [--fingers F]
-                    [--weight-params METHOD.KEY=VALUE,...]
-                                  score Rigsmith on a character an artist rigged: auto-rig the mesh alone,
-                                  map the artist's joints to 16 canonical joints by name (Mixamo, CMU,
-                                  Blender/Rigify, Unreal, Bip01) or hierarchy, report each joint's distance
-                                  in % of height (extent along up), mean and max, whether the five end labels
-                                  went to the right ends; then weights for the artist's skeleton with each
-                                  method against the artist's over the file's animations (default --up auto
-                                  --facing auto); --deform-joints auto|all|NAME,... says which artist joints
-                                  may get weight (auto: those the file's weights use); where the artist's
-                                  skeleton has fingers, the rig is fitted with fingers (--fingers auto unless
-                                  given) and each finger's tip joint and knuckle are scored
+                    [--weight-params METHOD.KEY=VALUE,...] [--methods all|default|ID,...]
+                    [--rig-out RIG.json] [--weights-out PREFIX]
+                                  score Rigsmith on a character an artist rigged: auto-rig the mesh alone
+                                  (the orientation fit uses: --up file --facing +z unless given), say what
+                                  'fit --ends auto' would do with it (rigged, warned, refused and why,
+                                  failed), map the artist's joints to 16 canonical joints by name (Mixamo,
+                                  CMU, Blender/Rigify, Unreal, Bip01) or hierarchy, report each joint's
+                                  distance in % of height, whether the five end labels went to the right
+                                  ends, and the standard benchmark's skeleton metrics (RigNet: CD-J2J,
+                                  CD-J2B, CD-B2B, joint IoU, precision, recall in the normalised frame);
+                                  then weights for the artist's skeleton with each --methods entry (default
+                                  all) against the artist's: L1, precision, recall (weight >= 0.05) over the
+                                  file's vertices, deformation in % of the longest side over 20 seeded random
+                                  poses, and today's figures over the file's animations; --rig-out writes the
+                                  fitted rig in the file's frame, --weights-out PREFIX.METHOD.json the weights
+                                  in the file's vertex order (what the reference scorer reads); a file without
+                                  a skeleton is scored for the fit's outcome only (no reference);
+                                  --deform-joints auto|all|NAME,... says which artist joints may get weight
+                                  (auto: those the file's weights use); where the artist's skeleton has
+                                  fingers, the rig is fitted with fingers (--fingers auto unless given)
+  rigsmith evaluate DIR|FILE...|@LIST [--out DIR] [--jobs N] [--timeout S] [--resume] [--keep]
+                    [--groups A.txt,B.txt] [--methods all|default|ID,...] [the options above]
+                                  the same over many files, each in its own process (--jobs at a time,
+                                  default the cores; --timeout seconds per file, default 300), with a
+                                  progress line; a crash, a hang or a refusal is recorded with its message
+                                  and the run goes on; --out DIR (default a new folder in /tmp) gets
+                                  ID.json per file, summary.json and summary.md (outcomes and reasons,
+                                  skeleton metrics over the rigs written and IoU with a missing rig as 0,
+                                  skinning per method, seconds per stage); --groups splits every table by
+                                  the ids listed (one file stem a line); --resume skips files already
+                                  reported; --keep also writes ID.rig.json and ID.weights.METHOD.json;
+                                  --methods defaults to the default weight method here
   rigsmith bench bar             the thesis bar experiment (4.4): volume error per step and deformer beside
                                   Table 4.2, the candy-wrapper figure and the 0-720 deg twist continuity
   rigsmith bench skinning [--vertices N] [--threads T] [--repetitions R]

@@ -1,6 +1,8 @@
 // rigsmith evaluate (issue 14): a rig and weights scored against the artist's own.
 #include "app/cli_common.h"
 #include "app/cli_evaluate_retarget.h"
+#include "app/cli_evaluate_batch.h"
+#include "app/cli_evaluate_standard.h"
 
 #include "core/common/error.h"
 #include "core/common/timing.h"
@@ -180,14 +182,16 @@ json fingerSection(const Skeleton& artist, const Skeleton* fitted, double height
 
 int cmdEvaluate(const std::vector<std::string>& raw)
 {
-    const Args a = parse(raw, {"--report", "--resolution", "--up", "--facing", "--deform-joints", "--retarget-weights", "--fingers",
-                          "--weight-params"},
-                         {}, "evaluate");
+    const Args a = parse(raw, evaluateValueOptions, evaluateFlagOptions, "evaluate");
+    if (isEvaluateBatch(a))
+        return cmdEvaluateBatch(a);
     const std::string file = needFile(a, "evaluate");
     const int resolution = parseResolution(a, "evaluate");
-    const OrientationOptions orientation = parseOrientationArgs(a, "evaluate", "auto", "auto");
+    // The orientation `fit` and `rig` use, so that the rig scored is the rig a user gets.
+    const OrientationOptions orientation = parseOrientationArgs(a, "evaluate");
     WeightOptions weightParams; // each method's parameters (--weight-params), checked before any work
     applyWeightParams(a, "evaluate", weightParams);
+    const std::vector<std::string> methodIds = parseEvaluateMethods(a, "all");
 
     StageTimings stages;
     RigProject project;
@@ -196,10 +200,6 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         StageClock clock(stages);
         LoadedCharacter loaded = loadCharacter(file);
         clock.lap("load");
-        if (!loaded.imported.skeleton && !loaded.groundTruth)
-            throw Error("rigsmith evaluate: '" + file +
-                        "' has no skeleton: evaluate needs a character rigged by an artist (joints and weights) "
-                        "to score against");
         oriented = orientCharacter(loaded, orientation);
         clock.lap("orient");
         project.setCharacter(std::make_shared<const LoadedCharacter>(std::move(loaded)));
@@ -214,8 +214,12 @@ int cmdEvaluate(const std::vector<std::string>& raw)
 
     // The artist's skeleton and its canonical joints.
     StageClock clock(stages);
-    const FitResult artist = fileSkeleton ? rigFromImportedSkeleton(*fileSkeleton) : groundTruthRig(*c.groundTruth);
-    const CanonicalJointMap artistMap = mapCanonicalJoints(artist.skeleton);
+    // A file without a skeleton is scored for the fit only (its outcome and timings): no reference.
+    const bool hasReference = fileSkeleton || c.groundTruth;
+    const FitResult artist = fileSkeleton  ? rigFromImportedSkeleton(*fileSkeleton)
+                             : hasReference ? groundTruthRig(*c.groundTruth)
+                                            : FitResult{};
+    const CanonicalJointMap artistMap = hasReference ? mapCanonicalJoints(artist.skeleton) : CanonicalJointMap{};
     clock.lap("map");
 
     // The auto-rig, from the mesh alone (the pipeline never reads the file's skeleton).
@@ -225,6 +229,8 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     std::array<EndLabelCheck, limbCount> labelChecks{};
     std::string fitError;
     std::string humanoidRefusal; // what `rig` and `fit` say without --force (evaluate fits anyway)
+    HumanoidCheck humanoid;
+    json standardSkeleton = nullptr;
     json warnings = json::array();
     try {
         CurveSkeletonOptions so;
@@ -233,14 +239,14 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         auto curve = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project));
         stages.insert(stages.end(), curve->timings.begin(), curve->timings.end());
         project.setCurveSkeleton(curve);
-        humanoidRefusal = checkHumanoid(project.character()->imported.mesh, curve->refined,
-                                        project.character()->imported.info.format)
-                              .message();
+        humanoid = checkHumanoid(project.character()->imported.mesh, curve->refined,
+                                 project.character()->imported.info.format);
+        humanoidRefusal = humanoid.message();
         StageClock fitClock(stages);
         project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate("humanoid21")));
         // Fingers where the artist's skeleton has them (humanoid51), unless --fingers says otherwise.
         FingerOptions fingers = parseFingersArg(a, "evaluate");
-        if (!a.value("--fingers") && mapFingerJoints(artist.skeleton).fingers(0) > 0)
+        if (!a.value("--fingers") && hasReference && mapFingerJoints(artist.skeleton).fingers(0) > 0)
             fingers.mode = FingerMode::Auto;
         project.setFingerOptions(fingers);
         const EndNodeLabels labels = suggestLabels(project);
@@ -248,12 +254,17 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         fitted = fitRig(project, labels);
         project.setRig(labels, std::make_shared<const FitResult>(*fitted));
         fitClock.lap("fit");
-        const CanonicalJointMap fittedMap = mapCanonicalJoints(fitted->skeleton);
-        scores = scoreJoints(artist.skeleton, artistMap, fitted->skeleton, fittedMap, height,
-                             {.up = Vec3::UnitY(), .front = oriented.front});
-        labelChecks = checkEndLabels(curve->refined, labels, artist.skeleton, artistMap);
-        fitClock.lap("score");
         warnings = fitWarningsJson(*fitted, *project.rigTemplate());
+        if (const auto out = a.value("--rig-out"))
+            writeRigInFileFrame(*out, fitted->skeleton, oriented.rotation, project.rigTemplate()->name);
+        if (hasReference) {
+            const CanonicalJointMap fittedMap = mapCanonicalJoints(fitted->skeleton);
+            scores = scoreJoints(artist.skeleton, artistMap, fitted->skeleton, fittedMap, height,
+                                 {.up = Vec3::UnitY(), .front = oriented.front});
+            labelChecks = checkEndLabels(curve->refined, labels, artist.skeleton, artistMap);
+            standardSkeleton = standardSkeletonJson(fitted->skeleton, artist.skeleton, mesh);
+        }
+        fitClock.lap("score");
     } catch (const Cancelled&) {
         throw;
     } catch (const std::exception& e) {
@@ -267,20 +278,23 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     struct MethodResult {
         std::string method;
         std::optional<WeightComparison> comparison;
+        std::optional<SkinMetrics> standard;
         std::string error;
     };
     std::vector<MethodResult> methods;
     const std::string deformSpec = a.value("--deform-joints").value_or("auto");
-    const std::vector<bool> deform =
-        deformJoints(deformSpec, artist.skeleton, fileSkeleton ? &fileSkeleton->W : nullptr);
+    const std::vector<bool> deform = hasReference ? deformJoints(deformSpec, artist.skeleton,
+                                                                 fileSkeleton ? &fileSkeleton->W : nullptr)
+                                                  : std::vector<bool>{};
     json excluded = json::array();
     for (int j = 0; j < artist.skeleton.jointCount(); ++j)
         if (!deform[static_cast<size_t>(j)])
             excluded.push_back(artist.skeleton.names[static_cast<size_t>(j)]);
     const VoxelGrid* solid = project.curveSkeleton() ? &project.curveSkeleton()->solid : nullptr;
-    for (const WeightMethod& m : weightMethods()) { // every row of the table
+    for (const std::string& id : methodIds) { // --methods, in the table's order
         if (!fileSkeleton)
             break; // the generated character has no artist's weights
+        const WeightMethod& m = findWeightMethod(id);
         MethodResult r;
         r.method = m.id;
         StageClock wclock(stages);
@@ -291,6 +305,9 @@ int cmdEvaluate(const std::vector<std::string>& raw)
             const SkinWeights w = restrictToDeformJoints(s.weights, artist.skeleton, deform);
             r.comparison = compareWeightsAnimated(mesh, artist.skeleton, w, fileSkeleton->W,
                                           std::span<const std::vector<Eigen::Affine3d>>(frames));
+            r.standard = skinMetrics(mesh, artist.skeleton, w, fileSkeleton->W, c.imported.info.weldMap);
+            if (const auto out = a.value("--weights-out"))
+                writeWeightsForScorer(*out + "." + m.id + ".json", artist.skeleton, w, c.imported.info.weldMap);
         } catch (const Cancelled&) {
             throw;
         } catch (const std::exception& e) {
@@ -352,12 +369,30 @@ int cmdEvaluate(const std::vector<std::string>& raw)
             std::cout << "  note         " << note << '\n';
         if (!humanoidRefusal.empty())
             std::cout << "  WARNING      rig and fit refuse this character without --force: " << humanoidRefusal << '\n';
-    } else {
+    } else if (!fitError.empty()) {
         std::cout << "  fit          FAILED: " << fitError << '\n';
+    } else {
+        std::cout << "  fit          no reference: the file has no skeleton, so the fit is scored for its outcome only\n";
     }
-    const json fingersReport = fingerSection(artist.skeleton, fitted ? &fitted->skeleton : nullptr, height);
+    const json outcome = outcomeJson(humanoid, fitError, warnings);
+    std::cout << "  outcome      " << outcome["kind"].get<std::string>()
+              << (outcome["message"].get<std::string>().empty() ? "" : ": " + outcome["message"].get<std::string>())
+              << '\n';
+    if (!standardSkeleton.is_null())
+        std::cout << "  standard     CD-J2J " << fixed(standardSkeleton["cd_j2j"].get<double>(), 3) << ", J2B "
+                  << fixed(standardSkeleton["cd_j2b"].is_null() ? NAN : standardSkeleton["cd_j2b"].get<double>(), 3)
+                  << ", B2B "
+                  << fixed(standardSkeleton["cd_b2b"].is_null() ? NAN : standardSkeleton["cd_b2b"].get<double>(), 3)
+                  << ", IoU " << fixed(standardSkeleton["iou"].get<double>(), 1) << "%, P "
+                  << fixed(standardSkeleton["precision"].get<double>(), 1) << "%, R "
+                  << fixed(standardSkeleton["recall"].get<double>(), 1) << "% ("
+                  << standardSkeleton["predicted_joints"].get<int>() << " vs "
+                  << standardSkeleton["reference_joints"].get<int>() << " joints)\n";
+    const json fingersReport = hasReference ? fingerSection(artist.skeleton, fitted ? &fitted->skeleton : nullptr, height)
+                                            : json(nullptr);
     if (!fileSkeleton)
-        std::cout << "  weights      not compared: the generated character has no artist's weights\n";
+        std::cout << "  weights      not compared: no reference (" << (c.groundTruth ? "the generated character" : "the file")
+                  << " has no artist's weights)\n";
     else
         std::cout << "  deform       " << deformSpec << ": " << excluded.size() << " joints get no weight "
                   << excluded.dump() << '\n'
@@ -374,6 +409,15 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                   << pad(fixed(100 * w.recall, 1), 10) << pad(fixed(w.meanDistancePercent, 3), 10)
                   << pad(fixed(w.maxDistancePercent, 3), 10) << w.unweightedComputed << '\n';
     }
+    if (!methods.empty())
+        std::cout << "  standard skinning (file vertices; deformation in % of the longest side, 20 seeded poses)\n"
+                  << "    " << pad("method", 16) << pad("prec %", 8) << pad("recall %", 10) << pad("L1", 8)
+                  << pad("mean d %", 10) << "max d %\n";
+    for (const MethodResult& m : methods)
+        if (m.standard)
+            std::cout << "    " << pad(m.method, 16) << pad(fixed(m.standard->precision, 1), 8)
+                      << pad(fixed(m.standard->recall, 1), 10) << pad(fixed(m.standard->l1, 3), 8)
+                      << pad(fixed(m.standard->deformationMean, 3), 10) << fixed(m.standard->deformationMax, 3) << '\n';
 
     // The file's own clips retargeted onto the auto rig (issue 22).
     const json retargetReport = fitted && fileSkeleton
@@ -401,7 +445,10 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                                   {"node", l.node},
                                   {"right", l.known ? json(l.right) : json(nullptr)},
                                   {"nearest", l.known ? json(std::string(canonicalJointKey(l.nearest))) : json(nullptr)}});
-    json weightsOut = json::array();
+    json weightsOut = json::array(), standardSkin = json::array();
+    for (const MethodResult& m : methods)
+        standardSkin.push_back(m.standard ? standardSkinJson(m.method, *m.standard)
+                                          : json{{"method", m.method}, {"error", m.error}});
     for (const MethodResult& m : methods) {
         json w = {{"method", m.method}};
         if (m.comparison) {
@@ -420,9 +467,14 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         weightsOut.push_back(w);
     }
     json results = {{"resolution", resolution},
+                    {"outcome", outcome},
+                    {"standard", {{"skeleton", standardSkeleton},
+                                  {"skinning", fileSkeleton ? standardSkin : json(nullptr)},
+                                  {"reference", fileSkeleton ? "artist" : c.groundTruth ? "generator (joints only)" : "no reference"},
+                                  {"vertices", mesh.vertexCount()}}},
                     {"height", height},
                     {"orientation", orientationJson(oriented)},
-                    {"artist_joints", artist.skeleton.jointCount()},
+                    {"artist_joints", hasReference ? json(artist.skeleton.jointCount()) : json(nullptr)},
                     {"joint_map", {{"convention", artistMap.convention},
                                    {"mapping", mapJson(artist.skeleton, artistMap)},
                                    {"unmapped", unmappedJson(artistMap)}}},

@@ -5,6 +5,7 @@
 // process with it. Started by the application under limits; not meant to be
 // run by hand (it writes binary records to --out-fd).
 #include "core/io/guarded_import.h"
+#include "core/io/mesh_import.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -19,8 +20,10 @@ int usage()
                  "usage: rigsmith-import --out-fd FD [--weld-tolerance X] [--max-triangles N]\n"
                  "                       [--max-animation-frames N] [--recentre-distance X]\n"
                  "                       [--precision-fraction X] [--no-guess-up] [--] FILE\n"
+                 "       rigsmith-import --list-extensions\n"
                  "Reads FILE with Assimp and writes the character as binary records to FD\n"
-                 "(the protocol of core/io/guarded_import.cpp). Run by rigsmith.\n");
+                 "(the protocol of core/io/guarded_import.cpp). Run by rigsmith.\n"
+                 "--list-extensions prints the extensions Assimp reads, one a line.\n");
     return 2;
 }
 
@@ -35,6 +38,11 @@ bool number(const char* text, double& out)
 
 int main(int argc, char** argv)
 {
+    if (argc == 2 && std::strcmp(argv[1], "--list-extensions") == 0) {
+        for (const std::string& e : rig::supportedExtensions())
+            std::printf("%s\n", e.c_str());
+        return 0;
+    }
     rig::ImportOptions options;
     int fd = -1;
     std::string path;

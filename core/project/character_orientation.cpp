@@ -181,6 +181,7 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
     if (!R.isIdentity(1e-12)) {
         rotateCharacter(c, R);
         r.turned = true;
+        r.rotation = R;
     }
     return r;
 }

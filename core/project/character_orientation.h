@@ -58,6 +58,10 @@ struct OrientationResult {
     double frontConfidence = 1.0;  ///< In [0, 1].
     std::string frontReason;       ///< What the detection saw.
     bool turned = false;           ///< The character was rotated.
+    /// The rotation applied to the imported character (identity when not
+    /// turned): a point p of the oriented character is `rotation.transpose() * p`
+    /// in the frame import read the file in (glTF: the file's own coordinates).
+    Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
     /// One line for the status bar and the CLI: "up +Z of the file (detected, 0.92), facing +z (detected from toes, 0.80)".
     std::string summary() const;
 };
