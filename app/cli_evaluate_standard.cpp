@@ -38,7 +38,10 @@ json outcomeJson(const HumanoidCheck& check, const std::string& fitError, const 
     } else if (!fitError.empty()) {
         kind = "failed";
         message = fitError;
-        kinds.push_back(reasonKind(fitError.substr(0, fitError.find(':'))));
+        // "rig::suggestEndNodeLabels(): the skeleton has 4 end nodes; ..." -> "the skeleton has N end nodes"
+        const size_t from = fitError.find("(): ");
+        const std::string what = from == std::string::npos ? fitError : fitError.substr(from + 4);
+        kinds.push_back(reasonKind(what.substr(0, what.find(';'))));
     } else if (!warnings.empty()) {
         kind = "warned";
     }

@@ -104,13 +104,19 @@ json skeletonTable(const std::vector<const json*>& reports)
         for (const char* k : {"cd_j2j", "cd_j2b", "cd_b2b", "iou", "precision", "recall"})
             s[k].add(sk[k]);
         jointError.add((*r)["mean_joint_error_percent"]);
-        if ((*r)["end_labels"].is_array() && (*r)["end_labels"].size() == 5)
+        // Over the rigs whose five ends the artist's joints identify (a label
+        // is "?" where the artist's skeleton maps no joint to that end).
+        int known = 0;
+        for (const json& l : (*r)["end_labels"])
+            known += !l["right"].is_null();
+        if (known == 5)
             ends.v.push_back((*r)["end_labels_right"].get<int>() == 5 ? 1.0 : 0.0);
     }
     json t = {{"rigs_scored", scored}, {"files_with_reference", withReference},
               {"iou_all_missing_as_0", iouAll.meanJson()},
               {"mean_joint_error_percent_of_height", jointError.meanJson()},
-              {"five_ends_right_fraction", ends.meanJson()}};
+              {"five_ends_right_fraction", ends.meanJson()},
+              {"five_ends_known", ends.v.size()}};
     for (auto& [k, st] : s)
         t[k] = st.meanJson();
     return t;
@@ -215,12 +221,12 @@ void markdownGroup(std::ostream& md, const std::string& name, const json& g)
     const json& s = g["skeleton"];
     md << "\nSkeleton (RigNet's metrics, normalised frame; over the " << s["rigs_scored"].get<int>()
        << " rigs written):\n\n| CD-J2J | CD-J2B | CD-B2B | IoU % | precision % | recall % | IoU %, missing rig = 0 ("
-       << s["files_with_reference"].get<int>() << ") | joint error % of height | five ends right |\n"
+       << s["files_with_reference"].get<int>() << ") | joint error % of height | five ends right (of those the artist's joints identify) |\n"
        << "|---|---|---|---|---|---|---|---|---|\n| " << num(get(s, "cd_j2j"), 2) << " | " << num(get(s, "cd_j2b"), 2)
        << " | " << num(get(s, "cd_b2b"), 2) << " | " << num(get(s, "iou"), 1) << " | " << num(get(s, "precision"), 1)
        << " | " << num(get(s, "recall"), 1) << " | " << num(get(s, "iou_all_missing_as_0"), 1) << " | "
        << num(get(s, "mean_joint_error_percent_of_height"), 2) << " | "
-       << num(100 * get(s, "five_ends_right_fraction"), 1) << "% |\n";
+       << num(100 * get(s, "five_ends_right_fraction"), 1) << "% (" << s["five_ends_known"].get<int>() << ") |\n";
     md << "\nSkinning on the artist's skeleton (" << g["skinning"]["no_reference"].get<int>()
        << " files without reference):\n\n| method | characters | precision % | recall % | F1 | L1 | deformation mean % "
           "| mean of max % | unweighted vertices | errors |\n|---|---|---|---|---|---|---|---|---|---|\n";

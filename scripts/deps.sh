@@ -13,6 +13,12 @@ PACKAGES=(
   nodejs
 )
 
+# The benchmark's reference scorer (numpy, scipy) where its data is laid beside
+# the checkout: cli_evaluate_rignet_agreement compares evaluate with it there.
+if [ -d "$(dirname "${BASH_SOURCE[0]}")/../../shared/rignet-val" ]; then
+  PACKAGES+=(python3-numpy python3-scipy)
+fi
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

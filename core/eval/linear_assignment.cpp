@@ -31,10 +31,9 @@ void checkFinite(const Eigen::MatrixXd& cost)
 class AugmentingPaths {
 public:
     explicit AugmentingPaths(const RowMatrix& cost)
-        : m_cost(cost), m_u(size(cost.rows()), 0.0), m_v(size(cost.cols()), 0.0),
-          m_distance(size(cost.cols())), m_path(size(cost.cols()), -1), m_colOfRow(size(cost.rows()), -1),
-          m_rowOfCol(size(cost.cols()), -1), m_rowSeen(size(cost.rows())), m_colSeen(size(cost.cols())),
-          m_remaining(size(cost.cols()))
+        : m_cost(cost), m_u(size(cost.rows()), 0.0), m_v(size(cost.cols()), 0.0), m_distance(size(cost.cols())),
+          m_path(size(cost.cols()), -1), m_colOfRow(size(cost.rows()), -1), m_rowOfCol(size(cost.cols()), -1),
+          m_rowSeen(size(cost.rows())), m_colSeen(size(cost.cols())), m_remaining(size(cost.cols()))
     {
         assert(cost.rows() <= cost.cols());
     }

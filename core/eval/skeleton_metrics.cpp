@@ -21,7 +21,10 @@ namespace {
 constexpr int raysPerBone = 14;
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
-std::string str(Eigen::Index i) { return std::to_string(i); }
+std::string str(Eigen::Index i)
+{
+    return std::to_string(i);
+}
 
 void checkFinite(const std::string& fn, const char* what, const MatrixX3d& X)
 {
@@ -331,8 +334,8 @@ Eigen::VectorXd localShapeDiameter(const MatrixX3d& joints, std::span<const int>
 }
 
 SkeletonMetrics skeletonMetrics(const MatrixX3d& predicted, std::span<const int> predictedParents,
-                                const MatrixX3d& reference, std::span<const int> referenceParents,
-                                const MatrixX3d& V, const MatrixX3i& F)
+                                const MatrixX3d& reference, std::span<const int> referenceParents, const MatrixX3d& V,
+                                const MatrixX3i& F)
 {
     const std::string fn = "rig::skeletonMetrics()";
     if (predicted.rows() == 0 || reference.rows() == 0)

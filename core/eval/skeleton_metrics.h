@@ -53,9 +53,9 @@ struct SkeletonMetrics {
     double cdJ2B = std::numeric_limits<double>::quiet_NaN();
     /// ×100; NaN when either skeleton has no bone.
     double cdB2B = std::numeric_limits<double>::quiet_NaN();
-    double iou = 0.0;        ///< Percent.
-    double precision = 0.0;  ///< Percent.
-    double recall = 0.0;     ///< Percent.
+    double iou = 0.0;       ///< Percent.
+    double precision = 0.0; ///< Percent.
+    double recall = 0.0;    ///< Percent.
     /// Mean local shape diameter of the reference joints, ×100, in the
     /// normalised frame (score.py's `lsd_mean`).
     double meanShapeDiameter = 0.0;
@@ -87,7 +87,7 @@ Eigen::VectorXd localShapeDiameter(const MatrixX3d& joints, std::span<const int>
 /// @throws rig::InvalidInput (naming `rig::skeletonMetrics()` and the fault)
 ///         otherwise.
 SkeletonMetrics skeletonMetrics(const MatrixX3d& predicted, std::span<const int> predictedParents,
-                                const MatrixX3d& reference, std::span<const int> referenceParents,
-                                const MatrixX3d& V, const MatrixX3i& F);
+                                const MatrixX3d& reference, std::span<const int> referenceParents, const MatrixX3d& V,
+                                const MatrixX3i& F);
 
 } // namespace rig

@@ -45,7 +45,10 @@ MatrixX3d joints(std::initializer_list<Vec3> points)
     return J;
 }
 
-MatrixX3d bar() { return joints({Vec3(0, 0.1, 0), Vec3(0, 0.5, 0), Vec3(0, 0.9, 0)}); }
+MatrixX3d bar()
+{
+    return joints({Vec3(0, 0.1, 0), Vec3(0, 0.5, 0), Vec3(0, 0.9, 0)});
+}
 const std::vector<int> barParents{-1, 0, 1};
 
 /// The shape diameter of a joint on the box's axis with a vertical bone: its
@@ -122,8 +125,8 @@ TEST(SkeletonMetrics, InvalidInputsAreRejectedFirst)
     const MatrixX3d point = MatrixX3d::Zero(3, 3);
     expectRejected(J, barParents, J, barParents, point, MatrixX3i::Zero(1, 3), "zero size");
 
-    test::expectError<InvalidInput>([&] { localShapeDiameter(J, std::vector<int>{-1, 0}, b.V, b.F); },
-                                    "rig::localShapeDiameter()");
+    const std::vector<int> tooFew{-1, 0};
+    test::expectError<InvalidInput>([&] { localShapeDiameter(J, tooFew, b.V, b.F); }, "rig::localShapeDiameter()");
     test::expectError<InvalidInput>([&] { localShapeDiameter(J, barParents, b.V, MatrixX3i(0, 3)); },
                                     "the mesh is empty");
 }
