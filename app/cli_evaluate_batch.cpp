@@ -110,6 +110,10 @@ std::vector<std::string> filesOfList(const std::string& list)
         line.erase(line.find_last_not_of(" \t\r") + 1);
         if (line.empty() || line[0] == '#')
             continue;
+        if (line.rfind("default", 0) == 0) { // the bundled character
+            out.push_back(line);
+            continue;
+        }
         fs::path p(line);
         if (p.is_relative())
             p = fs::path(list).parent_path() / p;

@@ -9,8 +9,11 @@
 ///  - L1 = (1/#Vf) Σ_i Σ_j |w_ij − r_ij| over every file vertex i (0…2);
 ///  - precision and recall of influences: a joint influences a vertex at
 ///    weight >= 0.05 (no tolerance: the weights compared are the doubles that
-///    `skinWeightsForFileVertices()` writes), pooled over (vertex, joint)
-///    pairs: |W ∩ R| / |W| and |W ∩ R| / |R| (1 when the set is empty);
+///    `skinWeightsForFileVertices()` writes; the reference's from 1e-6 below,
+///    as import renormalises the file's float weights and can move an exact
+///    0.05 of an artist's quantised weights just under it), pooled over
+///    (vertex, joint) pairs: |W ∩ R| / |W| and |W ∩ R| / |R| (0 when the
+///    set is empty);
 ///  - the deformation error: linear blend skinning (thesis eq. 4.3) of the
 ///    reference skeleton in `poses` random poses (each joint turned by up to
 ///    ±`maxDegrees` about a random axis, `randomPoses()` of weight_compare.h

@@ -28,7 +28,7 @@ def skip(why):
 
 
 def main():
-    rigsmith, data, work = sys.argv[1:4]
+    rigsmith, data, work = (os.path.abspath(p) for p in sys.argv[1:4])
     if not os.path.isfile(os.path.join(data, "ids.txt")):
         skip(data + " is absent (it exists only where ../shared/rignet-val is laid)")
     try:

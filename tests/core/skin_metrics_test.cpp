@@ -148,6 +148,19 @@ TEST(SkinMetrics, TheFileVertexMatrixKeepsAnEmptyRowEmpty)
     EXPECT_THROW(skinWeightsForFileVertices(w, 1, {}), InvalidInput); // joint 1 of a one-joint skeleton
 }
 
+TEST(SkinMetrics, AnArtistsExactThresholdWeightReadBackJustUnderItStillCounts)
+{
+    // An artist's quantised 0.05 renormalised on import: 0.04999999.
+    const Bar b = bar();
+    RowSparse R(8, 2);
+    for (int i = 0; i < 8; ++i) {
+        R.insert(i, 0) = 0.95000001;
+        R.insert(i, 1) = 0.04999999;
+    }
+    const SkinMetrics m = skinMetrics(b.mesh, b.skeleton, rigidOnRoot(8), R, {});
+    EXPECT_NEAR(m.recall, 50.0, 1e-12); // 16 reference influences, 8 of them computed
+}
+
 TEST(SkinMetrics, TheDeformationIsInPercentOfTheLongestSide)
 {
     // Scaling everything by 10 leaves every score unchanged.
