@@ -45,8 +45,10 @@ json outcomeJson(const HumanoidCheck& check, const std::string& fitError, const 
     } else if (!warnings.empty()) {
         kind = "warned";
     }
-    return {{"kind", kind}, {"message", message}, {"reasons", reasons}, {"reason_kinds", kinds},
-            {"warnings", warnings.size()}};
+    return {{"kind", kind},         {"message", message},
+            {"reasons", reasons},   {"reason_kinds", kinds},
+            {"warnings", warnings.size()}, {"body", check.body},
+            {"body_confidence", check.bodyConfidence}};
 }
 
 json standardSkeletonJson(const Skeleton& fitted, const Skeleton& artist, const Mesh& mesh)

@@ -1,5 +1,7 @@
 #include "core/project/rig_project.h"
 
+#include "core/skeleton/humanoid_ends.h"
+
 #include "core/common/error.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/clip_file.h"
@@ -192,7 +194,18 @@ EndNodeLabels suggestLabels(const RigProject& project)
         throw InvalidInput("rig::suggestLabels(): no curve skeleton yet; build it first");
     LabelOptions options;
     options.front = project.front();
-    return suggestEndNodeLabels(project.curveSkeleton()->refined, options);
+    const CurveSkeleton& s = project.curveSkeleton()->refined;
+    // The five ends of the body found among all the ends (issue 39), else the
+    // highest, the two lowest and the two most lateral.
+    if (project.character()) {
+        const MatrixX3d& V = project.character()->imported.mesh.V;
+        HumanoidEndsOptions bo;
+        bo.front = options.front;
+        if (V.rows() > 0)
+            if (const auto body = findHumanoidEnds(s, V.col(1).minCoeff(), V.col(1).maxCoeff() - V.col(1).minCoeff(), bo))
+                return body->labels;
+    }
+    return suggestEndNodeLabels(s, options);
 }
 
 Vec3 parseFacing(const std::string& text)

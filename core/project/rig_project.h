@@ -218,7 +218,9 @@ std::optional<int> mirrorJoint(const Skeleton& skeleton, int joint);
 FitResult rigFromImportedSkeleton(const ImportedSkeleton& s);
 
 /// Suggests end-node labels for the project's curve skeleton, with the
-/// project's facing direction. @throws rig::InvalidInput as suggestEndNodeLabels().
+/// project's facing direction: the five ends of the humanoid body found among
+/// all the ends (`findHumanoidEnds()`, issue 39), else those of
+/// `suggestEndNodeLabels()`. @throws rig::InvalidInput as suggestEndNodeLabels().
 EndNodeLabels suggestLabels(const RigProject& project);
 
 /// Parses a facing direction: "+z", "-z", "+x", "-x" (case-insensitive).

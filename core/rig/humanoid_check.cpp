@@ -1,5 +1,7 @@
 #include "core/rig/humanoid_check.h"
 
+#include "core/skeleton/humanoid_ends.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -138,18 +140,21 @@ void proportionReasons(const Extent& e, const HumanoidCheckOptions& options, std
 }
 
 /// The skeleton's ends and limbs: too many, legs across, a partial skeleton.
+/// Ends and limbs beyond a humanoid's five count against it only when no head,
+/// two arms and two legs were found among them (`bodyFound`): then they are
+/// hair, hats, capes and weapons the rig ignores.
 void limbReasons(const CurveSkeleton& skeleton, const Extent& e, const HumanoidCheckOptions& options,
-                 std::vector<std::string>& reasons)
+                 bool bodyFound, std::vector<std::string>& reasons)
 {
     const Vec3 size = e.size();
     const double height = size.y();
     const int ends = static_cast<int>(endNodes(skeleton).size());
-    if (ends > options.maxEnds)
+    if (ends > options.maxEnds && !bodyFound)
         reasons.push_back(std::to_string(ends) + " skeleton ends, where a humanoid has five (head, hands, feet) " +
                           "and a few more for fingers or toes");
     const std::vector<int> limbEnds = longBranchEnds(skeleton, options.longBranch * size.maxCoeff());
     const int limbs = static_cast<int>(limbEnds.size());
-    if (limbs > options.maxLongEnds)
+    if (limbs > options.maxLongEnds && !bodyFound)
         reasons.push_back(std::to_string(limbs) + " long limbs (skeleton branches longer than " +
                           percent(options.longBranch) + " of its size), where a humanoid has at most five " +
                           "(head, hands, feet)");
@@ -163,7 +168,7 @@ void limbReasons(const CurveSkeleton& skeleton, const Extent& e, const HumanoidC
         const double y = skeleton.positions(i, 1);
         return y > e.min.y() + options.groundBand * height && y < e.max.y() - options.groundBand * height;
     }));
-    if (sideways > options.maxMidLimbs)
+    if (sideways > options.maxMidLimbs && !bodyFound)
         reasons.push_back(std::to_string(sideways) + " long limbs end between the ground and the top, where a " +
                           "humanoid has its two hands: legs sticking out sideways (an animal stood on its nose " +
                           "or tail?)");
@@ -198,7 +203,12 @@ HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, con
         c.reasons.push_back("it is a motion clip, read as the boxes of its bones; load it as a clip instead");
     const Extent e = extentOf(mesh.V);
     proportionReasons(e, options, c.reasons);
-    limbReasons(skeleton, e, options, c.reasons);
+    std::string why;
+    HumanoidEndsOptions bo;
+    const auto body = findHumanoidEnds(skeleton, e.min.y(), e.size().y(), bo, &why);
+    c.body = body ? body->summary : "no head, two arms and two legs found: " + why;
+    c.bodyConfidence = body ? body->confidence : 0.0;
+    limbReasons(skeleton, e, options, body && body->confidence >= options.confidentBody, c.reasons);
     if (looksUpsideDown(mesh, skeleton, options))
         c.reasons.push_back("it seems to stand on its head (one skeleton end on the ground, two or more at the "
                             "top): is its up axis wrong?");

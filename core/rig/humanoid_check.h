@@ -35,6 +35,10 @@
 ///   a quadruped on its nose or tail with its four legs sticking out sideways:
 ///   Testwuson.X so oriented has four, and before this reason it was refused only
 ///   while enough of its head's short ends happened to reach the ground band;
+/// The three counts above (many limbs, many ends, legs across) apply only when
+/// no head, two arms and two legs are found among the ends
+/// (`findHumanoidEnds()`, core/skeleton/humanoid_ends.h, issue 39): with a
+/// body found, the other ends are hair, hats, capes and weapons;
 /// - a partial skeleton: the refined curve skeleton (its largest piece) spans
 ///   less than `minSkeletonSpan` of the height, where a humanoid's runs from
 ///   its feet to its head (0.87-0.92 of the height on the devset, BCN, the
@@ -85,11 +89,18 @@ struct HumanoidCheckOptions {
     int maxMidLimbs = 3;
     /// The curve skeleton spanning less than this fraction of the height: a partial skeleton.
     double minSkeletonSpan = 0.5;
+    /// A body (head, two arms, two legs: `findHumanoidEnds()`) found with at
+    /// least this confidence explains ends and limbs beyond five as extra
+    /// branches; below it they count against the figure as before.
+    double confidentBody = 0.5;
 };
 
 struct HumanoidCheck {
     /// Why the figure does not look like a humanoid, one phrase each; empty when it does.
     std::vector<std::string> reasons;
+    /// The body found in the skeleton (core/skeleton/humanoid_ends.h), or why none was.
+    std::string body;
+    double bodyConfidence = 0.0; ///< Its confidence, 0 when none was found.
     bool looksHumanoid() const { return reasons.empty(); }
     /// "This does not look like a humanoid (REASON; REASON): the humanoid rig will be wrong." or empty.
     std::string message() const;

@@ -5,4 +5,4 @@ list(APPEND RIGSMITH_CORE_SOURCES
   skeleton/contacts.cpp
   skeleton/extract.cpp
 )
-list(APPEND RIGSMITH_CORE_SOURCES skeleton/end_nodes.cpp skeleton/root.cpp)
+list(APPEND RIGSMITH_CORE_SOURCES skeleton/end_nodes.cpp skeleton/humanoid_ends.cpp skeleton/root.cpp)
