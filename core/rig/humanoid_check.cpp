@@ -125,8 +125,11 @@ std::string HumanoidCheck::message() const
 
 namespace {
 
-/// The figure's proportions: no upright body axis.
-void proportionReasons(const Extent& e, const HumanoidCheckOptions& options, std::vector<std::string>& reasons)
+/// The figure's proportions: no upright body axis. As deep as it is wide
+/// counts only without a body found (`bodyFound`): a tail, wings, a shell or
+/// a weapon held out make an upright biped's box deep.
+void proportionReasons(const Extent& e, const HumanoidCheckOptions& options, bool bodyFound,
+                       std::vector<std::string>& reasons)
 {
     const Vec3 size = e.size();
     const double height = size.y(), across = std::max(size.x(), size.z());
@@ -134,7 +137,7 @@ void proportionReasons(const Extent& e, const HumanoidCheckOptions& options, std
     if (across > 0.0 && height < options.minHeightRatio * across)
         reasons.push_back("no upright body axis: it is " + ratio(height / across) +
                           " times as tall as it is wide or deep");
-    else if (height > 0.0 && thin > options.maxThicknessRatio * height)
+    else if (height > 0.0 && thin > options.maxThicknessRatio * height && !bodyFound)
         reasons.push_back("no upright body axis: it is as deep and as wide as it is tall (" + ratio(thin / height) +
                           " of its height both ways)");
 }
@@ -202,13 +205,13 @@ HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, con
     if (format == "bvh")
         c.reasons.push_back("it is a motion clip, read as the boxes of its bones; load it as a clip instead");
     const Extent e = extentOf(mesh.V);
-    proportionReasons(e, options, c.reasons);
     std::string why;
-    HumanoidEndsOptions bo;
-    const auto body = findHumanoidEnds(skeleton, e.min.y(), e.size().y(), bo, &why);
+    const auto body = findHumanoidEnds(skeleton, e.min.y(), e.size().y(), {}, &why);
     c.body = body ? body->summary : "no head, two arms and two legs found: " + why;
     c.bodyConfidence = body ? body->confidence : 0.0;
-    limbReasons(skeleton, e, options, body && body->confidence >= options.confidentBody, c.reasons);
+    const bool bodyFound = body && body->confidence >= options.confidentBody;
+    proportionReasons(e, options, bodyFound, c.reasons);
+    limbReasons(skeleton, e, options, bodyFound, c.reasons);
     if (looksUpsideDown(mesh, skeleton, options))
         c.reasons.push_back("it seems to stand on its head (one skeleton end on the ground, two or more at the "
                             "top): is its up axis wrong?");

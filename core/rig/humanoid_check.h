@@ -35,10 +35,12 @@
 ///   a quadruped on its nose or tail with its four legs sticking out sideways:
 ///   Testwuson.X so oriented has four, and before this reason it was refused only
 ///   while enough of its head's short ends happened to reach the ground band;
-/// The three counts above (many limbs, many ends, legs across) apply only when
+/// The three counts above (many limbs, many ends, legs across) and "as deep
+/// and as wide as it is tall" apply only when
 /// no head, two arms and two legs are found among the ends
 /// (`findHumanoidEnds()`, core/skeleton/humanoid_ends.h, issue 39): with a
-/// body found, the other ends are hair, hats, capes and weapons;
+/// body found, the other ends are hair, hats, capes, tails, wings and weapons,
+/// which also make an upright biped's box deep;
 /// - a partial skeleton: the refined curve skeleton (its largest piece) spans
 ///   less than `minSkeletonSpan` of the height, where a humanoid's runs from
 ///   its feet to its head (0.87-0.92 of the height on the devset, BCN, the
