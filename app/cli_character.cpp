@@ -159,6 +159,7 @@ int cmdFit(const std::vector<std::string>& raw)
                     {"labels", formatEndNodeLabels(labels)},
                     {"end_nodes", s.count(NodeType::End)},
                     {"orientation", orientationJson(project.orientationResult())},
+                    {"humanoid", humanoidVerdictJson(project, true)},
                     {"warnings", fitWarningsJson(rig, *project.rigTemplate())},
                     {"notes", rig.notes}};
     for (const std::string& note : rig.notes)

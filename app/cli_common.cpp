@@ -192,6 +192,20 @@ LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& 
     return c;
 }
 
+json humanoidVerdictJson(const RigProject& project, bool print)
+{
+    if (!project.curveSkeleton() || !project.character())
+        return nullptr;
+    const LoadedCharacter& c = *project.character();
+    const HumanoidCheck check = checkHumanoid(c.imported.mesh, project.curveSkeleton()->refined, c.imported.info.format);
+    if (print)
+        std::cout << "  body    " << check.body << '\n';
+    return {{"looks_humanoid", check.looksHumanoid()},
+            {"body", check.body},
+            {"confidence", check.bodyConfidence},
+            {"reasons", check.reasons}};
+}
+
 json fitWarningsJson(const FitResult& rig, const RigTemplate& rigTemplate)
 {
     json out = json::array();

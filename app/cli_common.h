@@ -75,6 +75,13 @@ OrientationOptions parseOrientationArgs(const Args& a, const std::string& comman
 /// Loads a character and orients it (`orientCharacter()`); `result` receives what was done.
 LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& orientation, OrientationResult& result);
 
+/// The humanoid verdict of the project's character and curve skeleton
+/// (core/rig/humanoid_check.h): {"looks_humanoid", "body" (the body found
+/// among the skeleton's ends, or why none was), "confidence", "reasons"}; with
+/// `print`, the body line on stdout ("  body    head, two arms and two legs
+/// found (...)"). Null without a curve skeleton.
+json humanoidVerdictJson(const RigProject& project, bool print);
+
 /// Checks a fitted rig (core/rig/fit_checks.h), prints each warning on stdout
 /// ("  warning: ...") and returns them as the report's "warnings" array.
 json fitWarningsJson(const FitResult& rig, const RigTemplate& rigTemplate);

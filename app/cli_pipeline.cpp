@@ -201,6 +201,7 @@ int cmdRig(const std::vector<std::string>& raw)
                     {"vertices", rigExportMesh(project).vertexCount()},
                     {"file_vertices", project.character()->imported.info.fileVertices},
                     {"labels", formatEndNodeLabels(labels)},
+                    {"humanoid", a.flag("--use-file-skeleton") ? json(nullptr) : humanoidVerdictJson(project, false)},
                     {"weights", weightOptions.method},
                     {"unreached_vertices", d.unreachedVertices},
                     {"bleeding_vertices", d.bleedingVertices},

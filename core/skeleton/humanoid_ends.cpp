@@ -262,7 +262,9 @@ std::optional<HumanoidEnds> findHumanoidEnds(const CurveSkeleton& s, double bott
                     format("%.2f", best->cost) + ")");
     HumanoidEnds b = structureOf(c, *best);
     b.confidence = std::clamp(1.0 - best->cost / o.acceptCost, 0.0, 1.0);
-    b.summary = "head, two arms and two legs found (cost " + format("%.2f", b.cost) + ", confidence " +
+    b.summary = "head, two arms and two legs found (cost " + format("%.2f", b.cost) + ": legs " +
+                format("%.2f", best->leg.cost) + ", arms " + format("%.2f", best->arm.cost) + ", torso " +
+                format("%.2f", best->cost - best->leg.cost - best->arm.cost) + "; confidence " +
                 format("%.2f", b.confidence) + ", " + std::to_string(b.extraEnds.size()) + " extra branches)";
     return b;
 }

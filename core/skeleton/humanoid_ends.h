@@ -59,7 +59,9 @@ struct HumanoidEnds {
     double cost = 0.0;           ///< Sum of the penalties (0: a textbook standing humanoid).
     double confidence = 0.0;     ///< In [0, 1].
     std::vector<int> extraEnds;  ///< The other ends, ascending.
-    std::string summary;         ///< "head, two arms and two legs found (cost 0.21, 3 extra branches)".
+    /// "head, two arms and two legs found (cost 0.21: legs 0.05, arms 0.12,
+    /// torso 0.04; confidence 0.86, 3 extra branches)".
+    std::string summary;
 };
 
 /// The best body of a standing humanoid in `skeleton` (a refined curve
