@@ -16,6 +16,7 @@
 namespace rig {
 namespace {
 
+using test::nodeNear;
 using test::StickBuilder;
 
 // Head, hands, feet and optionally a tail; the positions of the five tips are
@@ -33,15 +34,6 @@ CurveSkeleton stickFigure(bool tail = false)
     if (tail)
         b.line(hips, {0.0, 0.6, -0.6});
     return b.build();
-}
-
-int nodeNear(const CurveSkeleton& s, const Vec3& p)
-{
-    int best = 0;
-    for (int v = 1; v < s.nodeCount(); ++v)
-        if ((s.positions.row(v).transpose() - p).norm() < (s.positions.row(best).transpose() - p).norm())
-            best = v;
-    return best;
 }
 
 EndNodeLabels stickLabels(const CurveSkeleton& s)

@@ -12,6 +12,7 @@
 namespace rig {
 namespace {
 
+using test::nodeNear;
 using test::StickBuilder;
 
 struct Extras {
@@ -51,15 +52,6 @@ CurveSkeleton figure(const Extras& x = {})
     if (x.plume)
         b.line(head, {0.05, 1.95, -0.05});
     return b.build();
-}
-
-int nodeNear(const CurveSkeleton& s, const Vec3& p)
-{
-    int best = 0;
-    for (int v = 1; v < s.nodeCount(); ++v)
-        if ((s.positions.row(v).transpose() - p).norm() < (s.positions.row(best).transpose() - p).norm())
-            best = v;
-    return best;
 }
 
 EndNodeLabels truth(const CurveSkeleton& s)

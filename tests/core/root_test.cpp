@@ -15,16 +15,8 @@
 namespace rig {
 namespace {
 
+using test::nodeNear;
 using test::StickBuilder;
-
-int nodeNear(const CurveSkeleton& s, const Vec3& p)
-{
-    int best = 0;
-    for (int v = 1; v < s.nodeCount(); ++v)
-        if ((s.positions.row(v).transpose() - p).norm() < (s.positions.row(best).transpose() - p).norm())
-            best = v;
-    return best;
-}
 
 template <typename F>
 void expectInvalid(F f, const std::string& fragment)

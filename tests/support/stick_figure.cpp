@@ -40,4 +40,13 @@ CurveSkeleton StickBuilder::build() const
     return finalizeCurveSkeleton(s);
 }
 
+int nodeNear(const CurveSkeleton& s, const Vec3& p)
+{
+    int best = 0;
+    for (int v = 1; v < s.nodeCount(); ++v)
+        if ((s.positions.row(v).transpose() - p).norm() < (s.positions.row(best).transpose() - p).norm())
+            best = v;
+    return best;
+}
+
 } // namespace rig::test

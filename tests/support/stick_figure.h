@@ -21,4 +21,8 @@ struct StickBuilder {
     CurveSkeleton build() const;
 };
 
+/// The node of `s` nearest to `p` (the lowest index among equals): a stick
+/// figure's nodes are renumbered by `build()`, so tests find them by position.
+int nodeNear(const CurveSkeleton& s, const Vec3& p);
+
 } // namespace rig::test
