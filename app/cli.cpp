@@ -113,9 +113,13 @@ Usage:
                                   node counts by type, segments, loops, bridged gaps, stage timings
   rigsmith fit FILE --out rig.json [--ends auto | --ends head=ID,lhand=ID,rhand=ID,lfoot=ID,rfoot=ID]
                [--template humanoid21|humanoid51|FILE.bvh|FILE.json] [--fingers none|auto|shape|N|auto:N|shape:N]
-               [--resolution N] [--facing +z|-z|+x|-x]
-                                  label the end nodes (auto: head highest, feet lowest, left = up x facing,
-                                  +X for the default +Z), fit the template skeleton and write the rig file;
+               [--resolution N] [--facing +z|-z|+x|-x] [--force] [--strict]
+                                  label the end nodes (auto: the head, hands and feet of the standing body
+                                  found among the skeleton's ends, left = up x facing, +X for the default
+                                  +Z), fit the template skeleton and write the rig file; warnings (a fit no
+                                  body has, a body chosen with little confidence) go to stderr and the
+                                  report; --strict (fit, rig) then exits 3; --force rigs what does not look
+                                  like a humanoid;
                                   --fingers (fit, weights, rig, evaluate): finger joints (humanoid51, three per
                                   finger) on fingertips found on the mesh (auto) or from the hand's shape
                                   (shape, a mitten), N fingers per hand (0-5: thumb, index, middle, ring, pinky
@@ -199,7 +203,7 @@ Usage:
   rigsmith rig FILE --out character.glb|character.gltf|clip.bvh [--ends auto|head=ID,...] [--weights {METHODS}]
                [--segmentation 3.2.1|3.2.2|3.2.4] [--weight-params METHOD.KEY=VALUE,...] [--clip CLIP] [--rest auto|bind|frame0|zero]
                [--frame-step K] [--resolution N] [--template T] [--fingers F] [--facing +z|-z|+x|-x] [--use-file-skeleton] [--project P.rsproj [--save-weights]]
-               [--force] [--bind-part PART=JOINT,...]
+               [--force] [--strict] [--bind-part PART=JOINT,...]
                                   the whole pipeline headless: skeleton, labels, fit, weights, the clip
                                   retargeted onto the rig, exported as glTF 2.0 binary (mesh, skin,
                                   animation) or as BVH; --project also saves the session

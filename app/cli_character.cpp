@@ -129,8 +129,8 @@ int cmdSkeleton(const std::vector<std::string>& raw)
 int cmdFit(const std::vector<std::string>& raw)
 {
     const Args a =
-        parse(raw, {"--report", "--resolution", "--ends", "--template", "--fingers", "--out", "--facing", "--up"}, {"--force"},
-              "fit");
+        parse(raw, {"--report", "--resolution", "--ends", "--template", "--fingers", "--out", "--facing", "--up"},
+              {"--force", "--strict"}, "fit");
     const std::string file = needFile(a, "fit");
     const auto out = a.value("--out");
     if (!out)
@@ -160,7 +160,7 @@ int cmdFit(const std::vector<std::string>& raw)
                     {"end_nodes", s.count(NodeType::End)},
                     {"orientation", orientationJson(project.orientationResult())},
                     {"humanoid", humanoidVerdictJson(project, true)},
-                    {"warnings", fitWarningsJson(rig, *project.rigTemplate())},
+                    {"warnings", fitWarningsJson(project, "fit", a.value("--ends").value_or("auto") != "auto")},
                     {"notes", rig.notes}};
     for (const std::string& note : rig.notes)
         std::cout << "  note: " << note << '\n';
@@ -186,7 +186,7 @@ int cmdFit(const std::vector<std::string>& raw)
         }
     }
     writeReport(a, "fit", file, stages, results);
-    return 0;
+    return strictExit(a, "fit", results["warnings"]);
 }
 
 } // namespace rig::app

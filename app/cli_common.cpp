@@ -206,17 +206,34 @@ json humanoidVerdictJson(const RigProject& project, bool print)
             {"reasons", check.reasons}};
 }
 
-json fitWarningsJson(const FitResult& rig, const RigTemplate& rigTemplate)
+json fitWarningsJson(const RigProject& project, const std::string& command, bool labelsGiven)
 {
     json out = json::array();
-    const RigTemplate fittedWith = templateOfFit(rigTemplate, rig.skeleton); // humanoid51 when fitted with fingers
-    for (const FitWarning& w : checkFit(rig.skeleton, fittedWith)) {
-        std::cout << "  warning: " << w.message << '\n';
+    const FitResult& rig = *project.rig();
+    const RigTemplate fittedWith = templateOfFit(*project.rigTemplate(), rig.skeleton); // humanoid51 with fingers
+    for (const FitWarning& w : checkFit(rig.skeleton, fittedWith))
         out.push_back({{"kind", w.kind},
                        {"joint", w.joint >= 0 ? json(rig.skeleton.names[static_cast<size_t>(w.joint)]) : json(nullptr)},
                        {"message", w.message}});
+    if (!labelsGiven && project.curveSkeleton() && project.character()) {
+        const LoadedCharacter& c = *project.character();
+        const std::string doubt =
+            checkHumanoid(c.imported.mesh, project.curveSkeleton()->refined, c.imported.info.format).doubt();
+        if (!doubt.empty())
+            out.push_back({{"kind", "doubtful_body"}, {"joint", nullptr}, {"message", doubt}});
     }
+    for (const json& w : out)
+        std::cerr << "rigsmith " << command << ": warning: " << w["message"].get<std::string>() << '\n';
     return out;
+}
+
+int strictExit(const Args& a, const std::string& command, const json& warnings)
+{
+    if (!a.flag("--strict") || warnings.empty())
+        return 0;
+    std::cerr << "rigsmith " << command << ": --strict: " << warnings.size() << " warning"
+              << (warnings.size() == 1 ? "" : "s") << " (above); exit code 3\n";
+    return 3;
 }
 
 json orientationJson(const OrientationResult& r)

@@ -82,9 +82,16 @@ LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& 
 /// found (...)"). Null without a curve skeleton.
 json humanoidVerdictJson(const RigProject& project, bool print);
 
-/// Checks a fitted rig (core/rig/fit_checks.h), prints each warning on stdout
-/// ("  warning: ...") and returns them as the report's "warnings" array.
-json fitWarningsJson(const FitResult& rig, const RigTemplate& rigTemplate);
+/// Checks a fitted rig (core/rig/fit_checks.h) and, unless the labels were
+/// given (`labelsGiven`), the humanoid verdict's doubt (a body chosen with
+/// little confidence, `HumanoidCheck::doubt()`, kind "doubtful_body"); prints
+/// each warning on stderr ("rigsmith COMMAND: warning: ...") and returns them
+/// as the report's "warnings" array.
+json fitWarningsJson(const RigProject& project, const std::string& command, bool labelsGiven);
+
+/// `--strict` (fit, rig): 3 when `warnings` is not empty (saying so on
+/// stderr), else 0. What was asked is written before: the warnings name what to check.
+int strictExit(const Args& a, const std::string& command, const json& warnings);
 
 /// The report's "orientation" object.
 json orientationJson(const OrientationResult& r);

@@ -131,7 +131,7 @@ int cmdRig(const std::vector<std::string>& raw)
     std::vector<std::string> values = {"--report", "--resolution", "--ends", "--template", "--fingers", "--out", "--facing",
                                        "--up", "--weights", "--deform-joints", "--segmentation", "--weight-params",
                                        "--clip", "--frame-step", "--project", "--bind-part", "--rest"};
-    std::vector<std::string> flags = {"--save-weights", "--use-file-skeleton", "--force"};
+    std::vector<std::string> flags = {"--save-weights", "--use-file-skeleton", "--force", "--strict"};
     values.insert(values.end(), exportValueOptions.begin(), exportValueOptions.end());
     flags.insert(flags.end(), exportFlagOptions.begin(), exportFlagOptions.end());
     const Args a = parse(raw, values, flags, "rig");
@@ -202,6 +202,9 @@ int cmdRig(const std::vector<std::string>& raw)
                     {"file_vertices", project.character()->imported.info.fileVertices},
                     {"labels", formatEndNodeLabels(labels)},
                     {"humanoid", a.flag("--use-file-skeleton") ? json(nullptr) : humanoidVerdictJson(project, false)},
+                    {"warnings", a.flag("--use-file-skeleton")
+                                     ? json::array()
+                                     : fitWarningsJson(project, "rig", a.value("--ends").value_or("auto") != "auto")},
                     {"weights", weightOptions.method},
                     {"unreached_vertices", d.unreachedVertices},
                     {"bleeding_vertices", d.bleedingVertices},
@@ -215,7 +218,7 @@ int cmdRig(const std::vector<std::string>& raw)
         results["project"] = *projectPath;
     results["parts"] = partsJson(project);
     writeReport(a, "rig", file, stages, results);
-    return 0;
+    return strictExit(a, "rig", results["warnings"]);
 }
 
 int cmdExport(const std::vector<std::string>& raw)

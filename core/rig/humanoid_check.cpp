@@ -112,6 +112,13 @@ std::string ratio(double f)
 
 } // namespace
 
+std::string HumanoidCheck::doubt() const
+{
+    if (!looksHumanoid() || bodyConfident)
+        return {};
+    return "the head, hands and feet were chosen with little confidence (" + body + "): check the labels";
+}
+
 std::string HumanoidCheck::message() const
 {
     if (reasons.empty())
@@ -210,6 +217,7 @@ HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, con
     c.body = body ? body->summary : "no head, two arms and two legs found: " + why;
     c.bodyConfidence = body ? body->confidence : 0.0;
     const bool bodyFound = body && body->confidence >= options.confidentBody;
+    c.bodyConfident = bodyFound;
     proportionReasons(e, options, bodyFound, c.reasons);
     limbReasons(skeleton, e, options, bodyFound, c.reasons);
     if (looksUpsideDown(mesh, skeleton, options))

@@ -103,7 +103,13 @@ struct HumanoidCheck {
     /// The body found in the skeleton (core/skeleton/humanoid_ends.h), or why none was.
     std::string body;
     double bodyConfidence = 0.0; ///< Its confidence, 0 when none was found.
+    bool bodyConfident = false;  ///< Found with at least `HumanoidCheckOptions::confidentBody`.
     bool looksHumanoid() const { return reasons.empty(); }
+    /// For a figure that passes although its body was not found with
+    /// confidence (too few ends to count against it, or none found): "the
+    /// head, hands and feet were chosen with little confidence (...): check the
+    /// labels"; empty otherwise (and for a figure refused).
+    std::string doubt() const;
     /// "This does not look like a humanoid (REASON; REASON): the humanoid rig will be wrong." or empty.
     std::string message() const;
 };
