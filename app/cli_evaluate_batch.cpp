@@ -260,7 +260,9 @@ std::string recordFailure(const Running& r, int status, const BatchOptions& o)
     std::string kind = "error", message = lastLine(log);
     if (r.timedOut) {
         kind = "timeout";
-        message = "ran past the per-file limit of " + duration(o.timeout) + " (--timeout)";
+        char limit[32];
+        std::snprintf(limit, sizeof limit, "%g s", o.timeout);
+        message = std::string("ran past the per-file limit of ") + limit + " (--timeout)";
     } else if (WIFSIGNALED(status)) {
         kind = "crashed";
         message = std::string("the evaluate process died (") + strsignal(WTERMSIG(status)) + ")" +

@@ -218,6 +218,11 @@ void markdownGroup(std::ostream& md, const std::string& name, const json& g)
         for (auto& [k, v] : g["outcomes"]["refusal_and_failure_reasons"].items())
             md << "| " << k << " | " << v.get<int>() << " |\n";
     }
+    if (!g["outcomes"]["process_failures"].empty()) {
+        md << "\nFiles not evaluated (crash, time-out, error):\n\n";
+        for (const json& f : g["outcomes"]["process_failures"])
+            md << "- " << f.get<std::string>() << "\n";
+    }
     const json& s = g["skeleton"];
     md << "\nSkeleton (RigNet's metrics, normalised frame; over the " << s["rigs_scored"].get<int>()
        << " rigs written):\n\n| CD-J2J | CD-J2B | CD-B2B | IoU % | precision % | recall % | IoU %, missing rig = 0 ("
