@@ -142,6 +142,8 @@ int cmdFit(const std::vector<std::string>& raw)
     const CurveSkeleton& s = project.curveSkeleton()->refined;
     const EndNodeLabels labels = project.labels();
     const FitResult& rig = *project.rig();
+    const std::optional<HumanoidCheck> check = humanoidCheckOf(project);
+    const bool labelsGiven = a.value("--ends").value_or("auto") != "auto";
     writeRigFile({rig.skeleton, labels, templateSpec}, *out);
     clock.lap("save");
     json joints = json::array();
@@ -152,6 +154,8 @@ int cmdFit(const std::vector<std::string>& raw)
               << "  labels  " << formatEndNodeLabels(labels) << '\n'
               << "  hips    node " << rig.chains.hips << ", chest node " << rig.chains.chest << '\n'
               << "  wrote   " << *out << '\n';
+    if (check)
+        std::cout << "  body    " << check->body << '\n';
     json results = {{"out", *out},
                     {"template", templateSpec},
                     {"joints", rig.skeleton.jointCount()},
@@ -159,8 +163,8 @@ int cmdFit(const std::vector<std::string>& raw)
                     {"labels", formatEndNodeLabels(labels)},
                     {"end_nodes", s.count(NodeType::End)},
                     {"orientation", orientationJson(project.orientationResult())},
-                    {"humanoid", humanoidVerdictJson(project, true)},
-                    {"warnings", fitWarningsJson(project, "fit", a.value("--ends").value_or("auto") != "auto")},
+                    {"humanoid", check ? humanoidVerdictJson(*check) : json(nullptr)},
+                    {"warnings", fitWarningsJson(project, "fit", labelsGiven || !check ? nullptr : &*check)},
                     {"notes", rig.notes}};
     for (const std::string& note : rig.notes)
         std::cout << "  note: " << note << '\n';

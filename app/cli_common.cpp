@@ -33,6 +33,7 @@
 #include <charconv>
 #include <sstream>
 #include <iomanip>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <tuple>
@@ -192,21 +193,32 @@ LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& 
     return c;
 }
 
-json humanoidVerdictJson(const RigProject& project, bool print)
+std::optional<HumanoidCheck> humanoidCheckOf(const RigProject& project)
 {
     if (!project.curveSkeleton() || !project.character())
-        return nullptr;
+        return std::nullopt;
     const LoadedCharacter& c = *project.character();
-    const HumanoidCheck check = checkHumanoid(c.imported.mesh, project.curveSkeleton()->refined, c.imported.info.format);
-    if (print)
-        std::cout << "  body    " << check.body << '\n';
+    return checkHumanoid(c.imported.mesh, project.curveSkeleton()->refined, c.imported.info.format);
+}
+
+std::string fixedOrDash(double v, int decimals)
+{
+    if (!std::isfinite(v))
+        return "-";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+json humanoidVerdictJson(const HumanoidCheck& check)
+{
     return {{"looks_humanoid", check.looksHumanoid()},
             {"body", check.body},
             {"confidence", check.bodyConfidence},
             {"reasons", check.reasons}};
 }
 
-json fitWarningsJson(const RigProject& project, const std::string& command, bool labelsGiven)
+json fitWarningsJson(const RigProject& project, const std::string& command, const HumanoidCheck* labelsChosenBy)
 {
     json out = json::array();
     const FitResult& rig = *project.rig();
@@ -215,13 +227,8 @@ json fitWarningsJson(const RigProject& project, const std::string& command, bool
         out.push_back({{"kind", w.kind},
                        {"joint", w.joint >= 0 ? json(rig.skeleton.names[static_cast<size_t>(w.joint)]) : json(nullptr)},
                        {"message", w.message}});
-    if (!labelsGiven && project.curveSkeleton() && project.character()) {
-        const LoadedCharacter& c = *project.character();
-        const std::string doubt =
-            checkHumanoid(c.imported.mesh, project.curveSkeleton()->refined, c.imported.info.format).doubt();
-        if (!doubt.empty())
-            out.push_back({{"kind", "doubtful_body"}, {"joint", nullptr}, {"message", doubt}});
-    }
+    if (labelsChosenBy && !labelsChosenBy->doubt().empty())
+        out.push_back({{"kind", "doubtful_body"}, {"joint", nullptr}, {"message", labelsChosenBy->doubt()}});
     for (const json& w : out)
         std::cerr << "rigsmith " << command << ": warning: " << w["message"].get<std::string>() << '\n';
     return out;

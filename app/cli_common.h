@@ -10,6 +10,7 @@
 #include "core/project/rig_project.h"
 #include "core/skin/skinning.h"
 #include "core/eval/weight_compare.h"
+#include "core/rig/humanoid_check.h"
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +46,9 @@ Args parse(const std::vector<std::string>& raw, const std::vector<std::string>& 
 /// The one positional FILE of a command.
 std::string needFile(const Args& a, const std::string& command);
 
+/// `v` with `decimals` digits after the point ("%.*f"), "-" when not finite (a table's empty cell).
+std::string fixedOrDash(double v, int decimals);
+
 /// Writes `j` (indented) to `path`. @throws rig::IoError naming the file.
 void writeJsonFile(const std::string& path, const json& j);
 
@@ -75,19 +79,22 @@ OrientationOptions parseOrientationArgs(const Args& a, const std::string& comman
 /// Loads a character and orients it (`orientCharacter()`); `result` receives what was done.
 LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& orientation, OrientationResult& result);
 
-/// The humanoid verdict of the project's character and curve skeleton
-/// (core/rig/humanoid_check.h): {"looks_humanoid", "body" (the body found
-/// among the skeleton's ends, or why none was), "confidence", "reasons"}; with
-/// `print`, the body line on stdout ("  body    head, two arms and two legs
-/// found (...)"). Null without a curve skeleton.
-json humanoidVerdictJson(const RigProject& project, bool print);
+/// The humanoid check (core/rig/humanoid_check.h) of the project's character
+/// and curve skeleton; std::nullopt before the curve skeleton.
+std::optional<HumanoidCheck> humanoidCheckOf(const RigProject& project);
 
-/// Checks a fitted rig (core/rig/fit_checks.h) and, unless the labels were
-/// given (`labelsGiven`), the humanoid verdict's doubt (a body chosen with
+/// The report's "humanoid" object of a check: {"looks_humanoid", "body" (the
+/// body found among the skeleton's ends, or why none was), "confidence",
+/// "reasons"}.
+json humanoidVerdictJson(const HumanoidCheck& check);
+
+/// Checks the project's fitted rig (core/rig/fit_checks.h) and, where
+/// Rigsmith chose the labels (`labelsChosenBy`, the check they came with;
+/// null when the user gave them), that check's doubt (a body chosen with
 /// little confidence, `HumanoidCheck::doubt()`, kind "doubtful_body"); prints
 /// each warning on stderr ("rigsmith COMMAND: warning: ...") and returns them
 /// as the report's "warnings" array.
-json fitWarningsJson(const RigProject& project, const std::string& command, bool labelsGiven);
+json fitWarningsJson(const RigProject& project, const std::string& command, const HumanoidCheck* labelsChosenBy);
 
 /// `--strict` (fit, rig): 3 when `warnings` is not empty (saying so on
 /// stderr), else 0. What was asked is written before: the warnings name what to check.

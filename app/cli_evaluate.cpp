@@ -24,15 +24,6 @@
 namespace rig::app {
 namespace {
 
-std::string fixed(double v, int decimals)
-{
-    if (!std::isfinite(v))
-        return "-";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
 std::string pad(std::string s, size_t width)
 {
     if (s.size() < width)
@@ -164,11 +155,11 @@ json fingerSection(const Skeleton& artist, const Skeleton* fitted, double height
         std::cout << "    " << pad(r["side"].get<std::string>() + "_" + r["finger"].get<std::string>(), 10)
                   << pad(r["artist_tip"].get<std::string>(), 24)
                   << pad(r["fitted_tip"].is_null() ? "-" : r["fitted_tip"].get<std::string>(), 18)
-                  << pad(r["tip_error_percent"].is_null() ? "-" : fixed(r["tip_error_percent"].get<double>(), 2), 8)
-                  << (r["knuckle_error_percent"].is_null() ? "-" : fixed(r["knuckle_error_percent"].get<double>(), 2))
+                  << pad(r["tip_error_percent"].is_null() ? "-" : fixedOrDash(r["tip_error_percent"].get<double>(), 2), 8)
+                  << (r["knuckle_error_percent"].is_null() ? "-" : fixedOrDash(r["knuckle_error_percent"].get<double>(), 2))
                   << '\n';
     if (scored > 0)
-        std::cout << "    tip joints mean " << fixed(sum / scored, 2) << "% of height, max " << fixed(worst, 2) << "%, "
+        std::cout << "    tip joints mean " << fixedOrDash(sum / scored, 2) << "% of height, max " << fixedOrDash(worst, 2) << "%, "
                   << scored << " fingers scored\n";
     return {{"artist_fingers", json::array({a.fingers(0), a.fingers(1)})},
             {"fitted_fingers", json::array({f.fingers(0), f.fingers(1)})},
@@ -230,7 +221,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     std::string fitError;
     std::string humanoidRefusal; // what `rig` and `fit` say without --force (evaluate fits anyway)
     HumanoidCheck humanoid;
-    json standardSkeleton = nullptr;
+    std::optional<SkeletonMetrics> skeletonScores; // RigNet's, against the artist's skeleton
     json warnings = json::array();
     try {
         CurveSkeletonOptions so;
@@ -254,7 +245,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         fitted = fitRig(project, labels);
         project.setRig(labels, std::make_shared<const FitResult>(*fitted));
         fitClock.lap("fit");
-        warnings = fitWarningsJson(project, "evaluate", false);
+        warnings = fitWarningsJson(project, "evaluate", &humanoid);
         if (const auto out = a.value("--rig-out"))
             writeRigInFileFrame(*out, fitted->skeleton, oriented.rotation, project.rigTemplate()->name);
         if (hasReference) {
@@ -262,7 +253,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
             scores = scoreJoints(artist.skeleton, artistMap, fitted->skeleton, fittedMap, height,
                                  {.up = Vec3::UnitY(), .front = oriented.front});
             labelChecks = checkEndLabels(curve->refined, labels, artist.skeleton, artistMap);
-            standardSkeleton = standardSkeletonJson(fitted->skeleton, artist.skeleton, mesh);
+            skeletonScores = standardSkeleton(fitted->skeleton, artist.skeleton, mesh);
         }
         fitClock.lap("score");
     } catch (const Cancelled&) {
@@ -318,7 +309,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     }
 
     // The table.
-    std::cout << file << ": " << mesh.vertexCount() << " vertices, height " << fixed(height, 4) << " (along +Y), "
+    std::cout << file << ": " << mesh.vertexCount() << " vertices, height " << fixedOrDash(height, 4) << " (along +Y), "
               << artist.skeleton.jointCount() << " artist joints, resolution " << resolution << '\n'
               << "  orientation  " << oriented.summary() << '\n'
               << "  joint map    " << artistMap.convention << " (" << canonicalJointCount - artistMap.unmapped().size()
@@ -337,9 +328,9 @@ int cmdEvaluate(const std::vector<std::string>& raw)
             if (s.fitted >= 0)
                 fittedName = fitted->skeleton.names[static_cast<size_t>(s.fitted)];
             if (s.scored()) {
-                err = fixed(s.errorPercent, 2);
-                off = fixed(s.offsetPercent.x(), 2) + ", " + fixed(s.offsetPercent.y(), 2) + ", " +
-                      fixed(s.offsetPercent.z(), 2);
+                err = fixedOrDash(s.errorPercent, 2);
+                off = fixedOrDash(s.offsetPercent.x(), 2) + ", " + fixedOrDash(s.offsetPercent.y(), 2) + ", " +
+                      fixedOrDash(s.offsetPercent.z(), 2);
             }
         }
         std::cout << "  " << pad(std::string(canonicalJointKey(cj)), 12) << pad(artistName, 28) << pad(fittedName, 14)
@@ -354,8 +345,8 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     }
     int labelsRight = 0, labelsKnown = 0;
     if (scores) {
-        std::cout << "  joints       mean " << fixed(scores->meanPercent, 2) << "% of height, max "
-                  << fixed(scores->maxPercent, 2) << "% (" << canonicalJointKey(scores->worst) << "), "
+        std::cout << "  joints       mean " << fixedOrDash(scores->meanPercent, 2) << "% of height, max "
+                  << fixedOrDash(scores->maxPercent, 2) << "% (" << canonicalJointKey(scores->worst) << "), "
                   << scores->scored << " joints scored\n  labels       ";
         for (const EndLabelCheck& l : labelChecks) {
             labelsKnown += l.known;
@@ -378,16 +369,11 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     std::cout << "  outcome      " << outcome["kind"].get<std::string>()
               << (outcome["message"].get<std::string>().empty() ? "" : ": " + outcome["message"].get<std::string>())
               << '\n';
-    if (!standardSkeleton.is_null())
-        std::cout << "  standard     CD-J2J " << fixed(standardSkeleton["cd_j2j"].get<double>(), 3) << ", J2B "
-                  << fixed(standardSkeleton["cd_j2b"].is_null() ? NAN : standardSkeleton["cd_j2b"].get<double>(), 3)
-                  << ", B2B "
-                  << fixed(standardSkeleton["cd_b2b"].is_null() ? NAN : standardSkeleton["cd_b2b"].get<double>(), 3)
-                  << ", IoU " << fixed(standardSkeleton["iou"].get<double>(), 1) << "%, P "
-                  << fixed(standardSkeleton["precision"].get<double>(), 1) << "%, R "
-                  << fixed(standardSkeleton["recall"].get<double>(), 1) << "% ("
-                  << standardSkeleton["predicted_joints"].get<int>() << " vs "
-                  << standardSkeleton["reference_joints"].get<int>() << " joints)\n";
+    if (const SkeletonMetrics* m = skeletonScores ? &*skeletonScores : nullptr)
+        std::cout << "  standard     CD-J2J " << fixedOrDash(m->cdJ2J, 3) << ", J2B " << fixedOrDash(m->cdJ2B, 3) << ", B2B "
+                  << fixedOrDash(m->cdB2B, 3) << ", IoU " << fixedOrDash(m->iou, 1) << "%, P " << fixedOrDash(m->precision, 1)
+                  << "%, R " << fixedOrDash(m->recall, 1) << "% (" << m->predictedJoints << " vs " << m->referenceJoints
+                  << " joints)\n";
     const json fingersReport = hasReference ? fingerSection(artist.skeleton, fitted ? &fitted->skeleton : nullptr, height)
                                             : json(nullptr);
     if (!fileSkeleton)
@@ -405,9 +391,9 @@ int cmdEvaluate(const std::vector<std::string>& raw)
             continue;
         }
         const WeightComparison& w = *m.comparison;
-        std::cout << "    " << pad(m.method, 16) << pad(fixed(w.meanL1, 3), 8) << pad(fixed(100 * w.precision, 1), 8)
-                  << pad(fixed(100 * w.recall, 1), 10) << pad(fixed(w.meanDistancePercent, 3), 10)
-                  << pad(fixed(w.maxDistancePercent, 3), 10) << w.unweightedComputed << '\n';
+        std::cout << "    " << pad(m.method, 16) << pad(fixedOrDash(w.meanL1, 3), 8) << pad(fixedOrDash(100 * w.precision, 1), 8)
+                  << pad(fixedOrDash(100 * w.recall, 1), 10) << pad(fixedOrDash(w.meanDistancePercent, 3), 10)
+                  << pad(fixedOrDash(w.maxDistancePercent, 3), 10) << w.unweightedComputed << '\n';
     }
     if (!methods.empty())
         std::cout << "  standard skinning (file vertices; deformation in % of the longest side, 20 seeded poses)\n"
@@ -415,9 +401,9 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                   << pad("mean d %", 10) << "max d %\n";
     for (const MethodResult& m : methods)
         if (m.standard)
-            std::cout << "    " << pad(m.method, 16) << pad(fixed(m.standard->precision, 1), 8)
-                      << pad(fixed(m.standard->recall, 1), 10) << pad(fixed(m.standard->l1, 3), 8)
-                      << pad(fixed(m.standard->deformationMean, 3), 10) << fixed(m.standard->deformationMax, 3) << '\n';
+            std::cout << "    " << pad(m.method, 16) << pad(fixedOrDash(m.standard->precision, 1), 8)
+                      << pad(fixedOrDash(m.standard->recall, 1), 10) << pad(fixedOrDash(m.standard->l1, 3), 8)
+                      << pad(fixedOrDash(m.standard->deformationMean, 3), 10) << fixedOrDash(m.standard->deformationMax, 3) << '\n';
 
     // The file's own clips retargeted onto the auto rig (issue 22).
     const json retargetReport = fitted && fileSkeleton
@@ -468,7 +454,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     }
     json results = {{"resolution", resolution},
                     {"outcome", outcome},
-                    {"standard", {{"skeleton", standardSkeleton},
+                    {"standard", {{"skeleton", skeletonScores ? standardSkeletonJson(*skeletonScores) : json(nullptr)},
                                   {"skinning", fileSkeleton ? standardSkin : json(nullptr)},
                                   {"reference", fileSkeleton ? "artist" : c.groundTruth ? "generator (joints only)" : "no reference"},
                                   {"vertices", mesh.vertexCount()}}},

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -213,17 +214,19 @@ std::string duration(double s)
     return o.str();
 }
 
-bool reportDone(const std::string& path)
+/// A file's report when it was written whole (an object naming its input), else std::nullopt.
+std::optional<json> finishedReport(const std::string& path)
 {
     std::ifstream in(path);
     if (!in)
-        return false;
+        return std::nullopt;
     try {
-        const json j = json::parse(in);
-        return j.is_object() && j.contains("input");
+        json j = json::parse(in);
+        if (j.is_object() && j.contains("input"))
+            return j;
     } catch (const std::exception&) {
-        return false;
     }
+    return std::nullopt;
 }
 
 struct Running {
@@ -274,18 +277,6 @@ std::string recordFailure(const Running& r, int status, const BatchOptions& o)
                    {"outcome", {{"kind", kind}, {"message", message}}},
                    {"exit_status", WIFEXITED(status) ? json(WEXITSTATUS(status)) : json(nullptr)}});
     return kind;
-}
-
-/// What the report of a finished file says its outcome was.
-std::string outcomeOf(const std::string& report)
-{
-    try {
-        std::ifstream in(report);
-        const json j = json::parse(in);
-        return j.at("outcome").at("kind").get<std::string>();
-    } catch (const std::exception&) {
-        return "error";
-    }
 }
 
 BatchOptions batchOptions(const Args& a)
@@ -370,7 +361,7 @@ int cmdEvaluateBatch(const Args& a)
     std::vector<const Input*> todo;
     for (const Input& in : inputs) {
         ids.push_back(in.id);
-        if (!(a.flag("--resume") && reportDone(o.out + "/" + in.id + ".json")))
+        if (!(a.flag("--resume") && finishedReport(o.out + "/" + in.id + ".json")))
             todo.push_back(&in);
     }
     std::cerr << "rigsmith evaluate: " << inputs.size() << " files (" << inputs.size() - todo.size()
@@ -399,9 +390,11 @@ int cmdEvaluateBatch(const Args& a)
         if (it == running.end())
             continue;
         kill(-pid, SIGKILL); // what the file's process left running (its importer)
-        const std::string report = o.out + "/" + it->input.id + ".json";
-        const bool ok = !it->timedOut && WIFEXITED(status) && WEXITSTATUS(status) == 0 && reportDone(report);
-        const std::string kind = ok ? outcomeOf(report) : recordFailure(*it, status, o);
+        const bool exited = !it->timedOut && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        const std::optional<json> report =
+            exited ? finishedReport(o.out + "/" + it->input.id + ".json") : std::nullopt;
+        const std::string kind =
+            report ? report->value(json::json_pointer("/outcome/kind"), std::string("error")) : recordFailure(*it, status, o);
         failed += kind == "failed" || kind == "error" || kind == "crashed" || kind == "timeout";
         ++done;
         const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();

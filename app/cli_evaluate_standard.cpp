@@ -1,6 +1,5 @@
 #include "app/cli_evaluate_standard.h"
 
-#include "core/eval/skeleton_metrics.h"
 #include "core/io/rig_file.h"
 
 #include <cmath>
@@ -51,10 +50,13 @@ json outcomeJson(const HumanoidCheck& check, const std::string& fitError, const 
             {"body_confidence", check.bodyConfidence}};
 }
 
-json standardSkeletonJson(const Skeleton& fitted, const Skeleton& artist, const Mesh& mesh)
+SkeletonMetrics standardSkeleton(const Skeleton& fitted, const Skeleton& artist, const Mesh& mesh)
 {
-    const SkeletonMetrics m =
-        skeletonMetrics(fitted.bindPositions, fitted.parents, artist.bindPositions, artist.parents, mesh.V, mesh.F);
+    return skeletonMetrics(fitted.bindPositions, fitted.parents, artist.bindPositions, artist.parents, mesh.V, mesh.F);
+}
+
+json standardSkeletonJson(const SkeletonMetrics& m)
+{
     return {{"cd_j2j", m.cdJ2J},          {"cd_j2b", finiteOrNull(m.cdJ2B)},
             {"cd_b2b", finiteOrNull(m.cdB2B)}, {"iou", m.iou},
             {"precision", m.precision},   {"recall", m.recall},

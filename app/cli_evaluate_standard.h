@@ -7,6 +7,7 @@
 /// user of `fit --ends auto` would get, and the files the reference scorer reads.
 
 #include "app/cli_common.h"
+#include "core/eval/skeleton_metrics.h"
 #include "core/eval/skin_metrics.h"
 #include "core/rig/humanoid_check.h"
 
@@ -22,7 +23,10 @@ json outcomeJson(const HumanoidCheck& check, const std::string& fitError, const 
 
 /// RigNet's skeleton metrics of `fitted` against `artist`, both in the frame of
 /// `mesh` (the welded mesh, whose bounding box sets the normalised frame).
-json standardSkeletonJson(const Skeleton& fitted, const Skeleton& artist, const Mesh& mesh);
+SkeletonMetrics standardSkeleton(const Skeleton& fitted, const Skeleton& artist, const Mesh& mesh);
+
+/// The report's "standard.skeleton" object (CDs null where a skeleton has no bone).
+json standardSkeletonJson(const SkeletonMetrics& m);
 
 /// One skinning row: the method and its scores, in the units of the README.
 json standardSkinJson(const std::string& method, const SkinMetrics& m);

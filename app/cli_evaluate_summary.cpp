@@ -45,15 +45,6 @@ struct Stat {
     json meanJson() const { return v.empty() ? json(nullptr) : json(mean()); }
 };
 
-std::string num(double v, int d)
-{
-    if (!std::isfinite(v))
-        return "-";
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*f", d, v);
-    return b;
-}
-
 json readReport(const std::string& path)
 {
     std::ifstream in(path);
@@ -227,22 +218,22 @@ void markdownGroup(std::ostream& md, const std::string& name, const json& g)
     md << "\nSkeleton (RigNet's metrics, normalised frame; over the " << s["rigs_scored"].get<int>()
        << " rigs written):\n\n| CD-J2J | CD-J2B | CD-B2B | IoU % | precision % | recall % | IoU %, missing rig = 0 ("
        << s["files_with_reference"].get<int>() << ") | joint error % of height | five ends right (of those the artist's joints identify) |\n"
-       << "|---|---|---|---|---|---|---|---|---|\n| " << num(get(s, "cd_j2j"), 2) << " | " << num(get(s, "cd_j2b"), 2)
-       << " | " << num(get(s, "cd_b2b"), 2) << " | " << num(get(s, "iou"), 1) << " | " << num(get(s, "precision"), 1)
-       << " | " << num(get(s, "recall"), 1) << " | " << num(get(s, "iou_all_missing_as_0"), 1) << " | "
-       << num(get(s, "mean_joint_error_percent_of_height"), 2) << " | "
-       << num(100 * get(s, "five_ends_right_fraction"), 1) << "% (" << s["five_ends_known"].get<int>() << ") |\n";
+       << "|---|---|---|---|---|---|---|---|---|\n| " << fixedOrDash(get(s, "cd_j2j"), 2) << " | " << fixedOrDash(get(s, "cd_j2b"), 2)
+       << " | " << fixedOrDash(get(s, "cd_b2b"), 2) << " | " << fixedOrDash(get(s, "iou"), 1) << " | " << fixedOrDash(get(s, "precision"), 1)
+       << " | " << fixedOrDash(get(s, "recall"), 1) << " | " << fixedOrDash(get(s, "iou_all_missing_as_0"), 1) << " | "
+       << fixedOrDash(get(s, "mean_joint_error_percent_of_height"), 2) << " | "
+       << fixedOrDash(100 * get(s, "five_ends_right_fraction"), 1) << "% (" << s["five_ends_known"].get<int>() << ") |\n";
     md << "\nSkinning on the artist's skeleton (" << g["skinning"]["no_reference"].get<int>()
        << " files without reference):\n\n| method | characters | precision % | recall % | F1 | L1 | deformation mean % "
           "| mean of max % | unweighted vertices | errors |\n|---|---|---|---|---|---|---|---|---|---|\n";
     for (const json& m : g["skinning"]["methods"])
         md << "| " << m["method"].get<std::string>() << " | " << m["characters"].get<int>() << " | "
-           << num(get(m, "precision"), 1) << " | " << num(get(m, "recall"), 1) << " | " << num(get(m, "f1"), 1) << " | "
-           << num(get(m, "l1"), 3) << " | " << num(get(m, "deformation_mean"), 3) << " | "
-           << num(get(m, "deformation_max_mean"), 2) << " | " << m["unweighted_vertices"].get<int>() << " | "
+           << fixedOrDash(get(m, "precision"), 1) << " | " << fixedOrDash(get(m, "recall"), 1) << " | " << fixedOrDash(get(m, "f1"), 1) << " | "
+           << fixedOrDash(get(m, "l1"), 3) << " | " << fixedOrDash(get(m, "deformation_mean"), 3) << " | "
+           << fixedOrDash(get(m, "deformation_max_mean"), 2) << " | " << m["unweighted_vertices"].get<int>() << " | "
            << m["errors"].get<int>() << " |\n";
-    md << "\nSeconds per file: median " << num(get(g["seconds"]["total"], "median"), 3) << ", mean "
-       << num(get(g["seconds"]["total"], "mean"), 3) << "\n";
+    md << "\nSeconds per file: median " << fixedOrDash(get(g["seconds"]["total"], "median"), 3) << ", mean "
+       << fixedOrDash(get(g["seconds"]["total"], "mean"), 3) << "\n";
 }
 
 } // namespace

@@ -194,6 +194,9 @@ int cmdRig(const std::vector<std::string>& raw)
     if (clip)
         for (const auto& m : clip->mapping.messages)
             std::cout << "  clip    " << m << '\n';
+    const std::optional<HumanoidCheck> check =
+        a.flag("--use-file-skeleton") ? std::nullopt : humanoidCheckOf(project);
+    const bool labelsGiven = a.value("--ends").value_or("auto") != "auto";
     json results = {{"out", *out},
                     {"out_bytes", bytes},
                     {"template", templateSpec},
@@ -201,10 +204,9 @@ int cmdRig(const std::vector<std::string>& raw)
                     {"vertices", rigExportMesh(project).vertexCount()},
                     {"file_vertices", project.character()->imported.info.fileVertices},
                     {"labels", formatEndNodeLabels(labels)},
-                    {"humanoid", a.flag("--use-file-skeleton") ? json(nullptr) : humanoidVerdictJson(project, false)},
-                    {"warnings", a.flag("--use-file-skeleton")
-                                     ? json::array()
-                                     : fitWarningsJson(project, "rig", a.value("--ends").value_or("auto") != "auto")},
+                    {"humanoid", check ? humanoidVerdictJson(*check) : json(nullptr)},
+                    {"warnings", a.flag("--use-file-skeleton") ? json::array()
+                                 : fitWarningsJson(project, "rig", labelsGiven || !check ? nullptr : &*check)},
                     {"weights", weightOptions.method},
                     {"unreached_vertices", d.unreachedVertices},
                     {"bleeding_vertices", d.bleedingVertices},

@@ -157,8 +157,9 @@ struct Choice {
     double cost = inf;
 };
 
-/// The best body for one head: the cheapest legs and arms of distinct ends.
-std::vector<Choice> bodiesWithHead(const Context& c, int head)
+/// The best body for one head: of the cheapest legs and arms, the pair of
+/// distinct ends with the cheapest torso between them (cost inf when none).
+Choice bestWithHead(const Context& c, int head)
 {
     const int n = static_cast<int>(c.ends.size());
     std::vector<Limbs> legOptions, armOptions;
@@ -178,14 +179,16 @@ std::vector<Choice> bodiesWithHead(const Context& c, int head)
     };
     cheapest(legOptions, 6);
     cheapest(armOptions, 24);
-    std::vector<Choice> out;
+    Choice best;
     for (const Limbs& l : legOptions)
         for (const Limbs& a : armOptions) {
             if (a.a == l.a || a.a == l.b || a.b == l.a || a.b == l.b)
                 continue;
-            out.push_back({head, l, a, l.cost + a.cost + torsoCost(c, l, a, head)});
+            const double cost = l.cost + a.cost + torsoCost(c, l, a, head);
+            if (cost < best.cost)
+                best = {head, l, a, cost};
         }
-    return out;
+    return best;
 }
 
 double side(const Context& c, int end, int joint)
@@ -247,24 +250,21 @@ std::optional<HumanoidEnds> findHumanoidEnds(const CurveSkeleton& s, double bott
     const auto adjacency = s.adjacency();
     for (int e : c.ends)
         c.paths.push_back(shortestPaths(s, adjacency, e));
-    std::vector<Choice> choices;
+    Choice best;
     for (int head = 0; head < static_cast<int>(c.ends.size()); ++head)
-        if (c.y(c.node(head)) >= o.headBand) {
-            auto more = bodiesWithHead(c, head);
-            choices.insert(choices.end(), more.begin(), more.end());
-        }
-    if (choices.empty())
+        if (c.y(c.node(head)) >= o.headBand)
+            if (const Choice ch = bestWithHead(c, head); ch.cost < best.cost)
+                best = ch;
+    if (best.head < 0)
         return none("no two skeleton ends stand on the support with a head above and two arms");
-    const auto best = std::min_element(choices.begin(), choices.end(),
-                                       [](const Choice& x, const Choice& y) { return x.cost < y.cost; });
-    if (!(best->cost <= o.acceptCost))
+    if (!(best.cost <= o.acceptCost))
         return none("the best head, arms and legs in the skeleton are far from a standing humanoid's (cost " +
-                    format("%.2f", best->cost) + ")");
-    HumanoidEnds b = structureOf(c, *best);
-    b.confidence = std::clamp(1.0 - best->cost / o.acceptCost, 0.0, 1.0);
+                    format("%.2f", best.cost) + ")");
+    HumanoidEnds b = structureOf(c, best);
+    b.confidence = std::clamp(1.0 - best.cost / o.acceptCost, 0.0, 1.0);
     b.summary = "head, two arms and two legs found (cost " + format("%.2f", b.cost) + ": legs " +
-                format("%.2f", best->leg.cost) + ", arms " + format("%.2f", best->arm.cost) + ", torso " +
-                format("%.2f", best->cost - best->leg.cost - best->arm.cost) + "; confidence " +
+                format("%.2f", best.leg.cost) + ", arms " + format("%.2f", best.arm.cost) + ", torso " +
+                format("%.2f", best.cost - best.leg.cost - best.arm.cost) + "; confidence " +
                 format("%.2f", b.confidence) + ", " + std::to_string(b.extraEnds.size()) + " extra branches)";
     return b;
 }
