@@ -227,8 +227,9 @@ json fitWarningsJson(const RigProject& project, const std::string& command, cons
         out.push_back({{"kind", w.kind},
                        {"joint", w.joint >= 0 ? json(rig.skeleton.names[static_cast<size_t>(w.joint)]) : json(nullptr)},
                        {"message", w.message}});
-    if (labelsChosenBy && !labelsChosenBy->doubt().empty())
-        out.push_back({{"kind", "doubtful_body"}, {"joint", nullptr}, {"message", labelsChosenBy->doubt()}});
+    if (labelsChosenBy)
+        for (const HumanoidDoubt& d : labelsChosenBy->doubts)
+            out.push_back({{"kind", d.kind}, {"joint", nullptr}, {"message", d.message}});
     for (const json& w : out)
         std::cerr << "rigsmith " << command << ": warning: " << w["message"].get<std::string>() << '\n';
     return out;

@@ -90,8 +90,9 @@ json humanoidVerdictJson(const HumanoidCheck& check);
 
 /// Checks the project's fitted rig (core/rig/fit_checks.h) and, where
 /// Rigsmith chose the labels (`labelsChosenBy`, the check they came with;
-/// null when the user gave them), that check's doubt (a body chosen with
-/// little confidence, `HumanoidCheck::doubt()`, kind "doubtful_body"); prints
+/// null when the user gave them), that check's doubts (a body chosen with
+/// little confidence, ends on the ground beside the feet:
+/// `HumanoidCheck::doubts`, kinds "doubtful_body", "extra_ground_ends"); prints
 /// each warning on stderr ("rigsmith COMMAND: warning: ...") and returns them
 /// as the report's "warnings" array.
 json fitWarningsJson(const RigProject& project, const std::string& command, const HumanoidCheck* labelsChosenBy);

@@ -112,13 +112,6 @@ std::string ratio(double f)
 
 } // namespace
 
-std::string HumanoidCheck::doubt() const
-{
-    if (!looksHumanoid() || bodyConfident)
-        return {};
-    return "the head, hands and feet were chosen with little confidence (" + body + "): check the labels";
-}
-
 std::string HumanoidCheck::message() const
 {
     if (reasons.empty())
@@ -185,8 +178,10 @@ void limbReasons(const CurveSkeleton& skeleton, const Extent& e, const HumanoidC
 }
 
 /// What stands on the ground: more feet than two or three (legs), or none.
+/// Beside the two feet of a confident body (`confidentBody`) more feet are a
+/// robe's hem, a cape, a staff or a tail: a doubt, not a reason.
 void groundReasons(const CurveSkeleton& skeleton, const Extent& e, const HumanoidCheckOptions& options,
-                   std::vector<std::string>& reasons)
+                   bool confidentBody, HumanoidCheck& c)
 {
     // More ground ends than a humanoid's feet have are its own only when they
     // form two or three feet (forked heels and toes), not one blob (a head
@@ -195,12 +190,19 @@ void groundReasons(const CurveSkeleton& skeleton, const Extent& e, const Humanoi
     const int feet = ground > options.maxGroundEnds
                          ? feetOnTheGround(skeleton, e, options.groundBand, options.footHeight)
                          : ground;
-    if (feet > options.maxGroundEnds || (feet < 2 && ground > options.maxGroundEnds))
-        reasons.push_back(std::to_string(ground) + " skeleton ends reach the ground, legs of an animal or a " +
-                          "machine rather than two feet");
+    if (feet > options.maxGroundEnds || (feet < 2 && ground > options.maxGroundEnds)) {
+        if (!confidentBody)
+            c.reasons.push_back(std::to_string(ground) + " skeleton ends reach the ground, legs of an animal or a " +
+                                "machine rather than two feet");
+        else
+            c.doubts.push_back({"extra_ground_ends",
+                                std::to_string(ground) + " skeleton ends reach the ground beside the two feet " +
+                                    "chosen (a robe, a cape, a staff or a tail - or the legs of an animal): " +
+                                    "check the feet labels"});
+    }
     if (ground == 0 && !endNodes(skeleton).empty())
-        reasons.push_back("no skeleton end reaches the ground (the lowest " + percent(options.groundBand) +
-                          " of its height), where a humanoid stands on its feet");
+        c.reasons.push_back("no skeleton end reaches the ground (the lowest " + percent(options.groundBand) +
+                            " of its height), where a humanoid stands on its feet");
 }
 
 } // namespace
@@ -216,14 +218,19 @@ HumanoidCheck checkHumanoid(const Mesh& mesh, const CurveSkeleton& skeleton, con
     const auto body = findHumanoidEnds(skeleton, e.min.y(), e.size().y(), {}, &why);
     c.body = body ? body->summary : "no head, two arms and two legs found: " + why;
     c.bodyConfidence = body ? body->confidence : 0.0;
-    const bool bodyFound = body && body->confidence >= options.confidentBody;
-    c.bodyConfident = bodyFound;
+    c.bodyConfident = body && body->confidence >= options.confidentBody;
+    const bool bodyFound = body && body->confidence >= options.plausibleBody;
     proportionReasons(e, options, bodyFound, c.reasons);
     limbReasons(skeleton, e, options, bodyFound, c.reasons);
     if (looksUpsideDown(mesh, skeleton, options))
         c.reasons.push_back("it seems to stand on its head (one skeleton end on the ground, two or more at the "
                             "top): is its up axis wrong?");
-    groundReasons(skeleton, e, options, c.reasons);
+    groundReasons(skeleton, e, options, c.bodyConfident, c);
+    if (!c.bodyConfident)
+        c.doubts.insert(c.doubts.begin(), {"doubtful_body", "the head, hands and feet were chosen with little "
+                                                            "confidence (" + c.body + "): check the labels"});
+    if (!c.looksHumanoid())
+        c.doubts.clear();
     return c;
 }
 

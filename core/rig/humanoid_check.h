@@ -38,9 +38,14 @@
 /// The three counts above (many limbs, many ends, legs across) and "as deep
 /// and as wide as it is tall" apply only when
 /// no head, two arms and two legs are found among the ends
-/// (`findHumanoidEnds()`, core/skeleton/humanoid_ends.h, issue 39): with a
-/// body found, the other ends are hair, hats, capes, tails, wings and weapons,
-/// which also make an upright biped's box deep;
+/// (`findHumanoidEnds()`, core/skeleton/humanoid_ends.h, issue 39) with at
+/// least `plausibleBody` confidence: with a body found, the other ends are
+/// hair, hats, capes, tails, wings and weapons, which also make an upright
+/// biped's box deep. A body found with less than `confidentBody` rigs with a
+/// doubt (`HumanoidCheck::doubts`, a warning), not a refusal: the artist
+/// checks four labels rather than placing five. Extra ground ends beside the
+/// feet of a confident body (a robe's hem, a cape, a staff, a tail) are a
+/// doubt too; beside a doubtful one they stay "legs of an animal";
 /// - a partial skeleton: the refined curve skeleton (its largest piece) spans
 ///   less than `minSkeletonSpan` of the height, where a humanoid's runs from
 ///   its feet to its head (0.87-0.92 of the height on the devset, BCN, the
@@ -95,6 +100,18 @@ struct HumanoidCheckOptions {
     /// least this confidence explains ends and limbs beyond five as extra
     /// branches; below it they count against the figure as before.
     double confidentBody = 0.5;
+    /// A body found with less confidence than this explains nothing: its best
+    /// head, arms and legs are too far from a standing humanoid's. On
+    /// rignet-val (n = 155) the bodies of the refused humanoids had 0.08-0.49,
+    /// those of the non-humanoids 0.04-0.49 (issue 39, bench/README.md).
+    double plausibleBody = 0.2;
+};
+
+/// Something that does not refuse the figure but makes its rig doubtful: a
+/// warning in the report ("kind": "doubtful_body", "extra_ground_ends").
+struct HumanoidDoubt {
+    std::string kind;
+    std::string message;
 };
 
 struct HumanoidCheck {
@@ -104,12 +121,12 @@ struct HumanoidCheck {
     std::string body;
     double bodyConfidence = 0.0; ///< Its confidence, 0 when none was found.
     bool bodyConfident = false;  ///< Found with at least `HumanoidCheckOptions::confidentBody`.
+    /// What makes the rig of a figure that passes doubtful: its body found
+    /// with little confidence or not at all ("the head, hands and feet were
+    /// chosen with little confidence (...): check the labels"), ends on the
+    /// ground beside its feet. Empty for a figure refused.
+    std::vector<HumanoidDoubt> doubts;
     bool looksHumanoid() const { return reasons.empty(); }
-    /// For a figure that passes although its body was not found with
-    /// confidence (too few ends to count against it, or none found): "the
-    /// head, hands and feet were chosen with little confidence (...): check the
-    /// labels"; empty otherwise (and for a figure refused).
-    std::string doubt() const;
     /// "This does not look like a humanoid (REASON; REASON): the humanoid rig will be wrong." or empty.
     std::string message() const;
 };

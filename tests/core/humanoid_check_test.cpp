@@ -5,10 +5,13 @@
 #include "core/project/pipeline.h"
 #include "core/project/rig_project.h"
 #include "tests/support/source_dir.h"
+#include "tests/support/stick_figure.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 
@@ -247,6 +250,82 @@ TEST(HumanoidCheck, AnUpsideDownFigureIsNamed)
     s.positions.col(1) = (1.8 - s.positions.col(1).array()).matrix();
     EXPECT_TRUE(looksUpsideDown(m, s));
     EXPECT_NE(checkHumanoid(m, s).message().find("it seems to stand on its head"), std::string::npos);
+}
+
+/// A stick humanoid 1.8 tall (the humanoid-ends test's figure): its box as a
+/// mesh, and what the check says of it.
+struct Props {
+    bool staff = false, hem = false, tail = false; ///< Reaching the ground beside the feet.
+    int hair = 0;                                  ///< Strands hanging from the head.
+    bool lopsided = false;                          ///< One arm short and low: a doubtful body.
+};
+
+HumanoidCheck checkStick(const Props& x)
+{
+    test::StickBuilder b;
+    const int hips = b.add({0.0, 1.0, 0.0});
+    const int chest = b.line(hips, {0.0, 1.4, 0.0});
+    const int head = b.line(b.line(chest, {0.0, 1.55, 0.0}), {0.0, 1.7, 0.0});
+    b.line(head, {0.0, 1.8, 0.0});
+    b.line(b.line(b.line(chest, {0.2, 1.4, 0.0}), {0.4, 1.15, 0.05}), {0.55, 0.9, 0.1});
+    const int rElbow = x.lopsided ? b.line(b.line(chest, {-0.2, 1.4, 0.0}), {-0.3, 1.2, 0.3})
+                                  : b.line(b.line(chest, {-0.2, 1.4, 0.0}), {-0.4, 1.15, 0.05});
+    b.line(rElbow, x.lopsided ? Vec3{-0.3, 1.25, 0.45} : Vec3{-0.55, 0.9, 0.1});
+    b.line(b.line(hips, {0.1, 0.5, 0.0}), {0.1, 0.02, 0.1});
+    b.line(b.line(hips, {-0.1, 0.5, 0.0}), {-0.1, 0.02, 0.1});
+    if (x.staff) // held in the right hand, its foot on the ground ahead
+        b.line(rElbow, {-0.45, 0.02, 0.4});
+    if (x.hem)
+        b.line(b.line(chest, {0.0, 1.35, -0.2}), {0.0, 0.02, -0.45});
+    if (x.tail)
+        b.line(b.line(hips, {0.0, 0.8, -0.3}), {0.3, 0.02, -0.7});
+    for (int i = 0; i < x.hair; ++i) {
+        const double a = 3.14159 * (0.2 + 0.6 * i / std::max(1, x.hair - 1));
+        b.line(head, {0.15 * std::cos(a), 1.45, -0.15 * std::sin(a)});
+    }
+    const CurveSkeleton s = b.build();
+    Mesh box;
+    box.V.resize(2, 3);
+    box.V << -0.6, 0.0, -0.75, 0.6, 1.8, 0.5;
+    return checkHumanoid(box, s);
+}
+
+bool hasDoubt(const HumanoidCheck& h, const std::string& kind)
+{
+    return std::any_of(h.doubts.begin(), h.doubts.end(), [&](const HumanoidDoubt& d) { return d.kind == kind; });
+}
+
+// Issue 39: a staff, a robe's hem and a tail reaching the ground beside the
+// two feet of a clear body were "5 skeleton ends reach the ground, legs of an
+// animal" and the character was refused. They are extra branches; the rig is
+// written with a warning naming them, so that a quadruped mistaken for a
+// biped is never silent either.
+TEST(HumanoidCheck, GroundEndsBesideAConfidentBodyAreADoubtNotARefusal)
+{
+    const HumanoidCheck plain = checkStick({});
+    EXPECT_TRUE(plain.looksHumanoid()) << plain.message();
+    EXPECT_TRUE(plain.bodyConfident) << plain.body;
+    EXPECT_TRUE(plain.doubts.empty());
+    const HumanoidCheck h = checkStick({.staff = true, .hem = true, .tail = true});
+    EXPECT_TRUE(h.looksHumanoid()) << h.message();
+    EXPECT_TRUE(h.bodyConfident) << h.body;
+    ASSERT_TRUE(hasDoubt(h, "extra_ground_ends"));
+    EXPECT_FALSE(hasDoubt(h, "doubtful_body"));
+}
+
+// Issue 39: a body found with little confidence among many ends (long hair, a
+// lopsided arm) was refused for its end count; it rigs, with the warning to
+// check the labels. A body too far from a humanoid's still refuses (the
+// quadrupeds of QuadrupedsMachinesAndClipsDoNot).
+TEST(HumanoidCheck, ADoubtfulBodyAmongManyEndsRigsWithAWarning)
+{
+    const HumanoidCheck h = checkStick({.hair = 26, .lopsided = true});
+    EXPECT_GT(h.bodyConfidence, HumanoidCheckOptions{}.plausibleBody) << h.body;
+    EXPECT_FALSE(h.bodyConfident) << h.body;
+    EXPECT_TRUE(h.looksHumanoid()) << h.message();
+    ASSERT_FALSE(h.doubts.empty());
+    EXPECT_EQ(h.doubts.front().kind, "doubtful_body");
+    EXPECT_NE(h.doubts.front().message.find("check the labels"), std::string::npos);
 }
 
 } // namespace
