@@ -171,6 +171,11 @@ void Document::autoRig()
     const LoadedCharacter& character = *m_project.character();
     const HumanoidCheck check = checkHumanoid(character.imported.mesh, skeleton->refined, character.imported.info.format);
     m_humanoidWarning = QString::fromStdString(check.message());
+    // A rig it writes with doubts (a body found with little confidence, ends on
+    // the ground beside the feet) says so in the same place (issue 39).
+    for (const HumanoidDoubt& d : check.doubts)
+        m_humanoidWarning += (m_humanoidWarning.isEmpty() ? tr("Check the labels Rigsmith chose: ") : QString("; ")) +
+                             QString::fromStdString(d.message);
     emit humanoidWarningChanged(m_humanoidWarning);
     try {
         RigProject p = m_project;

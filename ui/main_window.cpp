@@ -135,6 +135,7 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
         connect(m_viewport, &Viewport::jointSelected, m_rigPanel, &RigPanel::setSelectedJoint);
         // A fit warning selects the joint it concerns (issue 14).
         connect(m_rigPanel, &RigPanel::warningJoint, m_viewport, &Viewport::setSelectedJoint);
+        connect(m_rigPanel, &RigPanel::warnedJoints, m_viewport, &Viewport::setWarnedJoints);
         // Dragging a joint: snap to the curve skeleton (thesis ajM) unless Shift is held;
         // preview live, commit one undoable move on release.
         auto target = [this](const glm::vec3& p, bool free) {

@@ -43,6 +43,27 @@ TEST(DrawData, JointSpheresShrinkToShortBones)
     EXPECT_GE(radius(3), 0.25f * scale - 1e-6f); // still visible
 }
 
+// Issue 39: the joints a fit warning concerns stand out in the viewport
+// (before, only the first was selected; the others looked like any joint).
+TEST(DrawData, WarnedJointsAreDrawnInTheWarningColour)
+{
+    Skeleton k;
+    k.names = {"Hips", "Spine", "Head"};
+    k.parents = {-1, 0, 1};
+    k.bindPositions.resize(3, 3);
+    k.bindPositions << 0, 1, 0, 0, 1.3, 0, 0, 1.7, 0;
+    k.bindOrientations.assign(3, Eigen::Quaterniond::Identity());
+    const RigDrawData plain = makeRigDrawData(k, 0.02f);
+    const RigDrawData warned = makeRigDrawData(k, 0.02f, /*selected*/ 0, -1, {0, 1});
+    const size_t perSphere = plain.joints.vertices.size() / 3;
+    auto color = [&](const RigDrawData& d, size_t j) { return d.joints.vertices[j * perSphere].color; };
+    EXPECT_EQ(color(warned, 2), color(plain, 2));               // not warned
+    EXPECT_NE(color(warned, 1), color(plain, 1));               // warned
+    EXPECT_EQ(color(warned, 0), color(makeRigDrawData(k, 0.02f, 0), 0)); // the selection wins
+    EXPECT_GT(glm::length(warned.joints.vertices[perSphere].position - warned.centers[1]),
+              glm::length(plain.joints.vertices[perSphere].position - plain.centers[1]));
+}
+
 TEST(DrawData, InteractiveStandInIsSmallAndCoversTheSameShape)
 {
     HumanoidOptions o;

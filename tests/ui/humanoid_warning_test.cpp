@@ -55,5 +55,25 @@ TEST(HumanoidWarning, AQuadrupedGetsTheWarningInTheRigDockAndTheStatusBar)
     EXPECT_TRUE(label->isHidden());
 }
 
+// Issue 39: a rig written although the body was found with little confidence
+// says so where the refusal would have (the generated character reaching up:
+// its hands above its head cost the body its confidence).
+TEST(HumanoidWarning, ADoubtfulBodyAsksToCheckTheLabelsInTheRigDock)
+{
+    MainWindow w(Kind::Placeholder);
+    auto* label = w.findChild<QLabel*>("humanoidWarning");
+    ASSERT_NE(label, nullptr);
+    w.openFile("default:reach");
+    settle(w);
+    ASSERT_TRUE(w.document()->project().rig()) << "no rig";
+    EXPECT_TRUE(w.document()->humanoidWarning().startsWith("Check the labels Rigsmith chose: "))
+        << w.document()->humanoidWarning().toStdString();
+    EXPECT_NE(w.document()->humanoidWarning().indexOf("little confidence"), -1);
+    EXPECT_FALSE(label->isHidden());
+    w.openFile("default");
+    settle(w);
+    EXPECT_TRUE(w.document()->humanoidWarning().isEmpty()) << w.document()->humanoidWarning().toStdString();
+}
+
 } // namespace
 } // namespace rig::ui

@@ -1,5 +1,7 @@
 #include "ui/panels/rig_panel.h"
 
+#include "core/rig/fingers.h"
+
 #include "core/rig/template.h"
 
 #include "core/rig/fit_checks.h"
@@ -260,18 +262,24 @@ void RigPanel::onRigChanged()
     const auto rigTemplate = m_document->project().rigTemplate() ? m_document->project().rigTemplate() : humanoid21;
     QStringList lines;
     int first = -1;
+    std::vector<int> warned;
     if (rig) {
         for (const std::string& note : rig->notes)
             lines << tr("Note: %1").arg(QString::fromStdString(note));
-        if (rigTemplate && rigTemplate->jointCount() == rig->skeleton.jointCount())
-            for (const FitWarning& w : checkFit(rig->skeleton, *rigTemplate)) {
+        // A rig fitted with fingers checks against the template with fingers (humanoid51).
+        const RigTemplate fittedWith = templateOfFit(*rigTemplate, rig->skeleton);
+        if (fittedWith.jointCount() == rig->skeleton.jointCount())
+            for (const FitWarning& w : checkFit(rig->skeleton, fittedWith)) {
                 lines << tr("Warning: %1").arg(QString::fromStdString(w.message));
                 if (first < 0)
                     first = w.joint;
+                if (w.joint >= 0)
+                    warned.push_back(w.joint);
             }
     }
     m_fitNotes->setText(lines.join("\n"));
     m_fitNotes->setVisible(!lines.isEmpty());
+    emit warnedJoints(warned);
     if (first >= 0) {
         m_joint = first;
         emit warningJoint(first);

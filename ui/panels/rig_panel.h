@@ -40,6 +40,8 @@ signals:
     void selectedJointEdited();
     /// A fit warning concerns `joint` (issue 14, "never silent"): the window selects it.
     void warningJoint(int joint);
+    /// Every joint a fit warning concerns (empty: none), drawn in the warning colour.
+    void warnedJoints(const std::vector<int>& joints);
 
 private:
     void refresh();

@@ -70,8 +70,10 @@ glm::vec3 limbColor(int limb)
     return colors[std::clamp(limb, 0, 4)];
 }
 
-RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint, int hoveredJoint)
+RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint, int hoveredJoint,
+                            const std::vector<int>& warnedJoints)
 {
+    const glm::vec3 warnedColor(1.0f, 0.35f, 0.2f);
     RigDrawData out;
     out.pickRadius = scale * 1.4f;
     const glm::vec3 jointColor(0.95f, 0.95f, 0.9f), selectedColor(1.0f, 0.9f, 0.1f), boneColor(1.0f, 0.75f, 0.35f);
@@ -96,9 +98,13 @@ RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJ
         const glm::vec3 c = at(j);
         out.centers.push_back(c);
         const bool hot = j == selectedJoint || j == hoveredJoint;
+        const bool warned = std::find(warnedJoints.begin(), warnedJoints.end(), j) != warnedJoints.end();
         const float r = radius[static_cast<size_t>(j)];
-        addSphere(out.joints, c, hot ? 1.3f * r : r,
-                  j == selectedJoint ? selectedColor : (j == hoveredJoint ? glm::vec3(0.6f, 1.0f, 1.0f) : jointColor));
+        addSphere(out.joints, c, hot ? 1.3f * r : (warned ? 1.15f * r : r),
+                  j == selectedJoint   ? selectedColor
+                  : j == hoveredJoint ? glm::vec3(0.6f, 1.0f, 1.0f)
+                  : warned            ? warnedColor
+                                      : jointColor);
         if (skeleton.parents[j] >= 0) {
             out.bones.push_back({out.centers[skeleton.parents[j]], boneColor});
             out.bones.push_back({c, boneColor});

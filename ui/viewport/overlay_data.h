@@ -46,8 +46,10 @@ struct RigDrawData {
 /// selected or hovered joint) and its bones as lines. A joint whose shortest
 /// bone (to its parent or a child) is shorter than 3.3 `scale` gets a sphere of
 /// 0.3 of that bone, but not less than a quarter of `scale`, so the fingers
-/// of a hand stay apart.
-RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint = -1, int hoveredJoint = -1);
+/// of a hand stay apart. `warnedJoints` (a fit warning concerns them) are
+/// drawn in the warning colour, 1.15 times larger, unless selected or hovered.
+RigDrawData makeRigDrawData(const Skeleton& skeleton, float scale, int selectedJoint = -1, int hoveredJoint = -1,
+                            const std::vector<int>& warnedJoints = {});
 
 /// One colour per limb label (Head, LeftHand, RightHand, LeftFoot, RightFoot).
 glm::vec3 limbColor(int limb);

@@ -138,14 +138,20 @@ void Viewport::setSelectedJoint(int joint)
     rebuildRigDraw();
 }
 
+void Viewport::setWarnedJoints(const std::vector<int>& joints)
+{
+    m_warnedJoints = joints;
+    rebuildRigDraw();
+}
+
 void Viewport::rebuildRigDraw()
 {
     const float size = glm::length(m_boundsMax - m_boundsMin);
     // Pose and Paint mode draw the posed skeleton; Rig mode edits the bind pose.
     m_rigDraw = !m_rig ? RigDrawData{}
                 : deforming() ? makeRigDrawData(posedSkeleton(m_rig->skeleton, m_posed), 0.012f * size, m_selectedJoint,
-                                             m_hoverJoint)
-                           : makeRigDrawData(m_rig->skeleton, 0.012f * size, m_selectedJoint, m_hoverJoint);
+                                             m_hoverJoint, m_warnedJoints)
+                           : makeRigDrawData(m_rig->skeleton, 0.012f * size, m_selectedJoint, m_hoverJoint, m_warnedJoints);
     m_rigDirty = true;
     m_gizmoDirty = true;
     update();

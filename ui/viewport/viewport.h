@@ -81,6 +81,8 @@ public:
     std::optional<int> jointAt(const QPoint& pixel) const;
     int selectedJoint() const { return m_selectedJoint; }
     void setSelectedJoint(int joint);
+    /// Joints a fit warning concerns, drawn in the warning colour (overlay_data.h).
+    void setWarnedJoints(const std::vector<int>& joints);
     /// Screen position (logical pixels) of a world point.
     QPointF project(const glm::vec3& world) const;
     /// Texts drawn over the 3D view, beside their world positions.
@@ -258,6 +260,7 @@ private:
     bool m_rigDirty = false;
     std::vector<glm::vec4> m_endColors;
     int m_selectedJoint = -1;
+    std::vector<int> m_warnedJoints;
     int m_hoverJoint = -1;
     int m_hoverNode = -1;
     void rebuildSkeletonDraw();
