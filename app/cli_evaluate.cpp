@@ -218,6 +218,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
     std::optional<FitResult> fitted;
     std::optional<JointScores> scores;
     std::array<EndLabelCheck, limbCount> labelChecks{};
+    bool sidesMirrored = false; // the artist's left on the character's right (joint_score.h)
     std::string fitError;
     std::string humanoidRefusal; // what `rig` and `fit` say without --force (evaluate fits anyway)
     HumanoidCheck humanoid;
@@ -252,7 +253,8 @@ int cmdEvaluate(const std::vector<std::string>& raw)
             const CanonicalJointMap fittedMap = mapCanonicalJoints(fitted->skeleton);
             scores = scoreJoints(artist.skeleton, artistMap, fitted->skeleton, fittedMap, height,
                                  {.up = Vec3::UnitY(), .front = oriented.front});
-            labelChecks = checkEndLabels(curve->refined, labels, artist.skeleton, artistMap);
+            sidesMirrored = artistSidesMirrored(artist.skeleton, artistMap, {.up = Vec3::UnitY(), .front = oriented.front});
+            labelChecks = checkEndLabels(curve->refined, labels, artist.skeleton, artistMap, sidesMirrored);
             skeletonScores = standardSkeleton(fitted->skeleton, artist.skeleton, mesh);
         }
         fitClock.lap("score");
@@ -478,6 +480,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                     {"end_labels", labelsJson},
                     {"fingers", fingersReport},
                     {"end_labels_right", scores ? json(labelsRight) : json(nullptr)},
+                    {"artist_sides_mirrored", scores ? json(sidesMirrored) : json(nullptr)},
                     {"pose_source", poseSource},
                     {"deform_joints", {{"spec", deformSpec}, {"excluded", excluded}}},
                     {"weights", weightsOut},

@@ -81,6 +81,7 @@ json skeletonTable(const std::vector<const json*>& reports)
 {
     std::map<std::string, Stat> s;
     Stat iouAll, jointError, ends;
+    int mirrored = 0; // of the rigs in `ends`, those whose artist names sides from the front
     int scored = 0, withReference = 0;
     for (const json* r : reports) {
         const std::string kind = (*r)["outcome"].value("kind", "error");
@@ -100,14 +101,17 @@ json skeletonTable(const std::vector<const json*>& reports)
         int known = 0;
         for (const json& l : (*r)["end_labels"])
             known += !l["right"].is_null();
-        if (known == 5)
+        if (known == 5) {
             ends.v.push_back((*r)["end_labels_right"].get<int>() == 5 ? 1.0 : 0.0);
+            mirrored += r->value("artist_sides_mirrored", false) ? 1 : 0;
+        }
     }
     json t = {{"rigs_scored", scored}, {"files_with_reference", withReference},
               {"iou_all_missing_as_0", iouAll.meanJson()},
               {"mean_joint_error_percent_of_height", jointError.meanJson()},
               {"five_ends_right_fraction", ends.meanJson()},
-              {"five_ends_known", ends.v.size()}};
+              {"five_ends_known", ends.v.size()},
+              {"five_ends_artist_sides_mirrored", mirrored}};
     for (auto& [k, st] : s)
         t[k] = st.meanJson();
     return t;
@@ -223,6 +227,10 @@ void markdownGroup(std::ostream& md, const std::string& name, const json& g)
        << " | " << fixedOrDash(get(s, "recall"), 1) << " | " << fixedOrDash(get(s, "iou_all_missing_as_0"), 1) << " | "
        << fixedOrDash(get(s, "mean_joint_error_percent_of_height"), 2) << " | "
        << fixedOrDash(100 * get(s, "five_ends_right_fraction"), 1) << "% (" << s["five_ends_known"].get<int>() << ") |\n";
+    if (const int m = s.value("five_ends_artist_sides_mirrored", 0); m > 0)
+        md << "\nOf the rigs whose ends the artist's joints identify, " << m
+           << " name their sides as seen from the front (the artist's left wrist and ankle on the character's "
+              "right): judged by the character's own sides.\n";
     md << "\nSkinning on the artist's skeleton (" << g["skinning"]["no_reference"].get<int>()
        << " files without reference):\n\n| method | characters | precision % | recall % | F1 | L1 | deformation mean % "
           "| mean of max % | unweighted vertices | errors |\n|---|---|---|---|---|---|---|---|---|---|\n";

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -57,8 +58,65 @@ JointScores scoreJoints(const Skeleton& artist, const CanonicalJointMap& artistM
     return s;
 }
 
+namespace {
+
+/// Distance from `p` to the segment a-b.
+double segmentDistance(const Vec3& p, const Vec3& a, const Vec3& b)
+{
+    const Vec3 ab = b - a;
+    const double l2 = ab.squaredNorm();
+    const double t = l2 > 0.0 ? std::clamp((p - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
+    return (a + t * ab - p).norm();
+}
+
+/// Distance from `p` to joint `j`'s limb: the bone into `j` and every bone
+/// below it (the file comment).
+double limbDistance(const Skeleton& s, int j, const Vec3& p)
+{
+    const auto at = [&](int k) -> Vec3 { return s.bindPositions.row(k).transpose(); };
+    double best = (at(j) - p).norm();
+    std::vector<char> below(static_cast<size_t>(s.jointCount()), 0);
+    below[static_cast<size_t>(j)] = 1;
+    for (int k = 0; k < s.jointCount(); ++k) { // parents precede children
+        const int parent = s.parents[static_cast<size_t>(k)];
+        if (parent < 0)
+            continue;
+        if (k != j && below[static_cast<size_t>(parent)])
+            below[static_cast<size_t>(k)] = 1;
+        if (below[static_cast<size_t>(k)])
+            best = std::min(best, segmentDistance(p, at(parent), at(k)));
+    }
+    return best;
+}
+
+CanonicalJoint mirrored(CanonicalJoint j)
+{
+    switch (j) {
+    case CanonicalJoint::LeftWrist: return CanonicalJoint::RightWrist;
+    case CanonicalJoint::RightWrist: return CanonicalJoint::LeftWrist;
+    case CanonicalJoint::LeftAnkle: return CanonicalJoint::RightAnkle;
+    case CanonicalJoint::RightAnkle: return CanonicalJoint::LeftAnkle;
+    default: return j;
+    }
+}
+
+} // namespace
+
+bool artistSidesMirrored(const Skeleton& artist, const CanonicalJointMap& m, const JointScoreOptions& options)
+{
+    const Vec3 left = options.up.cross(options.front);
+    const auto across = [&](CanonicalJoint l, CanonicalJoint r) {
+        if (m[l] < 0 || m[r] < 0)
+            return 0.0;
+        return (artist.bindPositions.row(m[l]) - artist.bindPositions.row(m[r])).dot(left.transpose());
+    };
+    return across(CanonicalJoint::LeftWrist, CanonicalJoint::RightWrist) < 0.0 &&
+           across(CanonicalJoint::LeftAnkle, CanonicalJoint::RightAnkle) < 0.0;
+}
+
 std::array<EndLabelCheck, limbCount> checkEndLabels(const CurveSkeleton& curve, const EndNodeLabels& labels,
-                                                    const Skeleton& artist, const CanonicalJointMap& artistMap)
+                                                    const Skeleton& artist, const CanonicalJointMap& artistMap,
+                                                    bool sidesMirrored)
 {
     std::array<EndLabelCheck, limbCount> out;
     bool allExtremities = true;
@@ -73,11 +131,12 @@ std::array<EndLabelCheck, limbCount> checkEndLabels(const CurveSkeleton& curve, 
         const Vec3 p = curve.positions.row(c.node).transpose();
         double best = 1e300;
         for (Limb m : allLimbs) {
-            const int j = artistMap[extremityJoint(m)];
-            const double d = (artist.bindPositions.row(j).transpose() - p).norm();
+            // The character's limb m is the artist's mirrored one when the file names sides from the front.
+            const CanonicalJoint own = extremityJoint(m);
+            const double d = limbDistance(artist, artistMap[sidesMirrored ? mirrored(own) : own], p);
             if (d < best) {
                 best = d;
-                c.nearest = extremityJoint(m);
+                c.nearest = own;
             }
         }
         c.known = true;

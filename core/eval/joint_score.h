@@ -10,8 +10,14 @@
 /// that systematic biases (knees low, shoulders in) show.
 ///
 /// A label is right when the end node it names is nearer to the artist's
-/// matching extremity joint (head; left/right wrist; left/right ankle) than to
-/// the other four.
+/// matching limb than to the other four. A limb is its extremity joint (head;
+/// left/right wrist; left/right ankle) with the bone into it and every bone
+/// below it (a head's eyes, jaw and hair, a hand's fingers, a foot's toes):
+/// the end of a large head lies at its top, nearer to a raised wrist than to
+/// the head joint at the skull's base, yet on the head's bones. Left and right
+/// are the character's own (left = up × front): an artist's file whose left
+/// wrist and ankle both lie on the character's right names its sides as seen
+/// from the front (`artistSidesMirrored()`), and its sides are swapped.
 
 #include "core/eval/joint_map.h"
 #include "core/rig/skeleton.h"
@@ -46,7 +52,7 @@ struct CanonicalJointScore {
 struct EndLabelCheck {
     Limb limb = Limb::Head;
     int node = -1;        ///< The labelled end node, -1 when unlabelled.
-    CanonicalJoint nearest = CanonicalJoint::Head; ///< The artist's extremity joint nearest to it.
+    CanonicalJoint nearest = CanonicalJoint::Head; ///< The extremity of the artist's limb nearest to it.
     bool known = false;   ///< False when the label or the artist's five extremities are missing.
     bool right = false;   ///< `nearest` is this limb's extremity.
 };
@@ -67,10 +73,16 @@ struct JointScores {
 JointScores scoreJoints(const Skeleton& artist, const CanonicalJointMap& artistMap, const Skeleton& fitted,
                         const CanonicalJointMap& fittedMap, double height, const JointScoreOptions& options = {});
 
-/// Checks each of the five labels against the artist's extremity joints (see
-/// the file comment), in `Limb` order.
+/// True when the artist's left wrist and left ankle both lie on the
+/// character's right of their right twins (left = up × front of `options`).
+bool artistSidesMirrored(const Skeleton& artist, const CanonicalJointMap& artistMap,
+                         const JointScoreOptions& options = {});
+
+/// Checks each of the five labels against the artist's limbs (see the file
+/// comment), in `Limb` order; `sidesMirrored` swaps the artist's sides.
 std::array<EndLabelCheck, limbCount> checkEndLabels(const CurveSkeleton& curve, const EndNodeLabels& labels,
-                                                    const Skeleton& artist, const CanonicalJointMap& artistMap);
+                                                    const Skeleton& artist, const CanonicalJointMap& artistMap,
+                                                    bool sidesMirrored = false);
 
 /// The canonical joint of a limb's extremity: Head, LeftWrist, RightWrist, LeftAnkle, RightAnkle.
 CanonicalJoint extremityJoint(Limb limb);

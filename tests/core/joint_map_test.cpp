@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <tuple>
@@ -290,6 +291,56 @@ TEST(JointScore, ErrorsOffsetsAndLabels)
     EXPECT_FALSE(checks[3].right);
     EXPECT_EQ(checks[3].nearest, CJ::RightAnkle);
     EXPECT_FALSE(checks[4].right);
+}
+
+// Issue 39: "five ends right" judged anatomically. (1) A head end at the top of
+// a large head is nearer to a raised wrist than to the head joint at the
+// skull's base, yet on the head's bones (here a head-top joint): right. (2) A
+// file that names its sides as seen from the front (its "left" wrist and
+// ankle on the character's right) is judged by the character's own sides.
+TEST(JointScore, LabelsAreJudgedByLimbAndByTheCharactersOwnSides)
+{
+    const auto names = [](const std::string& p, const std::string& side) {
+        static const std::map<std::string, std::string> n = {
+            {"root", "Root"}, {"hips", "Hips"}, {"spine", "Spine"}, {"chest", "Spine1"}, {"neck", "Neck"},
+            {"head", "Head"}, {"clavicle", "Shoulder"}, {"upperarm", "Arm"}, {"forearm", "ForeArm"},
+            {"hand", "Hand"}, {"index", "HandIndex1"}, {"thumb", "HandThumb1"}, {"thigh", "UpLeg"},
+            {"calf", "Leg"}, {"foot", "Foot"}, {"toe", "ToeBase"}};
+        return std::string(side == "L" ? "Left" : side == "R" ? "Right" : "") + n.at(p);
+    };
+    Skeleton a = humanoid(names);
+    // A big head: the head top 0.9 above the skull's base, the right hand raised beside it.
+    a.names.push_back("HeadTop");
+    a.parents.push_back(static_cast<int>(std::find(a.names.begin(), a.names.end(), "Head") - a.names.begin()));
+    a.bindPositions.conservativeResize(a.jointCount() + 1, 3);
+    a.bindPositions.row(a.jointCount() - 1) << 0, 2.5, 0;
+    const CanonicalJointMap m = mapCanonicalJoints(a);
+    const auto at = [&](CJ j) -> Vec3 { return a.bindPositions.row(m[j]).transpose(); };
+    CurveSkeleton c;
+    c.positions.resize(5, 3);
+    c.radii.assign(5, 0.01);
+    c.types.assign(5, NodeType::End);
+    c.positions.row(0) << 0.1, 2.45, 0; // the top of the head: 0.85 from the head joint
+    c.positions.row(1) = at(CJ::LeftWrist).transpose();
+    c.positions.row(2) = at(CJ::RightWrist).transpose();
+    c.positions.row(3) = at(CJ::LeftAnkle).transpose();
+    c.positions.row(4) = at(CJ::RightAnkle).transpose();
+    a.bindPositions.row(m[CJ::RightWrist]) << -0.6, 2.2, 0; // raised: 0.7 from the head top
+    c.positions.row(2) = a.bindPositions.row(m[CJ::RightWrist]);
+    EndNodeLabels labels;
+    labels.nodes = {0, 1, 2, 3, 4};
+    EXPECT_FALSE(artistSidesMirrored(a, m));
+    for (const EndLabelCheck& check : checkEndLabels(c, labels, a, m))
+        EXPECT_TRUE(check.right) << limbKey(check.limb) << " nearest " << canonicalJointKey(check.nearest);
+
+    // The same figure facing -Z: its own left is -X, where the file's "Right" joints are.
+    const JointScoreOptions back{.up = Vec3::UnitY(), .front = -Vec3::UnitZ()};
+    EXPECT_TRUE(artistSidesMirrored(a, m, back));
+    EndNodeLabels own = labels; // the character's own left hand and foot are the file's right ones
+    own.nodes = {0, 2, 1, 4, 3};
+    for (const EndLabelCheck& check : checkEndLabels(c, own, a, m, true))
+        EXPECT_TRUE(check.right) << limbKey(check.limb) << " nearest " << canonicalJointKey(check.nearest);
+    EXPECT_FALSE(checkEndLabels(c, labels, a, m, true)[1].right);
 }
 
 } // namespace
