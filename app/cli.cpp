@@ -162,8 +162,9 @@ Usage:
                                   in the file's vertex order (what the reference scorer reads); a file without
                                   a skeleton is scored for the fit's outcome only (no reference);
                                   --deform-joints auto|all|NAME,... says which artist joints may get weight
-                                  (auto: those the file's weights use); where the artist's skeleton has
-                                  fingers, the rig is fitted with fingers (--fingers auto unless given)
+                                  (auto: those the file's weights use); the fit's options are fit's
+                                  defaults (no fingers unless --fingers): the artist's skeleton is
+                                  never read to choose them
   rigsmith evaluate DIR|FILE...|@LIST [--out DIR] [--jobs N] [--timeout S] [--resume] [--keep]
                     [--groups A.txt,B.txt] [--methods all|default|ID,...] [the options above]
                                   the same over many files, each in its own process (--jobs at a time,

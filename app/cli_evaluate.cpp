@@ -236,10 +236,9 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         humanoidRefusal = humanoid.message();
         StageClock fitClock(stages);
         project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate("humanoid21")));
-        // Fingers where the artist's skeleton has them (humanoid51), unless --fingers says otherwise.
-        FingerOptions fingers = parseFingersArg(a, "evaluate");
-        if (!a.value("--fingers") && hasReference && mapFingerJoints(artist.skeleton).fingers(0) > 0)
-            fingers.mode = FingerMode::Auto;
+        // Fit's defaults: the rig a user gets. Before, fingers were fitted where the
+        // artist's skeleton had them, a choice made from the reference (issue 39).
+        const FingerOptions fingers = parseFingersArg(a, "evaluate");
         project.setFingerOptions(fingers);
         const EndNodeLabels labels = suggestLabels(project);
         fitClock.lap("label");
