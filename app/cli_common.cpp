@@ -223,7 +223,7 @@ json fitWarningsJson(const RigProject& project, const std::string& command, cons
     json out = json::array();
     const FitResult& rig = *project.rig();
     const RigTemplate fittedWith = templateOfFit(*project.rigTemplate(), rig.skeleton); // humanoid51 with fingers
-    for (const FitWarning& w : checkFit(rig.skeleton, fittedWith))
+    for (const FitWarning& w : fitWarnings(rig, fittedWith))
         out.push_back({{"kind", w.kind},
                        {"joint", w.joint >= 0 ? json(rig.skeleton.names[static_cast<size_t>(w.joint)]) : json(nullptr)},
                        {"message", w.message}});

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -103,6 +104,19 @@ std::vector<FitWarning> checkFit(const Skeleton& s, const RigTemplate& t, const 
                        "the spine top (" + name(t.chest) +
                            ") sits in the lower half between the hips and the shoulders: the arms probably "
                            "join the curve skeleton low (arms close to the body); move it up to the chest"});
+    return out;
+}
+
+std::vector<FitWarning> fitWarnings(const FitResult& fit, const RigTemplate& rigTemplate, const FitCheckOptions& options)
+{
+    std::vector<FitWarning> out = checkFit(fit.skeleton, rigTemplate, options);
+    if (!fit.legsJoinedByCloth)
+        return out;
+    const std::vector<int>& leg = rigTemplate.chainJoints[static_cast<size_t>(Limb::LeftFoot)];
+    const auto upperLeg = std::find_if(leg.begin(), leg.end(), [&](int j) { return j != rigTemplate.hips; });
+    out.push_back({"legs_from_proportions", upperLeg == leg.end() ? -1 : *upperLeg,
+                   "the legs are joined by cloth (a robe, a skirt or a long coat) and do not show on the curve "
+                   "skeleton: the hips, upper legs and knees were placed by the template's proportions; check them"});
     return out;
 }
 

@@ -17,6 +17,7 @@
 ///  - the spine top below the shoulders: the chest joint lower than half way
 ///    from the hips to the upper-arm roots (the arm chains' first joints).
 
+#include "core/rig/fit_template.h"
 #include "core/rig/skeleton.h"
 #include "core/rig/template.h"
 
@@ -26,7 +27,7 @@
 namespace rig {
 
 struct FitWarning {
-    std::string kind;    ///< "hips_below_knees", "limb_lengths_differ", "limb_too_short", "spine_top_low".
+    std::string kind;    ///< "hips_below_knees", "limb_lengths_differ", "limb_too_short", "spine_top_low", "legs_from_proportions".
     int joint = -1;      ///< The joint it concerns (selected in the GUI).
     std::string message; ///< One sentence a user can act on.
 };
@@ -44,5 +45,15 @@ struct FitCheckOptions {
 ///         the template have different joint counts.
 std::vector<FitWarning> checkFit(const Skeleton& skeleton, const RigTemplate& rigTemplate,
                                  const FitCheckOptions& options = {});
+
+/// The warnings of a fit from `rigTemplate` (the template it was fitted with:
+/// humanoid51 for a rig with fingers, `templateOfFit()`): `checkFit()`'s, and
+/// "legs_from_proportions" (on the left upper leg) where the legs were found
+/// joined by cloth (`FitResult::legsJoinedByCloth`): their hips, upper legs
+/// and knees were placed by the template's proportions, not seen on the mesh
+/// (issue 39: "robes ... from body proportions when it does not, with a
+/// warning").
+std::vector<FitWarning> fitWarnings(const FitResult& fit, const RigTemplate& rigTemplate,
+                                    const FitCheckOptions& options = {});
 
 } // namespace rig

@@ -269,7 +269,7 @@ void RigPanel::onRigChanged()
         // A rig fitted with fingers checks against the template with fingers (humanoid51).
         const RigTemplate fittedWith = templateOfFit(*rigTemplate, rig->skeleton);
         if (fittedWith.jointCount() == rig->skeleton.jointCount())
-            for (const FitWarning& w : checkFit(rig->skeleton, fittedWith)) {
+            for (const FitWarning& w : fitWarnings(*rig, fittedWith)) {
                 lines << tr("Warning: %1").arg(QString::fromStdString(w.message));
                 if (first < 0)
                     first = w.joint;
