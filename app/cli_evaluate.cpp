@@ -250,10 +250,12 @@ int cmdEvaluate(const std::vector<std::string>& raw)
             writeRigInFileFrame(*out, fitted->skeleton, oriented.rotation, project.rigTemplate()->name);
         if (hasReference) {
             const CanonicalJointMap fittedMap = mapCanonicalJoints(fitted->skeleton);
-            scores = scoreJoints(artist.skeleton, artistMap, fitted->skeleton, fittedMap, height,
-                                 {.up = Vec3::UnitY(), .front = oriented.front});
-            sidesMirrored = artistSidesMirrored(artist.skeleton, artistMap, {.up = Vec3::UnitY(), .front = oriented.front});
-            labelChecks = checkEndLabels(curve->refined, labels, artist.skeleton, artistMap, sidesMirrored);
+            const JointScoreOptions frame{.up = Vec3::UnitY(), .front = oriented.front};
+            // Scored by the character's own sides (joint_score.h).
+            sidesMirrored = artistSidesMirrored(artist.skeleton, artistMap, frame);
+            const CanonicalJointMap ownSides = sidesMirrored ? swapSides(artistMap) : artistMap;
+            scores = scoreJoints(artist.skeleton, ownSides, fitted->skeleton, fittedMap, height, frame);
+            labelChecks = checkEndLabels(curve->refined, labels, artist.skeleton, ownSides);
             skeletonScores = standardSkeleton(fitted->skeleton, artist.skeleton, mesh);
         }
         fitClock.lap("score");

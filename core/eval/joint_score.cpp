@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace rig {
 
@@ -89,17 +90,6 @@ double limbDistance(const Skeleton& s, int j, const Vec3& p)
     return best;
 }
 
-CanonicalJoint mirrored(CanonicalJoint j)
-{
-    switch (j) {
-    case CanonicalJoint::LeftWrist: return CanonicalJoint::RightWrist;
-    case CanonicalJoint::RightWrist: return CanonicalJoint::LeftWrist;
-    case CanonicalJoint::LeftAnkle: return CanonicalJoint::RightAnkle;
-    case CanonicalJoint::RightAnkle: return CanonicalJoint::LeftAnkle;
-    default: return j;
-    }
-}
-
 } // namespace
 
 bool artistSidesMirrored(const Skeleton& artist, const CanonicalJointMap& m, const JointScoreOptions& options)
@@ -114,9 +104,22 @@ bool artistSidesMirrored(const Skeleton& artist, const CanonicalJointMap& m, con
            across(CanonicalJoint::LeftAnkle, CanonicalJoint::RightAnkle) < 0.0;
 }
 
+CanonicalJointMap swapSides(const CanonicalJointMap& map)
+{
+    using CJ = CanonicalJoint;
+    CanonicalJointMap out = map;
+    const std::pair<CJ, CJ> twins[] = {{CJ::LeftShoulder, CJ::RightShoulder}, {CJ::LeftElbow, CJ::RightElbow},
+                                       {CJ::LeftWrist, CJ::RightWrist},       {CJ::LeftHip, CJ::RightHip},
+                                       {CJ::LeftKnee, CJ::RightKnee},         {CJ::LeftAnkle, CJ::RightAnkle}};
+    for (const auto& [l, r] : twins) {
+        std::swap(out.joints[static_cast<size_t>(l)], out.joints[static_cast<size_t>(r)]);
+        std::swap(out.how[static_cast<size_t>(l)], out.how[static_cast<size_t>(r)]);
+    }
+    return out;
+}
+
 std::array<EndLabelCheck, limbCount> checkEndLabels(const CurveSkeleton& curve, const EndNodeLabels& labels,
-                                                    const Skeleton& artist, const CanonicalJointMap& artistMap,
-                                                    bool sidesMirrored)
+                                                    const Skeleton& artist, const CanonicalJointMap& artistMap)
 {
     std::array<EndLabelCheck, limbCount> out;
     bool allExtremities = true;
@@ -131,12 +134,10 @@ std::array<EndLabelCheck, limbCount> checkEndLabels(const CurveSkeleton& curve, 
         const Vec3 p = curve.positions.row(c.node).transpose();
         double best = 1e300;
         for (Limb m : allLimbs) {
-            // The character's limb m is the artist's mirrored one when the file names sides from the front.
-            const CanonicalJoint own = extremityJoint(m);
-            const double d = limbDistance(artist, artistMap[sidesMirrored ? mirrored(own) : own], p);
+            const double d = limbDistance(artist, artistMap[extremityJoint(m)], p);
             if (d < best) {
                 best = d;
-                c.nearest = own;
+                c.nearest = extremityJoint(m);
             }
         }
         c.known = true;

@@ -14,10 +14,12 @@
 /// left/right wrist; left/right ankle) with the bone into it and every bone
 /// below it (a head's eyes, jaw and hair, a hand's fingers, a foot's toes):
 /// the end of a large head lies at its top, nearer to a raised wrist than to
-/// the head joint at the skull's base, yet on the head's bones. Left and right
-/// are the character's own (left = up × front): an artist's file whose left
-/// wrist and ankle both lie on the character's right names its sides as seen
-/// from the front (`artistSidesMirrored()`), and its sides are swapped.
+/// the head joint at the skull's base, yet on the head's bones.
+///
+/// Left and right are the character's own (left = up × front): an artist's
+/// file whose left wrist and ankle both lie on the character's right names its
+/// sides as seen from the front (`artistSidesMirrored()`); its map is scored
+/// with the sides swapped (`swapSides()`), for the joints and the labels.
 
 #include "core/eval/joint_map.h"
 #include "core/rig/skeleton.h"
@@ -78,11 +80,13 @@ JointScores scoreJoints(const Skeleton& artist, const CanonicalJointMap& artistM
 bool artistSidesMirrored(const Skeleton& artist, const CanonicalJointMap& artistMap,
                          const JointScoreOptions& options = {});
 
+/// The map with its left and right joints exchanged.
+CanonicalJointMap swapSides(const CanonicalJointMap& map);
+
 /// Checks each of the five labels against the artist's limbs (see the file
-/// comment), in `Limb` order; `sidesMirrored` swaps the artist's sides.
+/// comment), in `Limb` order.
 std::array<EndLabelCheck, limbCount> checkEndLabels(const CurveSkeleton& curve, const EndNodeLabels& labels,
-                                                    const Skeleton& artist, const CanonicalJointMap& artistMap,
-                                                    bool sidesMirrored = false);
+                                                    const Skeleton& artist, const CanonicalJointMap& artistMap);
 
 /// The canonical joint of a limb's extremity: Head, LeftWrist, RightWrist, LeftAnkle, RightAnkle.
 CanonicalJoint extremityJoint(Limb limb);

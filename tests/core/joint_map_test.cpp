@@ -338,9 +338,11 @@ TEST(JointScore, LabelsAreJudgedByLimbAndByTheCharactersOwnSides)
     EXPECT_TRUE(artistSidesMirrored(a, m, back));
     EndNodeLabels own = labels; // the character's own left hand and foot are the file's right ones
     own.nodes = {0, 2, 1, 4, 3};
-    for (const EndLabelCheck& check : checkEndLabels(c, own, a, m, true))
+    for (const EndLabelCheck& check : checkEndLabels(c, own, a, swapSides(m)))
         EXPECT_TRUE(check.right) << limbKey(check.limb) << " nearest " << canonicalJointKey(check.nearest);
-    EXPECT_FALSE(checkEndLabels(c, labels, a, m, true)[1].right);
+    EXPECT_FALSE(checkEndLabels(c, labels, a, swapSides(m))[1].right);
+    EXPECT_EQ(swapSides(m)[CJ::LeftKnee], m[CJ::RightKnee]);
+    EXPECT_EQ(swapSides(m)[CJ::Hips], m[CJ::Hips]);
 }
 
 } // namespace
