@@ -212,11 +212,14 @@ Usage:
                                   restore a saved project (mesh, rig edits, weight options, clip) and export it
   glTF export options (rig, export):
                [--clips A.bvh,B.bvh] [--no-clip] [--frames FIRST:LAST] [--units source|metres] [--no-root-motion]
+               [--names rigsmith|mixamo|unity|unreal|vrm]
                                   a character read from a file is written as the file has it (its meshes,
                                   vertex order, UVs, materials, textures; .gltf: images beside it); --clips
                                   adds clips as separate animations, --no-clip leaves the clip out, --frames
                                   keeps frames FIRST..LAST, --units metres scales to metres where the file
-                                  says its unit, --no-root-motion keys rotations only
+                                  says its unit, --no-root-motion keys rotations only, --names names the
+                                  joints the way an engine's importer expects (Mixamo's mixamorig:, Unity's
+                                  Humanoid, the UE5 mannequin's, VRM's humanoid bones; also the BVH's)
   rigsmith --help | --version
 
 FILE is a path to any format Assimp reads (FBX, OBJ, glTF, Collada, ...), or

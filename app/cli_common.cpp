@@ -13,6 +13,7 @@
 #include "core/io/gltf_export.h"
 #include "core/io/project_file.h"
 #include "core/io/weights_file.h"
+#include "core/rig/bone_names.h"
 #include "core/rig/humanoid_check.h"
 #include "core/project/project_io.h"
 #include "core/motion/bvh_file.h"
@@ -602,13 +603,20 @@ ExportFlags parseExportFlags(const Args& a, const std::string& command)
     if (units != "source" && units != "metres" && units != "meters")
         throw Error("rigsmith " + command + ": --units must be source or metres, got '" + units + "'");
     f.metres = units != "source";
+    f.names = a.value("--names").value_or("rigsmith");
+    try {
+        validateBoneNamePreset(f.names);
+    } catch (const InvalidInput& e) {
+        throw Error("rigsmith " + command + ": --names: " + e.what());
+    }
     return f;
 }
 
-std::uintmax_t writeRigExport(const std::string& out, const RigProject& project, const Skeleton& skeleton,
+std::uintmax_t writeRigExport(const std::string& out, const RigProject& project, const Skeleton& rigSkeleton,
                            const SkinWeights& weights, const std::optional<RetargetedClip>& clip,
                            const std::string& command, const ExportFlags& flags)
 {
+    const Skeleton skeleton = withBoneNames(rigSkeleton, flags.names); // the engine's names (--names)
     std::string ext = std::filesystem::path(out).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     if (ext == ".bvh") {

@@ -171,16 +171,17 @@ void checkExportTarget(const std::string& out, const std::string& command);
 
 /// The export options of `rig` and `export`: --clips A.bvh,B.bvh (more clips, each its own
 /// animation), --no-clip (none, not even the project's), --frames FIRST:LAST, --units
-/// source|metres, --no-root-motion.
+/// source|metres, --no-root-motion, --names PRESET (the joints' names, core/rig/bone_names.h).
 struct ExportFlags {
     std::vector<std::string> extraClips;
     bool noClip = false;
     bool metres = false;
+    std::string names = "rigsmith";
     GltfExportOptions gltf;
 };
 
 /// The value options and flags ExportFlags reads, for parse().
-inline const std::vector<std::string> exportValueOptions = {"--clips", "--frames", "--units"};
+inline const std::vector<std::string> exportValueOptions = {"--clips", "--frames", "--units", "--names"};
 inline const std::vector<std::string> exportFlagOptions = {"--no-clip", "--no-root-motion"};
 
 /// Reads ExportFlags from `a`. @throws rig::Error naming `command` for a malformed value.

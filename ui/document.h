@@ -151,6 +151,7 @@ public:
         int firstFrame = 0;        ///< Frames of each clip, [firstFrame, lastFrame]; -1: to the end.
         int lastFrame = -1;
         bool rootMotion = true;    ///< Key the root's translation.
+        QString boneNames = "rigsmith"; ///< The joints' names: a preset of core/rig/bone_names.h.
     };
     /// Exports as glTF (.glb, or .gltf with its images beside it) with `request`'s
     /// clips and options; a character read from a file is written as the file has

@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/io/gltf_export.h"
 #include "core/motion/bvh_file.h"
+#include "core/rig/bone_names.h"
 
 #include <utility>
 
@@ -167,8 +168,9 @@ void Document::exportGltf(const QString& path, const GltfExportRequest& request)
             for (size_t i = 0; i < extra.size(); ++i)
                 clips.push_back({extra[i].name.empty() ? "clip " + std::to_string(i + 2) : extra[i].name,
                                  extra[i].retargeted.frames, extra[i].retargeted.frameTime});
+            const Skeleton named = withBoneNames(p.rig()->skeleton, request.boneNames.toStdString());
             const GltfExportReport report =
-                rig::exportCharacterGltf(file, character, p.rig()->skeleton, p.skinning()->weights, clips, options);
+                rig::exportCharacterGltf(file, character, named, p.skinning()->weights, clips, options);
             warnings.insert(warnings.end(), report.warnings.begin(), report.warnings.end());
             return [this, warnings](RigProject&) {
                 for (const std::string& w : warnings)

@@ -286,6 +286,7 @@ void MainWindow::showExportDialog()
     request.firstFrame = choice.firstFrame;
     request.lastFrame = choice.lastFrame;
     request.rootMotion = choice.rootMotion;
+    request.boneNames = choice.boneNames;
     m_document->exportGltf(choice.path, request);
 }
 

@@ -12,6 +12,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -87,6 +88,43 @@ TEST(ExportDialog, TheDocumentWritesSeveralClipsAsSeparateAnimationsWithTheFrame
         EXPECT_EQ(a.maxKeys, 10); // frames 10..19
         EXPECT_EQ(a.channels, doc.project().rig()->skeleton.jointCount()); // rotations only: no root motion
     }
+}
+
+// Issue 45: the joints named for the artist's engine, chosen in the dialog,
+// remembered for the next export, and written by the document.
+TEST(ExportDialog, JointNamesForAnEngineAreChosenRememberedAndWritten)
+{
+    QTemporaryDir dir;
+    {
+        ExportDialog d(QString(), 0, dir.path(), QStringLiteral("hero"));
+        EXPECT_EQ(d.choice().boneNames, QStringLiteral("rigsmith"));
+        auto* names = d.findChild<QComboBox*>("exportBoneNames");
+        ASSERT_NE(names, nullptr);
+        EXPECT_EQ(names->count(), 5);
+        names->setCurrentIndex(names->findData(QStringLiteral("unreal")));
+        EXPECT_EQ(d.choice().boneNames, QStringLiteral("unreal"));
+        auto* buttons = d.findChild<QDialogButtonBox*>();
+        ASSERT_NE(buttons, nullptr);
+        emit buttons->accepted(); // the Export button
+    }
+    ExportDialog again(QString(), 0, dir.path(), QStringLiteral("hero"));
+    EXPECT_EQ(again.choice().boneNames, QStringLiteral("unreal"));
+
+    Document doc;
+    doc.openCharacter("default");
+    doc.waitForIdle();
+    ASSERT_TRUE(doc.project().skinning());
+    const QString path = dir.filePath("named.gltf");
+    Document::GltfExportRequest request;
+    request.boneNames = "vrm";
+    doc.exportGltf(path, request);
+    doc.waitForIdle();
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QByteArray json = file.readAll();
+    for (const char* name : {"\"hips\"", "\"leftUpperArm\"", "\"rightToes\""})
+        EXPECT_TRUE(json.contains(name)) << name;
+    EXPECT_FALSE(json.contains("\"LeftForeArm\""));
 }
 
 TEST(PartsPanel, ListsTheFilesMeshesByName)

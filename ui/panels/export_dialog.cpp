@@ -1,5 +1,7 @@
 #include "ui/panels/export_dialog.h"
 
+#include "core/rig/bone_names.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -14,6 +16,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QVBoxLayout>
@@ -102,6 +105,20 @@ ExportDialog::ExportDialog(const QString& clipName, int clipFrames, const QStrin
     unitsLayout->addWidget(m_metres);
     layout->addWidget(units);
 
+    // The joints' names: what the artist's engine maps without renaming by hand.
+    auto* names = new QGroupBox(tr("Joint names"));
+    auto* namesLayout = new QFormLayout(names);
+    m_boneNames = new QComboBox;
+    m_boneNames->setObjectName("exportBoneNames");
+    for (const std::string& preset : boneNamePresets())
+        m_boneNames->addItem(QString::fromStdString(boneNamePresetTitle(preset)), QString::fromStdString(preset));
+    m_boneNames->setToolTip(tr("Name the joints the way the engine's importer expects: Mixamo (mixamorig:), "
+                               "Unity's Humanoid avatar, the Unreal Engine 5 mannequin, or VRM's humanoid bones"));
+    const QString last = QSettings().value("export/boneNames", "rigsmith").toString();
+    m_boneNames->setCurrentIndex(std::max(0, m_boneNames->findData(last)));
+    namesLayout->addRow(tr("Names for:"), m_boneNames);
+    layout->addWidget(names);
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
     layout->addWidget(buttons);
@@ -113,7 +130,10 @@ ExportDialog::ExportDialog(const QString& clipName, int clipFrames, const QStrin
         m_extraClips->addItems(files);
     });
     connect(removeClip, &QPushButton::clicked, this, [this] { qDeleteAll(m_extraClips->selectedItems()); });
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        QSettings().setValue("export/boneNames", m_boneNames->currentData().toString());
+        accept();
+    });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 }
 
@@ -151,6 +171,7 @@ ExportChoice ExportDialog::choice() const
     c.lastFrame = m_last->value();
     c.metres = m_metres->isChecked();
     c.rootMotion = m_rootMotion->isChecked();
+    c.boneNames = m_boneNames->currentData().toString();
     return c;
 }
 

@@ -3,7 +3,8 @@
 /// File ▸ Export: where to write the rigged character (.glb, or .gltf with its
 /// images beside it) and what to put in it: the loaded clip or none, more BVH
 /// clips as separate animations, a frame range, the source's units or metres,
-/// and the clip's root motion.
+/// the clip's root motion, and the joints' names (an engine's preset,
+/// core/rig/bone_names.h; the last choice is remembered).
 
 #include <QDialog>
 #include <QString>
@@ -27,6 +28,7 @@ struct ExportChoice {
     int lastFrame = -1;         ///< -1: to the end of the clip.
     bool metres = false;        ///< Scale to metres (where the file says its unit); else keep the source's units.
     bool rootMotion = true;     ///< Key the root's translation.
+    QString boneNames = "rigsmith"; ///< A preset of core/rig/bone_names.h.
 };
 
 class ExportDialog : public QDialog {
@@ -59,6 +61,7 @@ private:
     QSpinBox* m_last;
     QRadioButton* m_metres;
     QCheckBox* m_rootMotion;
+    QComboBox* m_boneNames;
 };
 
 } // namespace rig::ui

@@ -1,0 +1,28 @@
+cmake_minimum_required(VERSION 3.25)
+# `rigsmith rig default --names PRESET` (issue 45): the exported glTF's skin
+# joints carry the preset's names. -DRS=rigsmith -DDIR=scratch folder
+# -DPRESET=unreal -DEXPECT=pelvis,upperarm_l,ball_r (names that must be joints).
+file(REMOVE_RECURSE ${DIR})
+file(MAKE_DIRECTORY ${DIR})
+execute_process(COMMAND ${RS} rig default --out ${DIR}/named.gltf --names ${PRESET} --no-clip
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "rig --names ${PRESET} failed (${rc}): ${err}")
+endif()
+file(READ ${DIR}/named.gltf json)
+string(JSON count LENGTH "${json}" skins 0 joints)
+set(names "")
+math(EXPR last "${count} - 1")
+foreach(i RANGE ${last})
+  string(JSON node GET "${json}" skins 0 joints ${i})
+  string(JSON name GET "${json}" nodes ${node} name)
+  list(APPEND names "${name}")
+endforeach()
+string(REPLACE "," ";" EXPECT "${EXPECT}")
+foreach(expected ${EXPECT})
+  if(NOT expected IN_LIST names)
+    message(FATAL_ERROR "--names ${PRESET}: no joint '${expected}' among: ${names}")
+  endif()
+endforeach()
+file(REMOVE_RECURSE ${DIR})
+message(STATUS "--names ${PRESET}: ${count} joints, ${EXPECT} found")
