@@ -19,7 +19,7 @@ namespace {
 /// process already gets, core/io/guarded_import.cpp). On a virtual machine a
 /// page fault costs microseconds, and `rig` on a 154k-vertex mesh faulted in
 /// 11,000 pages of 4 KiB: with huge pages 1,300, and the whole run 1.10 ->
-/// 0.76 s; the window opening and rigging it, 3.5 -> 3.05 s (bench/README.md,
+/// 0.76 s; the window opening and rigging it, 3.5 -> 3.05 s (bench/notes/pipeline-speed.md,
 /// issue 20). Any hugetlb setting already in
 /// GLIBC_TUNABLES is kept (`glibc.malloc.hugetlb=0` turns this off).
 void runWithHugePages(char** argv)

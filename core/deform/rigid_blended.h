@@ -31,7 +31,7 @@
 /// its ordered one-ring (twice its triangles' area vectors) in one pass; a
 /// boundary or non-manifold vertex sums its triangles' normals.
 ///
-/// Speed (bench/README.md, issue 16). Both placements are rotations of
+/// Speed (bench/notes/deformers.md, issue 16). Both placements are rotations of
 /// d = v − b_h about the joint, so |P0 − J| = |P2 − J| = |d| is known at bind
 /// time and the arc needs one inverse square root and one division per vertex
 /// (the formula in rigid_blended.cpp). The blend zones' vertices are grouped
@@ -56,7 +56,7 @@ struct RigidBlendOptions {
     /// scales by 1 − ρθ/(2·blendZone·R) on the inner side, and folds (turns
     /// over) where that is negative. At the issue's 120° (θ = 2.09) skin at
     /// ρ = R needs blendZone > 1.05; 1.5 keeps the inner side unfolded out to
-    /// ρ = 1.43 R. Measured (bench/README.md, issue 16): the folded triangles
+    /// ρ = 1.43 R. Measured (bench/notes/deformers.md, issue 16): the folded triangles
     /// of the 120° elbow and knee bends on HUMAN.blend, the default character
     /// and the devset fall from 5–31 per character to 0–14, the intersecting
     /// pairs from 71–285 to 0–110; 2.0 folds fewer still but stretches more.

@@ -170,7 +170,7 @@ Vec3 fourthVertex(const Vec3& v1, const Vec3& v2, const Vec3& v3)
 /// complement has the mesh's edges as its sparsity (each tetrahedron couples
 /// only its triangle's vertices) and a third of K's unknowns: binding the
 /// 100k-vertex tube of `bench skinning` took 1.21 s before, 0.41 s after
-/// (bench/README.md, stop 32). It is assembled tetrahedron by tetrahedron
+/// (bench/notes/deformers.md, stop 32). It is assembled tetrahedron by tetrahedron
 /// from each one's 4 × 4 block.
 class SimplexDeformer : public BoundDeformer {
 public:

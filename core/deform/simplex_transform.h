@@ -31,7 +31,7 @@
 ///    the system left is over the mesh's vertices, with the mesh's edges as
 ///    its sparsity. It is factored once per binding (sparse Cholesky, Eigen's
 ///    LDLT) and back-substituted for x, y and z together each frame, one pass
-///    over the factor per direction (bench/README.md, issue 16).
+///    over the factor per direction (bench/notes/deformers.md, issue 16).
 ///  - Hinge joints blend the rotations (our addition, not the paper's): at a
 ///    joint with one link in and one out (elbow, knee, wrist, shoulder) a
 ///    triangle within w = `jointBlend` × the shorter of the two links of the
@@ -42,7 +42,7 @@
 ///    in the 120° elbow and knee bends of HUMAN.blend, the default character
 ///    and the four devset characters 12–36 folded triangles and 77–422
 ///    intersecting pairs per character; with the blend (w = ½) and a weaker
-///    positional term (`anchorWeight`) none (bench/README.md, stop 33).
+///    positional term (`anchorWeight`) none (bench/notes/deformers.md, stop 33).
 ///    Branching joints (hips, chest) keep the switch. Equal rotations blend
 ///    to themselves: the rest pose and rigid motions of the whole skeleton
 ///    are still reproduced exactly.
@@ -68,7 +68,7 @@ struct SimplexOptions {
     /// at 240 rings. The former 1e-2 held a finely meshed limb near each
     /// bone's rigid placement and undid the hinge blend (the tube: 38 folded
     /// triangles); 1e-3 folded the 240-ring tube. A stronger term keeps more
-    /// of a bar's volume under the thesis's large twists (bench/README.md,
+    /// of a bar's volume under the thesis's large twists (bench/notes/deformers.md,
     /// stop 33).
     double anchorWeight = 3e-4;
     /// Voxels along the longest side of the solid that counts the effective
@@ -76,7 +76,7 @@ struct SimplexOptions {
     int penaltyResolution = 64;
     /// The hinge blend's half-width, as a fraction of the shorter link at the
     /// joint; 0 keeps the paper's hard switch between bones. In [0, 1].
-    /// Default ½ (0.3 and 1 measured too: bench/README.md, stop 33).
+    /// Default ½ (0.3 and 1 measured too: bench/notes/deformers.md, stop 33).
     double jointBlend = 0.5;
 };
 

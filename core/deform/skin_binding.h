@@ -5,7 +5,7 @@
 /// weights (or the segmentation) change, never per frame. The same idea as a
 /// vertex buffer on the GPU: float data laid out for the kernels, checked once.
 ///
-/// What preparing buys per frame (bench/README.md, issue 6):
+/// What preparing buys per frame (bench/notes/deformers.md, issue 6):
 ///  - the rest position and normal of a vertex are one 32-byte record,
 ///    (x, y, z, 1 | nx, ny, nz, 0) in float: one load, no conversion;
 ///  - the influences are sorted by decreasing weight (slot 0 is the pivot

@@ -73,7 +73,7 @@
 ///    thigh raised forward turns about the pelvis link), and spreading it along
 ///    the link turned the pelvis about the hip joint (twice LBS's stretched
 ///    triangles). Such a joint's rotation is then blended as a bend (DLB).
-/// Figures before/after: bench/README.md, "Deformation quality on real
+/// Figures before/after: bench/notes/deformers.md, "Deformation quality on real
 /// characters (issue 16, item 3)".
 ///
 /// ## Twists beyond ±180°

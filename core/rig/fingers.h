@@ -50,7 +50,7 @@
 /// on the thumb side is the thumb and the others come from the shape; with 1
 /// (a mitten) all come from the shape.
 ///
-/// Measured (bench/README.md, "Issue 18: fingers"): re_male and re_female 5 + 5
+/// Measured (bench/README.md, Real characters): re_male and re_female 5 + 5
 /// fingers, each tip joint within 0.71 % of the height of the artist's;
 /// mrfixit.iqm 4 + 4; the bundled character's mittens one tip each.
 ///

@@ -103,7 +103,7 @@ struct HumanoidCheckOptions {
     /// A body found with less confidence than this explains nothing: its best
     /// head, arms and legs are too far from a standing humanoid's. On
     /// rignet-val (n = 155) the bodies of the refused humanoids had 0.08-0.49,
-    /// those of the non-humanoids 0.04-0.49 (issue 39, bench/README.md).
+    /// those of the non-humanoids 0.04-0.49 (issue 39, bench/notes/standard-benchmark.md).
     double plausibleBody = 0.2;
 };
 

@@ -9,7 +9,7 @@
 /// thigh loses its hand: the wrist is the thinnest place of the loop, so the
 /// arm ends at the wrist and the hand hangs off the thigh as a branch of the leg
 /// (BCN_Epileptic at n = 155: the left wrist fitted 6.8 % of the height too
-/// high, the forearm folding under the simplex deformer; bench/README.md,
+/// high, the forearm folding under the simplex deformer; bench/notes/real-characters.md,
 /// stop 34). The surface itself tells where the contact is.
 ///
 /// A node of the curve skeleton is a contact when the surface around its

@@ -13,7 +13,7 @@
 ///  - `atlas`: atlas-based weights, Lu, Hétroy, Gérot & Thibert 2008
 ///    (weights_atlas.h).
 /// The default (the first row) is the one that measured best on the devset
-/// and assimp's rigged humanoid (bench/README.md, issue 15).
+/// and assimp's rigged humanoid (bench/README.md, Weights).
 ///
 /// Adding a method: its file pair (`core/skin/weights_NAME.h/.cpp`: an
 /// options struct with commented defaults and a function returning

@@ -278,7 +278,7 @@ bool endsLimb(const std::vector<std::vector<int>>& children, const Skeleton& s, 
 /// half the link): the leaf's bone, so the cut at a head joint on the skull's
 /// base may be as wide as the head. (Half the link, as before, refused every
 /// section of Cesium Man's head, on a 5 cm neck link: the head went to the
-/// neck joint and the head joint moved nothing; bench/README.md, stop 32.)
+/// neck joint and the head joint moved nothing; bench/notes/weights.md, stop 32.)
 double leafReach(const Mesh& mesh, const Skeleton& s, const Segmentation& seg, int j)
 {
     const Vec3 joint = s.bindPositions.row(j).transpose();

@@ -87,7 +87,7 @@ struct InfluenceRows {
 /// links fan out of a trunk joint, the δ' of a sibling link that leads
 /// towards the vertex's limb is not small: re_drone's upper arms rise 50°
 /// from the chest towards the head, and 94 head vertices took 0.13 of each
-/// upper arm's weight (bench/README.md, stop 32). As in bone heat and
+/// upper arm's weight (bench/notes/weights.md, stop 32). As in bone heat and
 /// geodesic voxel binding.
 bool otherLimb(const std::vector<int>& limb, int c, int k)
 {
@@ -507,8 +507,8 @@ void relaxColumns(ZoneWeights& Z, const int* cols, size_t count, const std::vect
 /// disallowed joints' weight moved (`moves`) so rows sum to 1. In float, as
 /// the weights are stored: in double the rows of the generated character
 /// were the same to 1.8e-7, and the stage took 20 % longer (17k and 68k
-/// vertices, bench/README.md, stop 32). Padded columns, neighbour lists
-/// resolved once and the redirection by masks: bench/README.md, stop 34.
+/// vertices, bench/notes/pipeline-speed.md, stop 32). Padded columns, neighbour lists
+/// resolved once and the redirection by masks: bench/notes/pipeline-speed.md, stop 34.
 void relaxZone(ZoneWeights& Z, const SmoothingZone& zone, const std::vector<int>& mainJoint,
                const std::vector<std::vector<std::pair<int, int>>>& moves, double iterations, int threads)
 {

@@ -17,7 +17,7 @@
 /// (limbs.h: a leg, an arm, the head) takes no weight from the children of m
 /// that head other limbs: a sibling link can lean towards the vertex's limb
 /// (re_drone's upper arms rise 50° from the chest towards the head, and its
-/// head took 0.13 of each upper arm; bench/README.md, stop 32), as bone heat
+/// head took 0.13 of each upper arm; bench/notes/weights.md, stop 32), as bone heat
 /// and geodesic voxel binding keep one limb's skin on that limb.
 ///
 /// Distance function (thesis §4.3: δ): the vertex's δ on its link, eq. 3.1,
@@ -54,7 +54,7 @@
 /// 22k-vertex generated one. (Before 2r² sweeps for r = round(g) rings: 2
 /// sweeps on every game character, which smeared the coarsest, re_drone:
 /// 2.7 influences per vertex where its artist uses 1.3, 0.90% of height mean
-/// deformation error; now 2.1 and 0.7%, bench/README.md, issue 15.)
+/// deformation error; now 2.1 and 0.7%, bench/notes/weights.md, issue 15.)
 /// (Before, the band was up to 8 rings and 4% of the diagonal, rounded up,
 /// with 16 sweeps whatever the mesh: on the devset's low-poly characters with
 /// short links — fingers, twist joints — the zone covered most of the mesh,
@@ -62,7 +62,7 @@
 /// it to the trunk: 3.4 influences of 0.05 or more per vertex where the
 /// artists use 2.1, largest weight 0.55 where theirs is 0.79, head and
 /// shoulders going to the chest, 1.2% of height mean deformation error on
-/// re_male; bench/README.md, issue 15.)
+/// re_male; bench/notes/weights.md, issue 15.)
 /// A joint a vertex may not take (in another limb than its main joint, limbs.h)
 /// hands its weight to its nearest ancestor the vertex may take (the hips
 /// between the two thighs). So the rows keep summing
@@ -95,7 +95,7 @@ struct GaussianWeightOptions {
     int smoothingIterations = 16;
     /// Width of the smoothing band as a fraction of the mesh's bounding-box
     /// diagonal (see the file comment), [0, 1]. Default 0.02 (measured on the
-    /// devset and the generated character, bench/README.md issue 15).
+    /// devset and the generated character, bench/notes/weights.md, issue 15).
     double smoothingWidth = 0.02;
     /// Weights below this fraction of the vertex's largest are dropped before
     /// the top-k limit (a Gaussian is never exactly 0; 1% is the usual prune

@@ -75,7 +75,7 @@ struct SolidIndex {
 /// line from an anchor can shorten a little from one voxel to the next) goes
 /// into the current bucket. With w a fraction of a voxel, items of one bucket
 /// come out in any order, which changes a distance by less than w only where
-/// two paths tie within w (bench/README.md, issue 15: against the binary
+/// two paths tie within w (bench/notes/weights.md, issue 15: against the binary
 /// heap, re_male's weights differ by 3e-5 in mean row L1, 0.03 at most).
 class BucketQueue {
 public:

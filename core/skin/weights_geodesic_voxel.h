@@ -56,7 +56,7 @@
 /// joint is then beyond k + 1 others at every voxel its path would continue
 /// to. Most of a sweep stays near its bone (a finger's sweep stops inside the
 /// hand), so the sweeps cost about the solid voxels within the k + 1 nearest
-/// bones instead of #J times the solid (bench/README.md, issue 15).
+/// bones instead of #J times the solid (bench/notes/weights.md, issue 15).
 ///
 /// Complexity: voxelization O(#F · voxels per triangle); per joint a
 /// Dijkstra search over the S solid voxels with a bucket queue (Dial 1969;
@@ -78,11 +78,11 @@ namespace rig {
 struct GeodesicVoxelOptions {
     /// Voxels along the longest axis of the mesh's bounding box (the paper
     /// and Maya use 256; 128 keeps one core under a second on a 22k-vertex
-    /// character, see bench/README.md). [16, 1024].
+    /// character, see bench/notes/weights.md). [16, 1024].
     int resolution = 128;
     /// λ: the falloff exponent of eq. 7 (the paper's figure: 2). Larger: each
     /// vertex follows its nearest bone more rigidly. 12 measured best on the
-    /// devset with leaf bones to the skin (bench/README.md, stop 31: mean
+    /// devset with leaf bones to the skin (bench/notes/weights.md, stop 31: mean
     /// deformation error over the five characters 0.460 % of height at 4,
     /// 0.365 at 8, 0.344 at 12, 0.340 at 16; the worst max, 8.5 / 11.6 / 12.8
     /// / 13.2 %, grows with it and stays within the 15 % the default method is
@@ -114,7 +114,7 @@ struct GeodesicVoxelOptions {
     /// of height on re_male and was not needed here); off: the paper's
     /// weights as they are. Costs 0.02-0.10% of height mean deformation
     /// error on the devset players and Cesium Man, where the artists blend
-    /// the neck and the shoulders (bench/README.md, issue 15).
+    /// the neck and the shoulders (bench/notes/weights.md, issue 15).
     bool separateLimbs = true;
     /// Worker threads of the sweeps; 0 = hardware concurrency.
     int threads = 0;

@@ -33,7 +33,7 @@
 /// to it (bone_segments.h): a head joint at the base of the skull on a short
 /// neck link otherwise heats the head from a 2.6 cm stub (Cesium Man; mean
 /// deformation error 0.232 -> 0.186 % of height, re_male 0.439 -> 0.375,
-/// re_female 0.419 -> 0.374, bench/README.md stop 31).
+/// re_female 0.419 -> 0.374, bench/notes/weights.md, stop 31).
 ///
 /// Visibility. A bone is visible from vertex i when the segment from the
 /// vertex to the bone's nearest point stays inside the voxel solid (thesis

@@ -197,7 +197,7 @@ TEST(RigidBlended, A120DegreeBendFoldsLessThanHalfOfWhatLbsAndDqsFold)
     toDeformedMesh(posed, false, blended);
     const int folds = flippedTriangles(t.mesh, blended.V, t.scene.skeleton, t.scene.segmentation, pose);
     // The inner side of the arc blend still folds a little (61 of 39,600
-    // here, bench/README.md), less than half of what LBS and DQS fold with
+    // here, bench/notes/deformers.md), less than half of what LBS and DQS fold with
     // the same weights.
     for (const char* other : {"lbs", "dqs"}) {
         const DeformedMesh d = deformOnce(findDeformer(other), t.input(), pose);

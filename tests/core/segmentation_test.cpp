@@ -278,7 +278,7 @@ TEST_P(SegmentHumanoid, AgreesWithTheBodyParts)
         if (count * 200 > mesh.vertexCount())
             std::cout << "             " << what << ": " << count << "\n";
     RecordProperty("partAgreementPercent", std::to_string(100.0 * a.part));
-    // Thresholds a little below the measured figures (bench/README.md). With
+    // Thresholds a little below the measured figures (bench/README.md, Weights). With
     // the arms fitted from the shoulders the fitted rig agrees about as well as
     // the generator's joints. 3.2.4 reaches 97 % in every pose with both rigs.
     // The fitted T-pose (96.6 % before) had its right elbow and wrist 3-4 cm

@@ -122,7 +122,7 @@ TEST(Simplex, A120DegreeBendFoldsFewerTrianglesThanLbs)
     }
     // With the paper's hard switch between the two bones the stitch folded
     // 82 triangles on the inner side here; with the hinge blend none
-    // (bench/README.md, stop 33). LBS with the scene's Gaussian weights folds.
+    // (bench/notes/deformers.md, stop 33). LBS with the scene's Gaussian weights folds.
     const DeformedMesh lbs = deformOnce(findDeformer("lbs"), t.input(), p);
     int lbsFlipped = 0;
     for (Eigen::Index f = 0; f < t.mesh.F.rows(); ++f) {

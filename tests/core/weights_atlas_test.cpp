@@ -180,7 +180,7 @@ TEST(AtlasWeights, TwoRegionsOfATubeBlendByTheCubicOfEquationOne)
 /// beyond it is the head joint's. Before, the cut was limited to half the
 /// link and refused: the whole head went to the neck joint and the head joint
 /// moved nothing (Cesium Man's mean deformation error 0.86 % of height, now
-/// 0.16 %; bench/README.md, stop 32).
+/// 0.16 %; bench/notes/weights.md, stop 32).
 TEST(AtlasWeights, AHeadOnAShortNeckLinkBelongsToTheHeadJoint)
 {
     const Mesh m = test::capsuleMesh(Vec3(0, 0, 0), Vec3(0, 1.4, 0), 0.12, 32, 8, 64);

@@ -105,7 +105,7 @@ TEST(StandInGl, ADenseCharacterIsPosedThroughItsStandInWhileMovingAndInFullOnceS
     const int standIn = viewport->drawnTriangles();
     EXPECT_GT(standIn, 0);
     EXPECT_LE(standIn, int(1.15 * viewport->standInTriangles())) << "the stand-in is drawn while moving, posed";
-    if (softwareRenderer()) { // where triangles cost CPU time: half the size (bench/README.md, stop 33)
+    if (softwareRenderer()) { // where triangles cost CPU time: half the size (bench/notes/deformers.md, stop 33)
         EXPECT_LE(standIn, int(1.15 * Renderer::interactiveTriangles / 2));
         EXPECT_TRUE(viewport->testAttribute(Qt::WA_NativeWindow)) << "composed alone, not with the whole window";
     }

@@ -75,7 +75,7 @@ public:
     static constexpr int interactiveTriangles = 60000;
     /// The stand-in's size: `interactiveTriangles`, halved on a software
     /// rasterizer (llvmpipe), whose cost goes with the triangle count, not the
-    /// pixels, on a dense mesh (bench/README.md, stop 33: 60k -> 30k saved
+    /// pixels, on a dense mesh (bench/notes/deformers.md, stop 33: 60k -> 30k saved
     /// 3-4 ms of a 100k-vertex character's drag frame).
     int standInTriangles() const { return m_softwareRasterizer ? interactiveTriangles / 2 : interactiveTriangles; }
     /// Whether the context renders on the CPU (llvmpipe, softpipe, swrast).

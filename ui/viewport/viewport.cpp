@@ -33,7 +33,7 @@ Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent)
     setMouseTracking(true); // hover tooltips on skeleton nodes
     // On a software rasterizer Qt composes the window on the CPU at every
     // frame; in a native window of its own only the viewport's pixels are
-    // composed (1280x800 window: 7.8 -> 5.4 ms per frame, bench/README.md,
+    // composed (1280x800 window: 7.8 -> 5.4 ms per frame, bench/notes/deformers.md,
     // stop 33). A GPU composes for free: the widget stays alien there.
     if (softwareRenderer()) {
         QCoreApplication::setAttribute(Qt::AA_DontCreateNativeWidgetSiblings); // the docks stay alien
@@ -41,7 +41,7 @@ Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent)
     }
     // paintGL() clears every pixel: nothing under the viewport needs painting
     // or composing first (1280x800 window under llvmpipe: composition 7.0 ->
-    // 4.5 ms per frame, bench/README.md, stop 33).
+    // 4.5 ms per frame, bench/notes/deformers.md, stop 33).
     setAttribute(Qt::WA_OpaquePaintEvent);
     setAttribute(Qt::WA_NoSystemBackground);
     m_settleTimer = new QTimer(this);
