@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/skin/bone_segments.h"
+#include "core/skin/rigid_pieces.h"
 
 #include <map>
 
@@ -171,6 +172,11 @@ SkinningResult computeSkinning(const Mesh& mesh, const Skeleton& skeleton, const
     d.unreachedVertices = w.unreachedVertices;
     d.rigidParts = std::move(w.rigidParts);
     validateSkinWeights(r.weights, mesh.vertexCount(), skeleton.jointCount());
+    // Separate pieces along one bone move with it alone (rigid_pieces.h).
+    RigidPiecesResult pieces = bindRigidPieces(std::move(r.weights), mesh, skeleton.jointCount());
+    r.weights = std::move(pieces.weights);
+    d.rigidParts.insert(d.rigidParts.end(), std::make_move_iterator(pieces.parts.begin()),
+                        std::make_move_iterator(pieces.parts.end()));
     clock.lap("weights");
     d.bleedingVertices = countBleedingVertices(r.weights, skeleton);
     if (mesh.vertexCount() > 0) {

@@ -4,8 +4,10 @@
 /// use): segmentation (thesis Ch. 3; always computed, since the twist-corrected
 /// deformer of thesis §4.4 needs it whatever the weights), then the weights of
 /// the chosen method (the table of weight_methods.h),
-/// then diagnostics that report problems instead of hiding them: vertices no
-/// bone reached, parts bound rigidly, and weight bleeding between limbs.
+/// then the separate pieces that lie along one bone bound to it alone
+/// (rigid_pieces.h), then diagnostics that report problems instead of hiding
+/// them: vertices no bone reached, parts bound rigidly, and weight bleeding
+/// between limbs.
 ///
 /// Weight bleeding. The skeleton is split into a trunk and limbs
 /// (`jointLimbs()`, limbs.h: for a humanoid the legs, the arms and the

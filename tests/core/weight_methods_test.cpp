@@ -4,6 +4,7 @@
 #include "core/common/error.h"
 #include "core/io/project_file.h"
 #include "core/project/project_io.h"
+#include "core/skin/rigid_pieces.h"
 #include "core/skin/skinning.h"
 #include "core/skin/weights_gaussian.h"
 #include "core/skin/weights_heat.h"
@@ -173,8 +174,12 @@ TEST(WeightMethods, SettingsOfProjectsSavedBeforeTheTableRestoreIdentically)
         restored.method = method;
         const SkinWeights a = computeSkinning(h.mesh, s, nullptr, restored).weights;
         const Segmentation seg = segmentMesh(h.mesh, s, nullptr, o.segmentation); // heat takes it too (separateLimbs)
-        const SkinWeights b = method == "heat" ? boneHeatWeights(h.mesh, s, nullptr, hh, {}, &seg).weights
-                                               : segmentationWeights(h.mesh, s, seg, g);
+        // Then the stage binds the pieces along one bone (rigid_pieces.h), whatever the method.
+        const SkinWeights b =
+            bindRigidPieces(method == "heat" ? boneHeatWeights(h.mesh, s, nullptr, hh, {}, &seg).weights
+                                             : segmentationWeights(h.mesh, s, seg, g),
+                            h.mesh, s.jointCount())
+                .weights;
         EXPECT_EQ(a.joints, b.joints) << method;
         EXPECT_EQ(a.weights, b.weights) << method;
     }
