@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <new>
 #include <vector>
@@ -20,6 +21,8 @@
 #include <malloc.h>
 #endif
 #include <poll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -201,7 +204,68 @@ std::string findImporter(const GuardedImportOptions& options)
     return {};
 }
 
+std::string importLogPath(const GuardedImportOptions& options)
+{
+    if (!options.logPath.empty())
+        return options.logPath;
+    if (const char* e = std::getenv("RIGSMITH_IMPORT_LOG"); e && *e)
+        return e;
+    if (const char* e = std::getenv("XDG_STATE_HOME"); e && *e)
+        return std::string(e) + "/rigsmith/import.log";
+    if (const char* e = std::getenv("HOME"); e && *e)
+        return std::string(e) + "/.local/state/rigsmith/import.log";
+    return {};
+}
+
 namespace {
+
+/// A file descriptor closed when it goes out of scope.
+struct UniqueFd {
+    int fd = -1;
+    explicit UniqueFd(int f) : fd(f) {}
+    UniqueFd(const UniqueFd&) = delete;
+    UniqueFd& operator=(const UniqueFd&) = delete;
+    ~UniqueFd()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+/// What the importer prints on its stderr is kept in memory (its size capped
+/// by RLIMIT_FSIZE in the child), then appended to the log by `logDiagnostics()`.
+constexpr std::uint64_t kDiagnosticsBytes = std::uint64_t(1) << 20;
+
+/// Appends what the importer printed (if anything) to the log, after a line
+/// naming the time and `path`. Returns the log's path when something was
+/// written there, else empty (nothing printed, or no log could be opened).
+std::string logDiagnostics(int diagnostics, const GuardedImportOptions& options, const std::string& path)
+{
+    struct stat st {};
+    if (diagnostics < 0 || ::fstat(diagnostics, &st) != 0 || st.st_size <= 0)
+        return {};
+    const std::string log = importLogPath(options);
+    if (log.empty())
+        return {};
+    std::error_code ec;
+    fs::create_directories(fs::path(log).parent_path(), ec);
+    const UniqueFd out(::open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+    if (out.fd < 0)
+        return {};
+    char when[32] = "";
+    const std::time_t now = std::time(nullptr);
+    std::tm tm {};
+    if (::gmtime_r(&now, &tm))
+        std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    std::string text = std::string("== ") + when + " rigsmith-import " + path + "\n";
+    text.resize(text.size() + static_cast<std::size_t>(std::min<off_t>(st.st_size, kDiagnosticsBytes)));
+    const std::size_t head = text.size() - static_cast<std::size_t>(std::min<off_t>(st.st_size, kDiagnosticsBytes));
+    const ssize_t n = ::pread(diagnostics, text.data() + head, text.size() - head, 0);
+    text.resize(head + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+    if (text.back() != '\n')
+        text += '\n';
+    return ::write(out.fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) ? log : std::string();
+}
 
 /// The importer's command line and environment, prepared before fork(): after
 /// it, in a threaded parent, only async-signal-safe calls are allowed.
@@ -258,12 +322,13 @@ struct Child {
 
 /// Forks and execs the importer under the address-space cap `memory` (0:
 /// none) and `stackBytes`, its records going to fd 3, stdin and stdout on
-/// /dev/null; the child dies with us.
-Child startImporter(ImporterCommand& command, std::uint64_t memory, std::uint64_t stackBytes,
+/// /dev/null, stderr to `diagnostics` (when open); the child dies with us.
+Child startImporter(ImporterCommand& command, std::uint64_t memory, std::uint64_t stackBytes, int diagnostics,
                     const std::string& path)
 {
     const rlimit as{memory ? memory : RLIM_INFINITY, memory ? memory : RLIM_INFINITY};
     const rlimit stack{stackBytes, stackBytes};
+    const rlimit fileSize{kDiagnosticsBytes, kDiagnosticsBytes}; // the importer writes no file but its stderr
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         throw IoError(path + ": cannot start the importer (" + std::strerror(errno) + ")");
@@ -289,6 +354,11 @@ Child startImporter(ImporterCommand& command, std::uint64_t memory, std::uint64_
         ::setrlimit(RLIMIT_AS, &as);
         ::setrlimit(RLIMIT_STACK, &stack);
         ::dup2(fds[1], 3); // dup2 clears FD_CLOEXEC on the copy
+        if (diagnostics >= 0) {
+            ::dup2(diagnostics, 2);
+            ::setrlimit(RLIMIT_FSIZE, &fileSize);
+            ::signal(SIGXFSZ, SIG_IGN); // past the cap, writes fail instead of killing the reader
+        }
         if (devNull >= 0) {
             ::dup2(devNull, 0);
             ::dup2(devNull, 1);
@@ -450,9 +520,10 @@ int reap(pid_t pid)
 }
 
 /// Throws what ended the child when it hit the memory cap or sent no last
-/// record: a crash, an abort, a failed start. Returns when it ended normally.
+/// record: a crash, an abort, a failed start (naming `log` when the reader's
+/// own messages went there). Returns when it ended normally.
 void throwIfChildFailed(const std::string& path, const std::string& importer, const ChildRecords& records,
-                       int status, std::uint64_t memory)
+                        int status, std::uint64_t memory, const std::string& log)
 {
     if (records.outOfMemory || (WIFEXITED(status) && WEXITSTATUS(status) == kImporterOutOfMemoryExit))
         throw IoError(path + ": reading needed more than " + gigabytes(memory) +
@@ -461,15 +532,16 @@ void throwIfChildFailed(const std::string& path, const std::string& importer, co
     if (records.done)
         return;
     const std::string reader = "the " + formatName(path) + " reader";
+    const std::string logged = log.empty() ? std::string() : ". The reader's own messages are in " + log;
     if (WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
         if (sig == SIGABRT)
             throw IoError(path + ": " + reader + " aborted on this file (SIGABRT); the file is probably corrupt. "
-                                                 "Nothing was changed");
+                                                 "Nothing was changed" + logged);
         if (sig == SIGKILL)
-            throw IoError(path + ": " + reader + " was killed (SIGKILL: out of memory?); nothing was changed");
+            throw IoError(path + ": " + reader + " was killed (SIGKILL: out of memory?); nothing was changed" + logged);
         throw IoError(path + ": " + reader + " crashed on this file (" + signalName(sig) +
-                      "); the file is probably corrupt. Nothing was changed");
+                      "); the file is probably corrupt. Nothing was changed" + logged);
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
         throw IoError(path + ": cannot start the importer " + importer);
@@ -506,10 +578,17 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
 
     ImporterCommand command = importerCommand(importer, path, import);
     const std::uint64_t memory = importMemoryCap(options);
-    const Child child = startImporter(command, memory, options.stackBytes, path);
-    const ChildRecords records = readRecords(child, options, progress, path);
+    const UniqueFd diagnostics(::memfd_create("rigsmith-import-stderr", MFD_CLOEXEC));
+    const Child child = startImporter(command, memory, options.stackBytes, diagnostics.fd, path);
+    ChildRecords records;
+    try {
+        records = readRecords(child, options, progress, path);
+    } catch (const Error&) { // a time-out or a cancel: what it printed until then is logged too
+        logDiagnostics(diagnostics.fd, options, path);
+        throw;
+    }
     const int status = reap(child.pid);
-    throwIfChildFailed(path, importer, records, status, memory);
+    throwIfChildFailed(path, importer, records, status, memory, logDiagnostics(diagnostics.fd, options, path));
     if (records.errorKind != 0)
         rethrowChildError(records);
     return readCharacterStream(records.character(), path);

@@ -43,7 +43,17 @@ struct GuardedImportOptions {
     /// nested joints) ends at once in a crash message rather than running on
     /// to the timeout.
     std::uint64_t stackBytes = std::uint64_t(8) << 20;
+    /// Where the importer's own diagnostics go: what Assimp and the C library
+    /// print on its stderr ("ai_assert failure in ...", "free(): double free
+    /// detected") is appended to this file after a line naming the file read,
+    /// never to this process's stderr (the command line's messages stay ours).
+    /// Empty: $RIGSMITH_IMPORT_LOG, else $XDG_STATE_HOME/rigsmith/import.log
+    /// (~/.local/state/rigsmith/import.log); dropped when it cannot be written.
+    std::string logPath;
 };
+
+/// The file the importer's diagnostics are appended to (see `logPath`).
+std::string importLogPath(const GuardedImportOptions& options);
 
 /// The options with the environment's overrides applied (see the fields).
 GuardedImportOptions guardedImportDefaults();
@@ -60,7 +70,8 @@ std::string findImporter(const GuardedImportOptions& options);
 ///         crashed ("the PLY reader crashed on this file (SIGSEGV)"), aborted,
 ///         ran past the timeout ("reading took longer than 60 s"), hit the
 ///         memory cap ("reading needed more than 8.0 GB of memory") or could
-///         not be started; the child's own IoError / InvalidInput unchanged.
+///         not be started, adding where the reader's own messages were logged
+///         when it printed any; the child's own IoError / InvalidInput unchanged.
 /// @throws rig::Cancelled when `progress` asks to stop (the child is killed).
 ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOptions& import = {},
                                          const GuardedImportOptions& options = guardedImportDefaults(),

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <thread>
 
@@ -127,6 +128,35 @@ TEST(GuardedImport, CrashAbortAndKillEndInAMessageNamingTheFile)
     missing.importer = tempFile("no-such-importer").string();
     m = messageOf([&] { importCharacterGuarded(path, {}, missing); });
     EXPECT_NE(m.find("cannot start the importer"), std::string::npos) << m;
+}
+
+TEST(GuardedImport, TheReadersOwnMessagesGoToTheLogNotToStderr)
+{
+    // Assimp's assertion text and glibc's heap reports were printed on the
+    // command line's stderr beside our one-line message (issue 47).
+    const std::string path = write("assert.ply", "ply\n");
+    const std::string log = tempFile("import.log").string();
+    fs::remove(log);
+    GuardedImportOptions o = fake("assert", "echo 'ai_assert failure in ./code/Triangulate.cpp(238): numOut' >&2\n"
+                                            "kill -ABRT $$");
+    o.logPath = log;
+    ::testing::internal::CaptureStderr();
+    const std::string m = messageOf([&] { importCharacterGuarded(path, {}, o); });
+    const std::string printed = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(printed, "");
+    EXPECT_EQ(m, path + ": the PLY reader aborted on this file (SIGABRT); the file is probably corrupt. Nothing was "
+                     "changed. The reader's own messages are in " + log);
+    std::ifstream in(log);
+    const std::string logged((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(logged.find("rigsmith-import " + path + "\nai_assert failure in ./code/Triangulate.cpp(238)"),
+              std::string::npos) << logged;
+    // A reader that prints nothing leaves the log as it was.
+    o = fake("quiet_segv", "kill -SEGV $$");
+    o.logPath = log;
+    messageOf([&] { importCharacterGuarded(path, {}, o); });
+    std::ifstream again(log);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()), logged);
+    fs::remove(log);
 }
 
 TEST(GuardedImport, AHangIsStoppedAtTheTimeout)
