@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <limits>
 #include <numeric>
@@ -117,8 +118,46 @@ int writeAll(int fd, std::string_view bytes)
 
 } // namespace
 
+bool isAtomicTemporaryName(std::string_view name)
+{
+    constexpr std::string_view tmp = ".tmp.";
+    if (name.size() < tmp.size() + 6 + 2 || name.substr(name.size() - 6 - tmp.size(), tmp.size()) != tmp)
+        return false;
+    for (const char c : name.substr(name.size() - 6))
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            return false;
+    const std::string_view target = name.substr(0, name.size() - 6 - tmp.size());
+    const auto dot = target.rfind('.');
+    if (dot == std::string_view::npos || dot == 0)
+        return false;
+    std::string ext(target.substr(dot + 1));
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    for (const char* ours : {"glb", "gltf", "bvh", "rsproj", "json", "obj", "ply", "png", "jpg", "jpeg", "webp", "bin"})
+        if (ext == ours)
+            return true;
+    return false;
+}
+
+int removeStaleTemporaries(const std::string& path, double maxAgeSeconds)
+{
+    const std::filesystem::path dir = std::filesystem::absolute(std::filesystem::path(path)).parent_path();
+    const std::time_t before = std::time(nullptr) - static_cast<std::time_t>(maxAgeSeconds);
+    int removed = 0;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string file = it->path().string();
+        struct stat st {};
+        if (!isAtomicTemporaryName(it->path().filename().string()) || ::lstat(file.c_str(), &st) != 0 ||
+            !S_ISREG(st.st_mode) || st.st_uid != ::getuid() || st.st_mtime >= before)
+            continue;
+        removed += ::unlink(file.c_str()) == 0 ? 1 : 0;
+    }
+    return removed;
+}
+
 void writeFileAtomically(const std::string& path, std::string_view bytes, const std::string& what)
 {
+    removeStaleTemporaries(path); // a killed write left them; a day old, none is under way
     const std::string prefix = path + ": cannot write " + what + " (";
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {

@@ -17,10 +17,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
+
+#include <unistd.h>
 
 namespace rig {
 namespace {
@@ -295,6 +299,37 @@ TEST(GltfExport, UnwritableFolderAndFullDiskAreIoErrorsNamingTheFile)
     // /dev/full fails every write with ENOSPC: the disk is full.
     expectError<IoError>([&] { exportGltf("/dev/full", c.mesh, c.skeleton, c.weights, c.frames, c.frameTime); },
                          "/dev/full: cannot write the glTF file (disk full");
+}
+
+TEST(GltfExport, StaleTemporariesOfKilledWritesAreSweptAndNothingElse)
+{
+    // A write killed between mkstemp and rename leaves "hero.glb.tmp.XXXXXX";
+    // they piled up beside the artist's exports (issue 47).
+    const fs::path dir = fs::temp_directory_path() / ("rigsmith_sweep_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const auto old = fs::file_time_type::clock::now() - std::chrono::hours(25);
+    auto make = [&](const std::string& name, bool stale) {
+        std::ofstream(dir / name) << "x";
+        if (stale)
+            fs::last_write_time(dir / name, old);
+    };
+    make("hero.glb.tmp.Ab3dE9", true);       // ours, a day old: removed
+    make("walk.bvh.tmp.zzzzzz", true);       // ours, another target in the folder: removed
+    make("hero.glb.tmp.Xy7890", false);      // ours but fresh (a write under way?): kept
+    make("notes.txt.tmp.Ab3dE9", true);      // not a kind of file we write: kept
+    make("hero.glb.tmp.Ab3dE", true);        // five characters, not mkstemp's six: kept
+    make("hero.glb.tmp", true);              // not our pattern: kept
+    make("hero.glb.tmp.Ab3dE9.bak", true);   // kept
+    fs::create_directory(dir / "dir.glb.tmp.Ab3dE9"); // a folder: kept
+    fs::last_write_time(dir / "dir.glb.tmp.Ab3dE9", old);
+    writeFileAtomically((dir / "other.glb").string(), "bytes", "the glTF file");
+    std::set<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir))
+        left.insert(e.path().filename().string());
+    EXPECT_EQ(left, (std::set<std::string>{"other.glb", "hero.glb.tmp.Xy7890", "notes.txt.tmp.Ab3dE9",
+                                           "hero.glb.tmp.Ab3dE", "hero.glb.tmp", "hero.glb.tmp.Ab3dE9.bak",
+                                           "dir.glb.tmp.Ab3dE9"}));
+    fs::remove_all(dir);
 }
 
 TEST(GltfExport, AssimpReadsBackJointsHierarchyWeightsAndAnimation)
