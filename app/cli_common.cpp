@@ -229,6 +229,12 @@ json fitWarningsJson(const RigProject& project, const std::string& command, cons
                        {"message", w.message}});
     if (labelsChosenBy && !labelsChosenBy->doubt().empty())
         out.push_back({{"kind", "doubtful_body"}, {"joint", nullptr}, {"message", labelsChosenBy->doubt()}});
+    if (const auto check = project.requireHumanoid() ? std::nullopt : humanoidCheckOf(project);
+        check && !check->looksHumanoid())
+        out.push_back({{"kind", "forced_not_humanoid"},
+                       {"joint", nullptr},
+                       {"message", "--force overrode the humanoid check on " + project.character()->source + ": " +
+                                       check->message()}});
     for (const json& w : out)
         std::cerr << "rigsmith " << command << ": warning: " << w["message"].get<std::string>() << '\n';
     return out;

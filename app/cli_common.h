@@ -91,8 +91,10 @@ json humanoidVerdictJson(const HumanoidCheck& check);
 /// Checks the project's fitted rig (core/rig/fit_checks.h) and, where
 /// Rigsmith chose the labels (`labelsChosenBy`, the check they came with;
 /// null when the user gave them), that check's doubt (a body chosen with
-/// little confidence, `HumanoidCheck::doubt()`, kind "doubtful_body"); prints
-/// each warning on stderr ("rigsmith COMMAND: warning: ...") and returns them
+/// little confidence, `HumanoidCheck::doubt()`, kind "doubtful_body"); when
+/// the humanoid check was overridden (`--force`: the project does not require
+/// a humanoid) and refuses the figure, the reason overridden (kind
+/// "forced_not_humanoid"); prints each warning on stderr ("rigsmith COMMAND: warning: ...") and returns them
 /// as the report's "warnings" array.
 json fitWarningsJson(const RigProject& project, const std::string& command, const HumanoidCheck* labelsChosenBy);
 
