@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/io/character_stream.h"
+#include "core/io/declared_size.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <limits>
 #include <new>
 #include <vector>
 
@@ -112,47 +114,34 @@ void killChild(pid_t pid)
     }
 }
 
-/// Refuses a file whose header declares more faces than `import` allows, before
-/// any reader starts (a PLY's "element face N", a binary STL's triangle count):
-/// a 10-million-triangle file was refused only after loading it whole.
+/// Refuses a file that holds more triangles than `import` allows by a cheap
+/// pre-scan (core/io/declared_size.h), before any reader starts: a
+/// 10-million-triangle file was refused only after loading it whole.
 void checkDeclaredSize(const std::string& path, const ImportOptions& import)
 {
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (ext != ".ply" && ext != ".stl")
+    const std::optional<DeclaredSize> size = declaredSize(path, import.maxTriangles);
+    if (!size || size->triangles <= import.maxTriangles)
         return;
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f)
-        return; // the reader says why
-    char head[8192];
-    const std::size_t n = std::fread(head, 1, sizeof head, f);
-    std::error_code ec;
-    const auto bytes = fs::file_size(path, ec);
-    std::fclose(f);
-    const std::string_view text(head, n);
-    long long declared = -1;
-    std::string what;
-    if (ext == ".ply" && text.substr(0, 3) == "ply") {
-        const std::size_t at = text.find("element face ");
-        const std::size_t end = text.find("end_header");
-        if (at != std::string_view::npos && (end == std::string_view::npos || at < end)) {
-            declared = std::strtoll(head + at + 13, nullptr, 10);
-            what = "its PLY header declares";
-        }
-    } else if (ext == ".stl" && n >= 84 && text.substr(0, 5) != "solid" && !ec) {
-        std::uint32_t count = 0;
-        std::memcpy(&count, head + 80, 4);
-        if (84 + 50ull * count == bytes) // a binary STL whose size agrees with its count
-            declared = count;
-        what = "its STL header declares";
-    }
-    if (declared > import.maxTriangles)
-        throw InvalidInput(path + ": " + what + " " + std::to_string(declared) + " faces; at most " +
-                           std::to_string(import.maxTriangles) +
-                           " are supported (decimate it first). Refused before reading it");
+    throw InvalidInput(path + ": " + size->source + " " +
+                       (size->atLeast ? "more than " + std::to_string(import.maxTriangles)
+                                      : std::to_string(size->triangles)) +
+                       " triangles; at most " + std::to_string(import.maxTriangles) + " are read (" +
+                       kRaiseTriangleLimit + "). Refused before reading it");
 }
 
 } // namespace
+
+ImportOptions importDefaults()
+{
+    ImportOptions o;
+    if (const char* e = std::getenv("RIGSMITH_MAX_TRIANGLES")) {
+        char* end = nullptr;
+        const long long n = std::strtoll(e, &end, 10);
+        if (end != e && *end == '\0' && n > 0)
+            o.maxTriangles = static_cast<int>(std::min<long long>(n, std::numeric_limits<int>::max()));
+    }
+    return o;
+}
 
 GuardedImportOptions guardedImportDefaults()
 {

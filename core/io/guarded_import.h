@@ -58,6 +58,14 @@ std::string importLogPath(const GuardedImportOptions& options);
 /// The options with the environment's overrides applied (see the fields).
 GuardedImportOptions guardedImportDefaults();
 
+/// How to read a character unless told otherwise: `ImportOptions{}` with
+/// $RIGSMITH_MAX_TRIANGLES (a positive count) as `maxTriangles`.
+ImportOptions importDefaults();
+
+/// The advice of a refusal for too many triangles: how to raise the limit.
+inline constexpr const char* kRaiseTriangleLimit =
+    "decimate it first, or raise the limit with the environment variable RIGSMITH_MAX_TRIANGLES=N";
+
 /// The address-space cap the child runs under (`memoryBytes`, or half the
 /// physical memory); 0 (none) in builds with AddressSanitizer.
 std::uint64_t importMemoryCap(const GuardedImportOptions& options);
@@ -65,7 +73,9 @@ std::uint64_t importMemoryCap(const GuardedImportOptions& options);
 /// The importer executable `options` resolve to; empty when none is found.
 std::string findImporter(const GuardedImportOptions& options);
 
-/// `importCharacter(path, import, progress)` in the importer process.
+/// `importCharacter(path, import, progress)` in the importer process, after a
+/// pre-scan (core/io/declared_size.h) refuses a file with more triangles than
+/// `import.maxTriangles` before any reader starts.
 /// @throws rig::IoError naming the file and what happened when the child
 ///         crashed ("the PLY reader crashed on this file (SIGSEGV)"), aborted,
 ///         ran past the timeout ("reading took longer than 60 s"), hit the
@@ -73,7 +83,7 @@ std::string findImporter(const GuardedImportOptions& options);
 ///         not be started, adding where the reader's own messages were logged
 ///         when it printed any; the child's own IoError / InvalidInput unchanged.
 /// @throws rig::Cancelled when `progress` asks to stop (the child is killed).
-ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOptions& import = {},
+ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOptions& import = importDefaults(),
                                          const GuardedImportOptions& options = guardedImportDefaults(),
                                          const Progress& progress = {});
 

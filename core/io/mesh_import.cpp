@@ -4,6 +4,7 @@
 #include "core/io/assimp_animation.h"
 #include "core/common/dedup.h"
 #include "core/io/assimp_source.h"
+#include "core/io/guarded_import.h" // kRaiseTriangleLimit
 #include "core/mesh/mesh_queries.h"
 
 #include <Eigen/Eigenvalues>
@@ -280,7 +281,7 @@ void checkTriangleCount(const aiScene* scene, const std::string& path, const Imp
             fileTriangles += scene->mMeshes[m]->mNumFaces;
     if (fileTriangles > options.maxTriangles)
         throw InvalidInput(quoted(path) + " has " + std::to_string(fileTriangles) + " triangles; at most " +
-                           std::to_string(options.maxTriangles) + " are supported (decimate it first)");
+                           std::to_string(options.maxTriangles) + " are read (" + kRaiseTriangleLimit + ")");
 }
 
 /// The up axis the file declares: its metadata where it has one (FBX), else
