@@ -16,6 +16,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <set>
@@ -155,7 +156,24 @@ int removeStaleTemporaries(const std::string& path, double maxAgeSeconds)
     return removed;
 }
 
-void writeFileAtomically(const std::string& path, std::string_view bytes, const std::string& what)
+namespace {
+
+/// Writes the pieces `next` produces to `fd`; returns 0 or the errno of the failure.
+int writePieces(int fd, const std::function<bool(std::string&)>& next)
+{
+    std::string piece;
+    for (bool more = true; more;) {
+        piece.clear();
+        more = next(piece);
+        if (const int e = writeAll(fd, piece); e != 0)
+            return e;
+    }
+    return 0;
+}
+
+/// `writeFileAtomically()` with the bytes written to the open file by `body`
+/// (which returns 0 or the errno of its failure).
+void writeAtomically(const std::string& path, const std::function<int(int)>& body, const std::string& what)
 {
     removeStaleTemporaries(path); // a killed write left them; a day old, none is under way
     const std::string prefix = path + ": cannot write " + what + " (";
@@ -165,7 +183,7 @@ void writeFileAtomically(const std::string& path, std::string_view bytes, const 
         const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
         if (fd < 0)
             throw IoError(prefix + errnoText(errno) + ")");
-        const int e = writeAll(fd, bytes);
+        const int e = body(fd);
         const int c = ::close(fd) == 0 ? 0 : errno;
         if (e != 0 || c != 0)
             throw IoError(prefix + errnoText(e != 0 ? e : c) + ")");
@@ -179,7 +197,14 @@ void writeFileAtomically(const std::string& path, std::string_view bytes, const 
         ::unlink(tmp.c_str());
         throw IoError(prefix + errnoText(e) + "; the previous file, if any, is unchanged)");
     };
-    int e = writeAll(fd, bytes);
+    int e = 0;
+    try {
+        e = body(fd);
+    } catch (...) { // the producer failed: leave nothing behind
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        throw;
+    }
     if (e == 0 && ::fsync(fd) != 0)
         e = errno;
     // mkstemp creates 0600; give the file the usual permissions (umask applies).
@@ -203,6 +228,19 @@ void writeFileAtomically(const std::string& path, std::string_view bytes, const 
         ::fsync(dfd);
         ::close(dfd);
     }
+}
+
+} // namespace
+
+void writeFileAtomically(const std::string& path, std::string_view bytes, const std::string& what)
+{
+    writeAtomically(path, [bytes](int fd) { return writeAll(fd, bytes); }, what);
+}
+
+void writeFileAtomically(const std::string& path, const std::function<bool(std::string&)>& next,
+                         const std::string& what)
+{
+    writeAtomically(path, [&next](int fd) { return writePieces(fd, next); }, what);
 }
 
 GltfSkinAttributes gltfSkinAttributes(const SkinWeights& w, int jointCount, int maxInfluences)

@@ -44,6 +44,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -168,6 +169,13 @@ std::vector<ImportedAnimationInfo> readAnimationInfo(const std::string& path);
 /// @throws rig::IoError naming `path` and the cause (no such folder, permission
 ///         denied, disk full).
 void writeFileAtomically(const std::string& path, std::string_view bytes, const std::string& what);
+
+/// `writeFileAtomically()` of a file produced piece by piece, so that a large
+/// one is never whole in memory (a BVH of 10^6 frames is over 1 GB of text):
+/// `next(piece)` fills the cleared `piece` with the next bytes and returns
+/// false after the last. What `next` throws is rethrown, the temporary removed.
+void writeFileAtomically(const std::string& path, const std::function<bool(std::string&)>& next,
+                         const std::string& what);
 
 /// Whether `name` (a file name, no folder) is one of `writeFileAtomically()`'s
 /// temporaries: "NAME.EXT.tmp.XXXXXX", EXT a kind of file Rigsmith writes

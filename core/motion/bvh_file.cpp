@@ -651,9 +651,13 @@ Motion readBvh(const std::string& path, const BvhReadOptions& options, const Pro
     return parseBvh(text, path, options, progress);
 }
 
-std::string formatBvh(const Motion& m)
+namespace {
+
+/// The HIERARCHY of `m` and the MOTION lines before the frames; `columns`
+/// gets the frame columns in the order the joints are written. Expects a
+/// valid motion.
+std::string bvhHeader(const Motion& m, std::vector<int>& columns)
 {
-    validateMotion(m);
     const std::vector<std::vector<int>> children = [&] {
         std::vector<std::vector<int>> c(m.names.size());
         for (size_t j = 1; j < m.parents.size(); ++j)
@@ -665,10 +669,9 @@ std::string formatBvh(const Motion& m)
         endSites[static_cast<size_t>(m.endSiteParents[e])].push_back(static_cast<int>(e));
 
     std::string out = "HIERARCHY\n";
-    out.reserve(static_cast<size_t>(m.frames.size()) * 9 + m.names.size() * 128 + 64);
     // Columns in the order the joints are written (depth-first, children by
     // index), which is the motion's own order when it came from a file.
-    std::vector<int> columns;
+    columns.clear();
     columns.reserve(m.channels.size());
     // Iterative depth-first walk: (joint, next child to visit).
     std::vector<std::pair<int, size_t>> stack = {{0, 0}};
@@ -719,7 +722,14 @@ std::string formatBvh(const Motion& m)
     out += "MOTION\nFrames: " + std::to_string(m.frameCount()) + "\nFrame Time: ";
     appendNumber(out, m.frameTime);
     out += '\n';
-    for (Eigen::Index f = 0; f < m.frames.rows(); ++f) {
+    return out;
+}
+
+/// Appends frames [first, last) of `m`, one line each, in `columns` order.
+void appendFrames(const Motion& m, const std::vector<int>& columns, Eigen::Index first, Eigen::Index last,
+                  std::string& out)
+{
+    for (Eigen::Index f = first; f < last; ++f) {
         for (size_t k = 0; k < columns.size(); ++k) {
             if (k > 0)
                 out += ' ';
@@ -727,14 +737,39 @@ std::string formatBvh(const Motion& m)
         }
         out += '\n';
     }
+}
+
+} // namespace
+
+std::string formatBvh(const Motion& m)
+{
+    validateMotion(m);
+    std::vector<int> columns;
+    std::string out = bvhHeader(m, columns);
+    appendFrames(m, columns, 0, m.frames.rows(), out);
     return out;
 }
 
 void writeBvh(const Motion& motion, const std::string& path)
 {
     // Atomically, like the project and glTF writes: a crash or a full disk
-    // leaves the previous file as it was.
-    writeFileAtomically(path, formatBvh(motion), "the BVH file");
+    // leaves the previous file as it was. In pieces of 4,096 frames: the text
+    // of 10^6 frames (over 1 GB, built by reallocations) was never needed whole.
+    validateMotion(motion);
+    std::vector<int> columns;
+    std::string header = bvhHeader(motion, columns);
+    Eigen::Index next = 0;
+    writeFileAtomically(
+        path,
+        [&](std::string& piece) {
+            if (!header.empty())
+                piece.swap(header);
+            const Eigen::Index last = std::min<Eigen::Index>(next + 4096, motion.frames.rows());
+            appendFrames(motion, columns, next, last, piece);
+            next = last;
+            return next < motion.frames.rows();
+        },
+        "the BVH file");
 }
 
 } // namespace rig

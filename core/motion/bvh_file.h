@@ -75,7 +75,8 @@ Motion parseBvh(std::string_view text, const std::string& sourceName = "<memory>
 std::string formatBvh(const Motion& motion);
 
 /// Writes formatBvh(motion) to a file atomically (a temporary file beside it,
-/// synced, then renamed over it: a crash or a full disk leaves the previous file).
+/// synced, then renamed over it: a crash or a full disk leaves the previous
+/// file), formatted 4,096 frames at a time: the text is never whole in memory.
 /// @throws rig::InvalidInput as formatBvh(); rig::IoError when the file cannot be written.
 void writeBvh(const Motion& motion, const std::string& path);
 

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <set>
 
@@ -329,6 +330,33 @@ TEST(GltfExport, StaleTemporariesOfKilledWritesAreSweptAndNothingElse)
     EXPECT_EQ(left, (std::set<std::string>{"other.glb", "hero.glb.tmp.Xy7890", "notes.txt.tmp.Ab3dE9",
                                            "hero.glb.tmp.Ab3dE", "hero.glb.tmp", "hero.glb.tmp.Ab3dE9.bak",
                                            "dir.glb.tmp.Ab3dE9"}));
+    fs::remove_all(dir);
+}
+
+TEST(GltfExport, AFileWrittenInPiecesIsWholeOrNotThere)
+{
+    const fs::path dir = fs::temp_directory_path() / ("rigsmith_pieces_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string path = (dir / "clip.bvh").string();
+    int pieces = 0;
+    writeFileAtomically(path, [&](std::string& piece) { piece = std::to_string(pieces); return ++pieces < 3; },
+                        "the BVH file");
+    std::ifstream in(path);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), "012");
+    // A producer that fails half-way leaves the previous file and no temporary.
+    EXPECT_THROW(writeFileAtomically(
+                     path,
+                     [](std::string& piece) -> bool {
+                         if (!piece.empty())
+                             throw InvalidInput("half-way");
+                         piece = "new";
+                         throw InvalidInput("half-way");
+                     },
+                     "the BVH file"),
+                 InvalidInput);
+    std::ifstream again(path);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()), "012");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
     fs::remove_all(dir);
 }
 
