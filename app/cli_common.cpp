@@ -619,7 +619,7 @@ std::uintmax_t writeRigExport(const std::string& out, const RigProject& project,
     if (ext == ".bvh") {
         if (!clip)
             throw Error("rigsmith " + command + ": " + out + ": a BVH export needs a clip (--clip CLIP.bvh, or a project with one)");
-        writeBvh(retargetedMotion(*clip, skeleton), out);
+        writeRetargetedBvh(*clip, skeleton, out);
     } else if (ext == ".glb" || ext == ".gltf") {
         const ImportedCharacter& character = project.character()->imported;
         GltfExportOptions options = flags.gltf;

@@ -82,7 +82,7 @@ int cmdRetarget(const std::vector<std::string>& raw)
     r.name = std::filesystem::path(clipPath).stem().string();
     clock.lap("retarget");
     if (ext == ".bvh")
-        writeBvh(retargetedMotion(r, rig.skeleton), *out);
+        writeRetargetedBvh(r, rig.skeleton, *out); // frame by frame: never the whole motion
     else
         writeJsonFile(*out, retargetJson(r, rig.skeleton));
     clock.lap("write");

@@ -653,10 +653,10 @@ Motion readBvh(const std::string& path, const BvhReadOptions& options, const Pro
 
 namespace {
 
-/// The HIERARCHY of `m` and the MOTION lines before the frames; `columns`
-/// gets the frame columns in the order the joints are written. Expects a
-/// valid motion.
-std::string bvhHeader(const Motion& m, std::vector<int>& columns)
+/// The HIERARCHY of `m` and the MOTION lines before `frameCount` frames;
+/// `columns` gets the frame columns in the order the joints are written.
+/// Expects a valid motion.
+std::string bvhHeader(const Motion& m, Eigen::Index frameCount, std::vector<int>& columns)
 {
     const std::vector<std::vector<int>> children = [&] {
         std::vector<std::vector<int>> c(m.names.size());
@@ -719,24 +719,21 @@ std::string bvhHeader(const Motion& m, std::vector<int>& columns)
         stack.pop_back();
     }
 
-    out += "MOTION\nFrames: " + std::to_string(m.frameCount()) + "\nFrame Time: ";
+    out += "MOTION\nFrames: " + std::to_string(frameCount) + "\nFrame Time: ";
     appendNumber(out, m.frameTime);
     out += '\n';
     return out;
 }
 
-/// Appends frames [first, last) of `m`, one line each, in `columns` order.
-void appendFrames(const Motion& m, const std::vector<int>& columns, Eigen::Index first, Eigen::Index last,
-                  std::string& out)
+/// Appends one frame's line: `values` (#C, in channel order) in `columns` order.
+void appendFrame(const std::vector<int>& columns, const double* values, std::string& out)
 {
-    for (Eigen::Index f = first; f < last; ++f) {
-        for (size_t k = 0; k < columns.size(); ++k) {
-            if (k > 0)
-                out += ' ';
-            appendNumber(out, m.frames(f, columns[k]));
-        }
-        out += '\n';
+    for (size_t k = 0; k < columns.size(); ++k) {
+        if (k > 0)
+            out += ' ';
+        appendNumber(out, values[columns[k]]);
     }
+    out += '\n';
 }
 
 } // namespace
@@ -745,29 +742,47 @@ std::string formatBvh(const Motion& m)
 {
     validateMotion(m);
     std::vector<int> columns;
-    std::string out = bvhHeader(m, columns);
-    appendFrames(m, columns, 0, m.frames.rows(), out);
+    std::string out = bvhHeader(m, m.frames.rows(), columns);
+    for (Eigen::Index f = 0; f < m.frames.rows(); ++f)
+        appendFrame(columns, m.frames.row(f).data(), out);
     return out;
 }
 
 void writeBvh(const Motion& motion, const std::string& path)
 {
+    validateMotion(motion); // before the file is touched, as formatBvh()
+    writeBvh(motion, motion.frames.rows(),
+             [&motion](Eigen::Index f, std::span<double> values) {
+                 std::copy_n(motion.frames.row(f).data(), values.size(), values.begin());
+             },
+             path);
+}
+
+void writeBvh(const Motion& hierarchy, Eigen::Index frameCount,
+              const std::function<void(Eigen::Index, std::span<double>)>& frameValues, const std::string& path)
+{
     // Atomically, like the project and glTF writes: a crash or a full disk
     // leaves the previous file as it was. In pieces of 4,096 frames: the text
     // of 10^6 frames (over 1 GB, built by reallocations) was never needed whole.
-    validateMotion(motion);
+    Motion header = hierarchy;
+    header.frames.resize(0, hierarchy.channelCount());
+    validateMotion(header);
     std::vector<int> columns;
-    std::string header = bvhHeader(motion, columns);
+    std::string text = bvhHeader(header, frameCount, columns);
+    std::vector<double> values(static_cast<size_t>(header.channelCount()));
     Eigen::Index next = 0;
     writeFileAtomically(
         path,
         [&](std::string& piece) {
-            if (!header.empty())
-                piece.swap(header);
-            const Eigen::Index last = std::min<Eigen::Index>(next + 4096, motion.frames.rows());
-            appendFrames(motion, columns, next, last, piece);
-            next = last;
-            return next < motion.frames.rows();
+            piece.swap(text); // the hierarchy, then nothing
+            for (const Eigen::Index last = std::min<Eigen::Index>(next + 4096, frameCount); next < last; ++next) {
+                frameValues(next, values);
+                if (!std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); }))
+                    throw InvalidInput(path + ": frame " + std::to_string(next) +
+                                       " holds NaN or infinite values; nothing was written");
+                appendFrame(columns, values.data(), piece);
+            }
+            return next < frameCount;
         },
         "the BVH file");
 }
