@@ -520,11 +520,6 @@ std::string coarseText(const FileGeometry::Precision& p)
            " units, on a mesh " + number(p.extent) + " units across";
 }
 
-/// A step of the file's 32-bit coordinates this large against the mesh's
-/// median edge leaves no shape to rig (the generated figure 1e7 units away:
-/// steps of 1 unit on edges of 2 cm). A box of 16-unit edges there is exact.
-constexpr double kShapeLostStep = 0.5;
-
 constexpr const char* kMoveNearOrigin = "Move the model near the origin in the modelling tool and export it again";
 
 /// Warns when the file's coordinates lost precision before Rigsmith saw them:
@@ -643,9 +638,11 @@ bool collinear(const MatrixX3d& V)
 }
 
 /// Refuses a mesh that cannot be the character the file holds (issue 47): one
-/// whose 32-bit coordinates far from the origin step by half its median edge
-/// or more (collapsed and flattened: rigging the remains gave a slab, with the
-/// up axis blamed); one whose vertices all lie on a line (a curve skeleton of
+/// whose coarse 32-bit coordinates far from the origin step by more than its
+/// median edge, or cost it a quarter of its triangles (collapsed and
+/// flattened: rigging the remains gave a slab, with the up axis blamed; the
+/// generated figure 1e7 away: steps of 1 unit on edges of 2 cm; a unit cube
+/// there is exact and kept); one whose vertices all lie on a line (a curve skeleton of
 /// it has two ends, and the fit said only that); one whose triangles mostly
 /// have no area (a reader that returned garbage without failing).
 void refuseImplausible(const FileGeometry& g, const Mesh& mesh, const ImportOptions& options, const std::string& path,
@@ -655,7 +652,8 @@ void refuseImplausible(const FileGeometry& g, const Mesh& mesh, const ImportOpti
     const long long flat = zeroAreaTriangles(mesh, g.box.diagonal()), lost = info.collapsedTriangles + flat;
     const std::string ofAll = std::to_string(lost) + " of " + std::to_string(triangles) + " triangles";
     const FileGeometry::Precision& p = g.precision;
-    if (const double edge = medianEdge(g); p.ratio > options.precisionFraction && p.step > kShapeLostStep * edge)
+    if (const double edge = medianEdge(g);
+        p.ratio > options.precisionFraction && (p.step > edge || 4 * lost >= triangles))
         throw InvalidInput(quoted(path) + ": " + coarseText(p) + ", whose typical edge is " + number(edge) +
                            " units: its shape did not survive (" + ofAll + " lost their area, the rest is snapped "
                            "to that step). The file's reader (Assimp) holds coordinates as 32-bit floats, so the "

@@ -135,9 +135,9 @@ struct ImportOptions {
     /// by 1 unit: half its size). Assimp reads every format into 32-bit
     /// floats (Debian's Assimp 5.2 is built without ASSIMP_DOUBLE_PRECISION),
     /// so the loss happened before Rigsmith sees the numbers: it is reported,
-    /// not undone. Where the step reaches half the mesh's median edge, the
-    /// file is refused instead: its shape did not survive, and no rig of what
-    /// is left would be right.
+    /// not undone. Where the step exceeds the mesh's median edge, or the
+    /// coarse coordinates cost a quarter of the triangles, the file is refused
+    /// instead: its shape did not survive, and no rig of what is left would be right.
     double precisionFraction = 1e-4;
 };
 

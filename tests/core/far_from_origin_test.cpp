@@ -8,6 +8,7 @@
 #include "core/character/humanoid.h"
 #include "core/common/error.h"
 #include "core/io/guarded_import.h"
+#include "tests/support/expect_error.h"
 
 #include <gtest/gtest.h>
 
@@ -99,12 +100,7 @@ TEST_F(FarFromOrigin, NearTheOriginNothingIsSaidOrMoved)
 
 std::string refusal(const std::string& path)
 {
-    try {
-        importCharacter(path);
-    } catch (const InvalidInput& e) {
-        return e.what();
-    }
-    return "accepted";
+    return test::errorMessage<InvalidInput>([&] { importCharacter(path); });
 }
 
 TEST_F(FarFromOrigin, TenMillionUnitsAwayTheCharacterIsRefusedNamingTheLostPrecision)
@@ -119,6 +115,15 @@ TEST_F(FarFromOrigin, TenMillionUnitsAwayTheCharacterIsRefusedNamingTheLostPreci
                                    "32-bit coordinates step by 1 units, on a mesh ", 0), 0u) << m;
     EXPECT_NE(m.find("its shape did not survive ("), std::string::npos) << m;
     EXPECT_NE(m.find("triangles lost their area"), std::string::npos) << m;
+    EXPECT_NE(m.find("Move the model near the origin"), std::string::npos) << m;
+}
+
+TEST_F(FarFromOrigin, FarOnAllThreeAxesTheCharacterIsRefused)
+{
+    // Snapped on every axis, edges become 0 or whole units: every triangle
+    // collapses, and the refusal still names the step and what to do.
+    const std::string m = refusal(write("far_xyz.obj", humanoidObj(Vec3(1e7, 1e7, 1e7))));
+    EXPECT_NE(m.find("32-bit coordinates step by 1 units"), std::string::npos) << m;
     EXPECT_NE(m.find("Move the model near the origin"), std::string::npos) << m;
 }
 

@@ -5,6 +5,7 @@
 #include "core/io/mesh_import.h"
 
 #include "core/common/error.h"
+#include "tests/support/expect_error.h"
 
 #include <gtest/gtest.h>
 
@@ -70,12 +71,7 @@ TEST(HostileInput, AZeroSizeMeshIsRefusedWithAMessage)
 
 std::string refusalOf(const std::string& path)
 {
-    try {
-        importCharacter(path);
-    } catch (const InvalidInput& e) {
-        return e.what();
-    }
-    return "accepted";
+    return test::errorMessage<InvalidInput>([&] { importCharacter(path); });
 }
 
 TEST(HostileInput, ACollinearMeshIsRefusedNamingTheCause)
