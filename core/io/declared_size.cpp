@@ -104,7 +104,8 @@ std::optional<DeclaredSize> plySize(const std::string& path)
     const std::size_t at = text.find("element face "), end = text.find("end_header");
     if (at == std::string::npos || (end != std::string::npos && at > end))
         return std::nullopt;
-    return DeclaredSize{std::strtoll(text.c_str() + at + 13, nullptr, 10), false, "its PLY header declares"};
+    return DeclaredSize{std::strtoll(text.c_str() + at + 13, nullptr, 10), false, "its PLY header declares",
+                        "faces (at least as many triangles)"};
 }
 
 std::optional<DeclaredSize> stlSize(const std::string& path, std::int64_t stopAbove)

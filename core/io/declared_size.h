@@ -21,13 +21,17 @@ namespace rig {
 
 /// What the pre-scan found.
 struct DeclaredSize {
-    /// Triangles the file holds (or, with `atLeast`, more than this many).
+    /// Triangles the file holds (or, with `atLeast`, more than this many; for
+    /// a PLY, its faces: there are at least as many triangles).
     std::int64_t triangles = 0;
     /// The count stopped at the limit it was given: there are more.
     bool atLeast = false;
     /// Where the count comes from, for messages: "its PLY header declares",
     /// "its OBJ face lines hold", ...
     std::string source;
+    /// What is counted, for messages: "triangles", or for a PLY "faces (at
+    /// least as many triangles)".
+    std::string what = "triangles";
 };
 
 /// The triangles `path` holds by a pre-scan (see the file comment); none when

@@ -125,7 +125,7 @@ void checkDeclaredSize(const std::string& path, const ImportOptions& import)
     throw InvalidInput(path + ": " + size->source + " " +
                        (size->atLeast ? "more than " + std::to_string(import.maxTriangles)
                                       : std::to_string(size->triangles)) +
-                       " triangles; at most " + std::to_string(import.maxTriangles) + " are read (" +
+                       " " + size->what + "; at most " + std::to_string(import.maxTriangles) + " are read (" +
                        kRaiseTriangleLimit + "). Refused before reading it");
 }
 

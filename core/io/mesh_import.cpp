@@ -642,9 +642,9 @@ bool collinear(const MatrixX3d& V)
 /// median edge, or cost it a quarter of its triangles (collapsed and
 /// flattened: rigging the remains gave a slab, with the up axis blamed; the
 /// generated figure 1e7 away: steps of 1 unit on edges of 2 cm; a unit cube
-/// there is exact and kept); one whose vertices all lie on a line (a curve skeleton of
-/// it has two ends, and the fit said only that); one whose triangles mostly
-/// have no area (a reader that returned garbage without failing).
+/// there is exact and kept); one whose vertices all lie on a line (a curve
+/// skeleton of it has two ends, and the fit said only that); one whose
+/// triangles mostly have no area (a reader that returned garbage without failing).
 void refuseImplausible(const FileGeometry& g, const Mesh& mesh, const ImportOptions& options, const std::string& path,
                        const ImportInfo& info)
 {
@@ -652,8 +652,8 @@ void refuseImplausible(const FileGeometry& g, const Mesh& mesh, const ImportOpti
     const long long flat = zeroAreaTriangles(mesh, g.box.diagonal()), lost = info.collapsedTriangles + flat;
     const std::string ofAll = std::to_string(lost) + " of " + std::to_string(triangles) + " triangles";
     const FileGeometry::Precision& p = g.precision;
-    if (const double edge = medianEdge(g);
-        p.ratio > options.precisionFraction && (p.step > edge || 4 * lost >= triangles))
+    const double edge = p.ratio > options.precisionFraction ? medianEdge(g) : 0.0; // coarse only: 3 #F lengths
+    if (p.ratio > options.precisionFraction && (p.step > edge || 4 * lost >= triangles))
         throw InvalidInput(quoted(path) + ": " + coarseText(p) + ", whose typical edge is " + number(edge) +
                            " units: its shape did not survive (" + ofAll + " lost their area, the rest is snapped "
                            "to that step). The file's reader (Assimp) holds coordinates as 32-bit floats, so the "

@@ -232,9 +232,10 @@ TEST(GuardedImport, ADeclaredFaceCountAboveTheLimitIsRefusedBeforeReading)
         importCharacterGuarded(path, {}, o);
         ADD_FAILURE() << "accepted";
     } catch (const InvalidInput& e) {
-        EXPECT_EQ(std::string(e.what()), path + ": its PLY header declares 10000000 triangles; at most 5000000 are "
-                                                "read (decimate it first, or raise the limit with the environment "
-                                                "variable RIGSMITH_MAX_TRIANGLES=N). Refused before reading it");
+        EXPECT_EQ(std::string(e.what()),
+                  path + ": its PLY header declares 10000000 faces (at least as many triangles); at most 5000000 "
+                         "are read (decimate it first, or raise the limit with the environment variable "
+                         "RIGSMITH_MAX_TRIANGLES=N). Refused before reading it");
     }
 }
 
