@@ -158,7 +158,8 @@ TEST(GuardedImport, TheReadersOwnMessagesGoToTheLogNotToStderr)
     messageOf([&] { importCharacterGuarded(path, {}, o); });
     std::ifstream again(log);
     EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()), logged);
-    fs::remove(log);
+    for (const fs::path& p : {fs::path(log), fs::path(path), tempFile("assert.sh"), tempFile("quiet_segv.sh")})
+        fs::remove(p);
 }
 
 TEST(GuardedImport, AHangIsStoppedAtTheTimeout)
@@ -243,14 +244,17 @@ TEST(GuardedImport, ADeclaredFaceCountAboveTheLimitIsRefusedBeforeReading)
 /// the pre-scan's refusal, or "started" when the importer ran.
 std::string refusedBeforeReading(const std::string& path, const ImportOptions& import)
 {
+    const GuardedImportOptions o = fake("must_not_run", "kill -SEGV $$");
+    std::string message = "accepted";
     try {
-        importCharacterGuarded(path, import, fake("must_not_run", "kill -SEGV $$"));
+        importCharacterGuarded(path, import, o);
     } catch (const InvalidInput& e) {
-        return e.what();
+        message = e.what();
     } catch (const IoError& e) {
-        return std::string("started: ") + e.what();
+        message = std::string("started: ") + e.what();
     }
-    return "accepted";
+    fs::remove(o.importer);
+    return message;
 }
 
 TEST(GuardedImport, AnObjOverTheLimitIsRefusedByCountingItsFaceLines)
