@@ -231,6 +231,12 @@ json fitWarningsJson(const RigProject& project, const std::string& command, cons
     if (labelsChosenBy)
         for (const HumanoidDoubt& d : labelsChosenBy->doubts)
             out.push_back({{"kind", d.kind}, {"joint", nullptr}, {"message", d.message}});
+    if (const auto check = project.requireHumanoid() ? std::nullopt : humanoidCheckOf(project);
+        check && !check->looksHumanoid())
+        out.push_back({{"kind", "forced_not_humanoid"},
+                       {"joint", nullptr},
+                       {"message", "--force overrode the humanoid check on " + project.character()->source + ": " +
+                                       check->message()}});
     for (const json& w : out)
         std::cerr << "rigsmith " << command << ": warning: " << w["message"].get<std::string>() << '\n';
     return out;
@@ -622,7 +628,7 @@ std::uintmax_t writeRigExport(const std::string& out, const RigProject& project,
     if (ext == ".bvh") {
         if (!clip)
             throw Error("rigsmith " + command + ": " + out + ": a BVH export needs a clip (--clip CLIP.bvh, or a project with one)");
-        writeBvh(retargetedMotion(*clip, skeleton), out);
+        writeRetargetedBvh(*clip, skeleton, out);
     } else if (ext == ".glb" || ext == ".gltf") {
         const ImportedCharacter& character = project.character()->imported;
         GltfExportOptions options = flags.gltf;

@@ -92,8 +92,11 @@ json humanoidVerdictJson(const HumanoidCheck& check);
 /// Rigsmith chose the labels (`labelsChosenBy`, the check they came with;
 /// null when the user gave them), that check's doubts (a body chosen with
 /// little confidence, ends on the ground beside the feet:
-/// `HumanoidCheck::doubts`, kinds "doubtful_body", "extra_ground_ends"); prints
-/// each warning on stderr ("rigsmith COMMAND: warning: ...") and returns them
+/// `HumanoidCheck::doubts`, kinds "doubtful_body", "extra_ground_ends"); when
+/// the humanoid check was overridden (`--force`: the project does not require
+/// a humanoid) and refuses the figure, the reason overridden (kind
+/// "forced_not_humanoid"); prints each warning on stderr ("rigsmith COMMAND:
+/// warning: ...") and returns them
 /// as the report's "warnings" array.
 json fitWarningsJson(const RigProject& project, const std::string& command, const HumanoidCheck* labelsChosenBy);
 

@@ -14,7 +14,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <set>
@@ -117,8 +119,63 @@ int writeAll(int fd, std::string_view bytes)
 
 } // namespace
 
-void writeFileAtomically(const std::string& path, std::string_view bytes, const std::string& what)
+bool isAtomicTemporaryName(std::string_view name)
 {
+    constexpr std::string_view tmp = ".tmp.";
+    if (name.size() < tmp.size() + 6 + 2 || name.substr(name.size() - 6 - tmp.size(), tmp.size()) != tmp)
+        return false;
+    for (const char c : name.substr(name.size() - 6))
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            return false;
+    const std::string_view target = name.substr(0, name.size() - 6 - tmp.size());
+    const auto dot = target.rfind('.');
+    if (dot == std::string_view::npos || dot == 0)
+        return false;
+    std::string ext(target.substr(dot + 1));
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    for (const char* ours : {"glb", "gltf", "bvh", "rsproj", "json", "obj", "ply", "png", "jpg", "jpeg", "webp", "bin"})
+        if (ext == ours)
+            return true;
+    return false;
+}
+
+int removeStaleTemporaries(const std::string& path, double maxAgeSeconds)
+{
+    const std::filesystem::path dir = std::filesystem::absolute(std::filesystem::path(path)).parent_path();
+    const std::time_t before = std::time(nullptr) - static_cast<std::time_t>(maxAgeSeconds);
+    int removed = 0;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string file = it->path().string();
+        struct stat st {};
+        if (!isAtomicTemporaryName(it->path().filename().string()) || ::lstat(file.c_str(), &st) != 0 ||
+            !S_ISREG(st.st_mode) || st.st_uid != ::getuid() || st.st_mtime >= before)
+            continue;
+        removed += ::unlink(file.c_str()) == 0 ? 1 : 0;
+    }
+    return removed;
+}
+
+namespace {
+
+/// Writes the pieces `next` produces to `fd`; returns 0 or the errno of the failure.
+int writePieces(int fd, const std::function<bool(std::string&)>& next)
+{
+    std::string piece;
+    for (bool more = true; more;) {
+        piece.clear();
+        more = next(piece);
+        if (const int e = writeAll(fd, piece); e != 0)
+            return e;
+    }
+    return 0;
+}
+
+/// `writeFileAtomically()` with the bytes written to the open file by `body`
+/// (which returns 0 or the errno of its failure).
+void writeAtomically(const std::string& path, const std::function<int(int)>& body, const std::string& what)
+{
+    removeStaleTemporaries(path); // a killed write left them; a day old, none is under way
     const std::string prefix = path + ": cannot write " + what + " (";
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
@@ -126,7 +183,7 @@ void writeFileAtomically(const std::string& path, std::string_view bytes, const 
         const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
         if (fd < 0)
             throw IoError(prefix + errnoText(errno) + ")");
-        const int e = writeAll(fd, bytes);
+        const int e = body(fd);
         const int c = ::close(fd) == 0 ? 0 : errno;
         if (e != 0 || c != 0)
             throw IoError(prefix + errnoText(e != 0 ? e : c) + ")");
@@ -140,7 +197,14 @@ void writeFileAtomically(const std::string& path, std::string_view bytes, const 
         ::unlink(tmp.c_str());
         throw IoError(prefix + errnoText(e) + "; the previous file, if any, is unchanged)");
     };
-    int e = writeAll(fd, bytes);
+    int e = 0;
+    try {
+        e = body(fd);
+    } catch (...) { // the producer failed: leave nothing behind
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        throw;
+    }
     if (e == 0 && ::fsync(fd) != 0)
         e = errno;
     // mkstemp creates 0600; give the file the usual permissions (umask applies).
@@ -164,6 +228,19 @@ void writeFileAtomically(const std::string& path, std::string_view bytes, const 
         ::fsync(dfd);
         ::close(dfd);
     }
+}
+
+} // namespace
+
+void writeFileAtomically(const std::string& path, std::string_view bytes, const std::string& what)
+{
+    writeAtomically(path, [bytes](int fd) { return writeAll(fd, bytes); }, what);
+}
+
+void writeFileAtomically(const std::string& path, const std::function<bool(std::string&)>& next,
+                         const std::string& what)
+{
+    writeAtomically(path, [&next](int fd) { return writePieces(fd, next); }, what);
 }
 
 GltfSkinAttributes gltfSkinAttributes(const SkinWeights& w, int jointCount, int maxInfluences)

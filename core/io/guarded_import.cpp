@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/io/character_stream.h"
+#include "core/io/declared_size.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -11,7 +12,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
+#include <limits>
 #include <new>
 #include <vector>
 
@@ -20,6 +23,8 @@
 #include <malloc.h>
 #endif
 #include <poll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -109,47 +114,34 @@ void killChild(pid_t pid)
     }
 }
 
-/// Refuses a file whose header declares more faces than `import` allows, before
-/// any reader starts (a PLY's "element face N", a binary STL's triangle count):
-/// a 10-million-triangle file was refused only after loading it whole.
+/// Refuses a file that holds more triangles than `import` allows by a cheap
+/// pre-scan (core/io/declared_size.h), before any reader starts: a
+/// 10-million-triangle file was refused only after loading it whole.
 void checkDeclaredSize(const std::string& path, const ImportOptions& import)
 {
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (ext != ".ply" && ext != ".stl")
+    const std::optional<DeclaredSize> size = declaredSize(path, import.maxTriangles);
+    if (!size || size->triangles <= import.maxTriangles)
         return;
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f)
-        return; // the reader says why
-    char head[8192];
-    const std::size_t n = std::fread(head, 1, sizeof head, f);
-    std::error_code ec;
-    const auto bytes = fs::file_size(path, ec);
-    std::fclose(f);
-    const std::string_view text(head, n);
-    long long declared = -1;
-    std::string what;
-    if (ext == ".ply" && text.substr(0, 3) == "ply") {
-        const std::size_t at = text.find("element face ");
-        const std::size_t end = text.find("end_header");
-        if (at != std::string_view::npos && (end == std::string_view::npos || at < end)) {
-            declared = std::strtoll(head + at + 13, nullptr, 10);
-            what = "its PLY header declares";
-        }
-    } else if (ext == ".stl" && n >= 84 && text.substr(0, 5) != "solid" && !ec) {
-        std::uint32_t count = 0;
-        std::memcpy(&count, head + 80, 4);
-        if (84 + 50ull * count == bytes) // a binary STL whose size agrees with its count
-            declared = count;
-        what = "its STL header declares";
-    }
-    if (declared > import.maxTriangles)
-        throw InvalidInput(path + ": " + what + " " + std::to_string(declared) + " faces; at most " +
-                           std::to_string(import.maxTriangles) +
-                           " are supported (decimate it first). Refused before reading it");
+    throw InvalidInput(path + ": " + size->source + " " +
+                       (size->atLeast ? "more than " + std::to_string(import.maxTriangles)
+                                      : std::to_string(size->triangles)) +
+                       " " + size->what + "; at most " + std::to_string(import.maxTriangles) + " are read (" +
+                       kRaiseTriangleLimit + "). Refused before reading it");
 }
 
 } // namespace
+
+ImportOptions importDefaults()
+{
+    ImportOptions o;
+    if (const char* e = std::getenv("RIGSMITH_MAX_TRIANGLES")) {
+        char* end = nullptr;
+        const long long n = std::strtoll(e, &end, 10);
+        if (end != e && *end == '\0' && n > 0)
+            o.maxTriangles = static_cast<int>(std::min<long long>(n, std::numeric_limits<int>::max()));
+    }
+    return o;
+}
 
 GuardedImportOptions guardedImportDefaults()
 {
@@ -201,7 +193,68 @@ std::string findImporter(const GuardedImportOptions& options)
     return {};
 }
 
+std::string importLogPath(const GuardedImportOptions& options)
+{
+    if (!options.logPath.empty())
+        return options.logPath;
+    if (const char* e = std::getenv("RIGSMITH_IMPORT_LOG"); e && *e)
+        return e;
+    if (const char* e = std::getenv("XDG_STATE_HOME"); e && *e)
+        return std::string(e) + "/rigsmith/import.log";
+    if (const char* e = std::getenv("HOME"); e && *e)
+        return std::string(e) + "/.local/state/rigsmith/import.log";
+    return {};
+}
+
 namespace {
+
+/// A file descriptor closed when it goes out of scope.
+struct UniqueFd {
+    int fd = -1;
+    explicit UniqueFd(int f) : fd(f) {}
+    UniqueFd(const UniqueFd&) = delete;
+    UniqueFd& operator=(const UniqueFd&) = delete;
+    ~UniqueFd()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+/// What the importer prints on its stderr is kept in memory (its size capped
+/// by RLIMIT_FSIZE in the child), then appended to the log by `logDiagnostics()`.
+constexpr std::uint64_t kDiagnosticsBytes = std::uint64_t(1) << 20;
+
+/// Appends what the importer printed (if anything) to the log, after a line
+/// naming the time and `path`. Returns the log's path when something was
+/// written there, else empty (nothing printed, or no log could be opened).
+std::string logDiagnostics(int diagnostics, const GuardedImportOptions& options, const std::string& path)
+{
+    struct stat st {};
+    if (diagnostics < 0 || ::fstat(diagnostics, &st) != 0 || st.st_size <= 0)
+        return {};
+    const std::string log = importLogPath(options);
+    if (log.empty())
+        return {};
+    std::error_code ec;
+    fs::create_directories(fs::path(log).parent_path(), ec);
+    const UniqueFd out(::open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+    if (out.fd < 0)
+        return {};
+    char when[32] = "";
+    const std::time_t now = std::time(nullptr);
+    std::tm tm {};
+    if (::gmtime_r(&now, &tm))
+        std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    std::string text = std::string("== ") + when + " rigsmith-import " + path + "\n";
+    text.resize(text.size() + static_cast<std::size_t>(std::min<off_t>(st.st_size, kDiagnosticsBytes)));
+    const std::size_t head = text.size() - static_cast<std::size_t>(std::min<off_t>(st.st_size, kDiagnosticsBytes));
+    const ssize_t n = ::pread(diagnostics, text.data() + head, text.size() - head, 0);
+    text.resize(head + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+    if (text.back() != '\n')
+        text += '\n';
+    return ::write(out.fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) ? log : std::string();
+}
 
 /// The importer's command line and environment, prepared before fork(): after
 /// it, in a threaded parent, only async-signal-safe calls are allowed.
@@ -258,12 +311,13 @@ struct Child {
 
 /// Forks and execs the importer under the address-space cap `memory` (0:
 /// none) and `stackBytes`, its records going to fd 3, stdin and stdout on
-/// /dev/null; the child dies with us.
-Child startImporter(ImporterCommand& command, std::uint64_t memory, std::uint64_t stackBytes,
+/// /dev/null, stderr to `diagnostics` (when open); the child dies with us.
+Child startImporter(ImporterCommand& command, std::uint64_t memory, std::uint64_t stackBytes, int diagnostics,
                     const std::string& path)
 {
     const rlimit as{memory ? memory : RLIM_INFINITY, memory ? memory : RLIM_INFINITY};
     const rlimit stack{stackBytes, stackBytes};
+    const rlimit fileSize{kDiagnosticsBytes, kDiagnosticsBytes}; // the importer writes no file but its stderr
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         throw IoError(path + ": cannot start the importer (" + std::strerror(errno) + ")");
@@ -289,6 +343,11 @@ Child startImporter(ImporterCommand& command, std::uint64_t memory, std::uint64_
         ::setrlimit(RLIMIT_AS, &as);
         ::setrlimit(RLIMIT_STACK, &stack);
         ::dup2(fds[1], 3); // dup2 clears FD_CLOEXEC on the copy
+        if (diagnostics >= 0) {
+            ::dup2(diagnostics, 2);
+            ::setrlimit(RLIMIT_FSIZE, &fileSize);
+            ::signal(SIGXFSZ, SIG_IGN); // past the cap, writes fail instead of killing the reader
+        }
         if (devNull >= 0) {
             ::dup2(devNull, 0);
             ::dup2(devNull, 1);
@@ -450,9 +509,10 @@ int reap(pid_t pid)
 }
 
 /// Throws what ended the child when it hit the memory cap or sent no last
-/// record: a crash, an abort, a failed start. Returns when it ended normally.
+/// record: a crash, an abort, a failed start (naming `log` when the reader's
+/// own messages went there). Returns when it ended normally.
 void throwIfChildFailed(const std::string& path, const std::string& importer, const ChildRecords& records,
-                       int status, std::uint64_t memory)
+                        int status, std::uint64_t memory, const std::string& log)
 {
     if (records.outOfMemory || (WIFEXITED(status) && WEXITSTATUS(status) == kImporterOutOfMemoryExit))
         throw IoError(path + ": reading needed more than " + gigabytes(memory) +
@@ -461,15 +521,16 @@ void throwIfChildFailed(const std::string& path, const std::string& importer, co
     if (records.done)
         return;
     const std::string reader = "the " + formatName(path) + " reader";
+    const std::string logged = log.empty() ? std::string() : ". The reader's own messages are in " + log;
     if (WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
         if (sig == SIGABRT)
             throw IoError(path + ": " + reader + " aborted on this file (SIGABRT); the file is probably corrupt. "
-                                                 "Nothing was changed");
+                                                 "Nothing was changed" + logged);
         if (sig == SIGKILL)
-            throw IoError(path + ": " + reader + " was killed (SIGKILL: out of memory?); nothing was changed");
+            throw IoError(path + ": " + reader + " was killed (SIGKILL: out of memory?); nothing was changed" + logged);
         throw IoError(path + ": " + reader + " crashed on this file (" + signalName(sig) +
-                      "); the file is probably corrupt. Nothing was changed");
+                      "); the file is probably corrupt. Nothing was changed" + logged);
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
         throw IoError(path + ": cannot start the importer " + importer);
@@ -506,10 +567,17 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
 
     ImporterCommand command = importerCommand(importer, path, import);
     const std::uint64_t memory = importMemoryCap(options);
-    const Child child = startImporter(command, memory, options.stackBytes, path);
-    const ChildRecords records = readRecords(child, options, progress, path);
+    const UniqueFd diagnostics(::memfd_create("rigsmith-import-stderr", MFD_CLOEXEC));
+    const Child child = startImporter(command, memory, options.stackBytes, diagnostics.fd, path);
+    ChildRecords records;
+    try {
+        records = readRecords(child, options, progress, path);
+    } catch (const Error&) { // a time-out or a cancel: what it printed until then is logged too
+        logDiagnostics(diagnostics.fd, options, path);
+        throw;
+    }
     const int status = reap(child.pid);
-    throwIfChildFailed(path, importer, records, status, memory);
+    throwIfChildFailed(path, importer, records, status, memory, logDiagnostics(diagnostics.fd, options, path));
     if (records.errorKind != 0)
         rethrowChildError(records);
     return readCharacterStream(records.character(), path);

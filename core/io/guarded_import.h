@@ -43,10 +43,28 @@ struct GuardedImportOptions {
     /// nested joints) ends at once in a crash message rather than running on
     /// to the timeout.
     std::uint64_t stackBytes = std::uint64_t(8) << 20;
+    /// Where the importer's own diagnostics go: what Assimp and the C library
+    /// print on its stderr ("ai_assert failure in ...", "free(): double free
+    /// detected") is appended to this file after a line naming the file read,
+    /// never to this process's stderr (the command line's messages stay ours).
+    /// Empty: $RIGSMITH_IMPORT_LOG, else $XDG_STATE_HOME/rigsmith/import.log
+    /// (~/.local/state/rigsmith/import.log); dropped when it cannot be written.
+    std::string logPath;
 };
+
+/// The file the importer's diagnostics are appended to (see `logPath`).
+std::string importLogPath(const GuardedImportOptions& options);
 
 /// The options with the environment's overrides applied (see the fields).
 GuardedImportOptions guardedImportDefaults();
+
+/// How to read a character unless told otherwise: `ImportOptions{}` with
+/// $RIGSMITH_MAX_TRIANGLES (a positive count) as `maxTriangles`.
+ImportOptions importDefaults();
+
+/// The advice of a refusal for too many triangles: how to raise the limit.
+inline constexpr const char* kRaiseTriangleLimit =
+    "decimate it first, or raise the limit with the environment variable RIGSMITH_MAX_TRIANGLES=N";
 
 /// The address-space cap the child runs under (`memoryBytes`, or half the
 /// physical memory); 0 (none) in builds with AddressSanitizer.
@@ -55,14 +73,17 @@ std::uint64_t importMemoryCap(const GuardedImportOptions& options);
 /// The importer executable `options` resolve to; empty when none is found.
 std::string findImporter(const GuardedImportOptions& options);
 
-/// `importCharacter(path, import, progress)` in the importer process.
+/// `importCharacter(path, import, progress)` in the importer process, after a
+/// pre-scan (core/io/declared_size.h) refuses a file with more triangles than
+/// `import.maxTriangles` before any reader starts.
 /// @throws rig::IoError naming the file and what happened when the child
 ///         crashed ("the PLY reader crashed on this file (SIGSEGV)"), aborted,
 ///         ran past the timeout ("reading took longer than 60 s"), hit the
 ///         memory cap ("reading needed more than 8.0 GB of memory") or could
-///         not be started; the child's own IoError / InvalidInput unchanged.
+///         not be started, adding where the reader's own messages were logged
+///         when it printed any; the child's own IoError / InvalidInput unchanged.
 /// @throws rig::Cancelled when `progress` asks to stop (the child is killed).
-ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOptions& import = {},
+ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOptions& import = importDefaults(),
                                          const GuardedImportOptions& options = guardedImportDefaults(),
                                          const Progress& progress = {});
 

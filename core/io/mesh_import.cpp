@@ -4,7 +4,10 @@
 #include "core/io/assimp_animation.h"
 #include "core/common/dedup.h"
 #include "core/io/assimp_source.h"
+#include "core/io/guarded_import.h" // kRaiseTriangleLimit
 #include "core/mesh/mesh_queries.h"
+
+#include <Eigen/Eigenvalues>
 
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/Importer.hpp>
@@ -278,7 +281,7 @@ void checkTriangleCount(const aiScene* scene, const std::string& path, const Imp
             fileTriangles += scene->mMeshes[m]->mNumFaces;
     if (fileTriangles > options.maxTriangles)
         throw InvalidInput(quoted(path) + " has " + std::to_string(fileTriangles) + " triangles; at most " +
-                           std::to_string(options.maxTriangles) + " are supported (decimate it first)");
+                           std::to_string(options.maxTriangles) + " are read (" + kRaiseTriangleLimit + ")");
 }
 
 /// The up axis the file declares: its metadata where it has one (FBX), else
@@ -507,12 +510,26 @@ void recentre(FileGeometry& g, const ImportOptions& options, const std::string& 
                             number(move.y()) + ", " + number(move.z()) + ") (exports are written there)");
 }
 
+/// Where the file's 32-bit coordinates are coarse: "mesh 'M' is stored D units
+/// from the origin, where the file's 32-bit coordinates step by S units, on a
+/// mesh E units across".
+std::string coarseText(const FileGeometry::Precision& p)
+{
+    return "mesh '" + p.mesh + "' is stored " + number(p.magnitude) +
+           " units from the origin, where the file's 32-bit coordinates step by " + number(p.step) +
+           " units, on a mesh " + number(p.extent) + " units across";
+}
+
+constexpr const char* kMoveNearOrigin = "Move the model near the origin in the modelling tool and export it again";
+
 /// Warns when the file's coordinates lost precision before Rigsmith saw them:
 /// Assimp reads every coordinate into a 32-bit float, which far from the
 /// origin steps by whole units (at 1e7: 1 unit), so a small mesh placed there
-/// in the file is snapped to that step, distinct vertices collapse and
-/// triangles vanish. Nothing restores the lost digits; the warning says where
-/// they went and how to keep them (move the model near the origin before export).
+/// in the file is snapped to that step. Nothing restores the lost digits; the
+/// warning says where they went and how to keep them (move the model near the
+/// origin before export). A mesh that lost triangles so was refused before
+/// (`refuseImplausible()`); here the shape is coarse but whole, or welding
+/// collapsed a few triangles near the origin.
 void precisionWarnings(const FileGeometry& g, const ImportOptions& options, const std::string& path,
                        ImportInfo& info)
 {
@@ -524,16 +541,14 @@ void precisionWarnings(const FileGeometry& g, const ImportOptions& options, cons
         return;
     std::string text = quoted(path) + ": ";
     if (coarse)
-        text += "mesh '" + p.mesh + "' is stored " + number(p.magnitude) +
-                " units from the origin, where the file's 32-bit coordinates step by " + number(p.step) +
-                " units, on a mesh " + number(p.extent) + " units across: its shape lost precision";
+        text += coarseText(p) + ": its shape lost precision";
     else
         text += "welding collapsed triangles (two corners at one position)";
     if (info.collapsedTriangles > 0)
         text += std::string(coarse ? " (" : ": ") + std::to_string(info.collapsedTriangles) + " of " +
                 std::to_string(g.F.size()) + " triangles collapsed" + (coarse ? ")" : "");
     if (coarse)
-        text += ". Move the model near the origin in the modelling tool and export it again";
+        text += std::string(". ") + kMoveNearOrigin;
     info.warnings.push_back(text);
 }
 
@@ -580,13 +595,77 @@ void weld(const FileGeometry& g, const ImportOptions& options, const std::string
         const FileGeometry::Precision& p = g.precision;
         throw InvalidInput(quoted(path) + ": every triangle is degenerate (zero area after welding)" +
                            (p.ratio > options.precisionFraction
-                                ? "; mesh '" + p.mesh + "' is stored " + number(p.magnitude) +
-                                      " units from the origin, where the file's 32-bit coordinates step by " +
-                                      number(p.step) + " units, on a mesh " + number(p.extent) +
-                                      " units across. Move the model near the origin in the modelling tool and "
-                                      "export it again"
+                                ? "; " + coarseText(p) + ". " + kMoveNearOrigin
                                 : std::string()));
     }
+}
+
+/// The welded triangles without area: corners on one line (twice the area at
+/// most 1e-12 of the box diagonal squared).
+long long zeroAreaTriangles(const Mesh& mesh, double diagonal)
+{
+    const double tiny = 1e-12 * diagonal * diagonal;
+    long long n = 0;
+    for (Eigen::Index f = 0; f < mesh.F.rows(); ++f) {
+        const Vec3 a = mesh.V.row(mesh.F(f, 0)), b = mesh.V.row(mesh.F(f, 1)), c = mesh.V.row(mesh.F(f, 2));
+        n += (b - a).cross(c - a).norm() <= tiny ? 1 : 0;
+    }
+    return n;
+}
+
+/// The median length of the file's triangle edges (as read: zero where the
+/// 32-bit coordinates collapsed them).
+double medianEdge(const FileGeometry& g)
+{
+    std::vector<double> lengths;
+    lengths.reserve(3 * g.F.size());
+    for (const Eigen::Vector3i& f : g.F)
+        for (int k = 0; k < 3; ++k)
+            lengths.push_back((g.V.row(f[k]) - g.V.row(f[(k + 1) % 3])).norm());
+    const auto middle = lengths.begin() + static_cast<std::ptrdiff_t>(lengths.size() / 2);
+    std::nth_element(lengths.begin(), middle, lengths.end());
+    return lengths.empty() ? 0.0 : *middle;
+}
+
+/// Whether every vertex lies on one straight line: the spread across the
+/// principal axis is below 1e-6 of the spread along it (float noise on a line).
+bool collinear(const MatrixX3d& V)
+{
+    const Eigen::RowVector3d mean = V.colwise().mean();
+    const Eigen::Matrix3d covariance = (V.rowwise() - mean).transpose() * (V.rowwise() - mean);
+    const Eigen::Vector3d spread = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(covariance).eigenvalues(); // ascending
+    return spread(2) > 0.0 && std::sqrt(std::max(spread(1), 0.0)) <= 1e-6 * std::sqrt(spread(2));
+}
+
+/// Refuses a mesh that cannot be the character the file holds (issue 47): one
+/// whose coarse 32-bit coordinates far from the origin step by more than its
+/// median edge, or cost it a quarter of its triangles (collapsed and
+/// flattened: rigging the remains gave a slab, with the up axis blamed; the
+/// generated figure 1e7 away: steps of 1 unit on edges of 2 cm; a unit cube
+/// there is exact and kept); one whose vertices all lie on a line (a curve
+/// skeleton of it has two ends, and the fit said only that); one whose
+/// triangles mostly have no area (a reader that returned garbage without failing).
+void refuseImplausible(const FileGeometry& g, const Mesh& mesh, const ImportOptions& options, const std::string& path,
+                       const ImportInfo& info)
+{
+    const auto triangles = static_cast<long long>(g.F.size());
+    const long long flat = zeroAreaTriangles(mesh, g.box.diagonal()), lost = info.collapsedTriangles + flat;
+    const std::string ofAll = std::to_string(lost) + " of " + std::to_string(triangles) + " triangles";
+    const FileGeometry::Precision& p = g.precision;
+    const double edge = p.ratio > options.precisionFraction ? medianEdge(g) : 0.0; // coarse only: 3 #F lengths
+    if (p.ratio > options.precisionFraction && (p.step > edge || 4 * lost >= triangles))
+        throw InvalidInput(quoted(path) + ": " + coarseText(p) + ", whose typical edge is " + number(edge) +
+                           " units: its shape did not survive (" + ofAll + " lost their area, the rest is snapped "
+                           "to that step). The file's reader (Assimp) holds coordinates as 32-bit floats, so the "
+                           "lost digits cannot be restored here. " + kMoveNearOrigin);
+    if (collinear(mesh.V))
+        throw InvalidInput(quoted(path) + ": every vertex lies on one straight line (the mesh is collinear: its "
+                                          "triangles have no area), so there is no surface or inside to rig. Check "
+                                          "the export (a scale of zero on two axes?)");
+    if (2 * lost > triangles)
+        throw InvalidInput(quoted(path) + ": " + ofAll + " have no area (collinear or coincident corners): the file "
+                                          "is damaged or was not read right. Open it in the modelling tool, remove "
+                                          "degenerate faces (merge by distance) and export it again");
 }
 
 /// The file's normals averaged over welded copies; computed where it has none.
@@ -793,6 +872,7 @@ ImportedCharacter importCharacter(const std::string& path, const ImportOptions& 
     Eigen::Matrix4d fix = orient(geometry, declaredUpAxis(scene, info.format), options, info);
     recentre(geometry, options, path, fix, info);
     weld(geometry, options, path, result.mesh, info);
+    refuseImplausible(geometry, result.mesh, options, path, info);
     precisionWarnings(geometry, options, path, info);
     progress.update("weld", 0.8);
     result.mesh.N = weldedNormals(geometry, info.weldMap, result.mesh);

@@ -17,7 +17,9 @@
 /// export; keeps the file's skeleton, skin weights and the animations that move
 /// the skeleton (sampled at their key times). A file whose 32-bit
 /// coordinates lost precision far from the origin is read with a warning
-/// (`ImportInfo::warnings`).
+/// (`ImportInfo::warnings`), or refused where its shape did not survive;
+/// what cannot be the file's character (every vertex on a line, most
+/// triangles without area) is refused with the cause.
 
 #include "core/common/progress.h"
 #include "core/io/source_mesh.h"
@@ -131,14 +133,21 @@ struct ImportOptions {
     /// 32-bit floats, at its largest coordinate, step by more than this
     /// fraction of the mesh's own extent (a 2-unit mesh 1e7 units away steps
     /// by 1 unit: half its size). Assimp reads every format into 32-bit
-    /// floats, so the loss happened before Rigsmith sees the numbers: it is
-    /// reported, not undone.
+    /// floats (Debian's Assimp 5.2 is built without ASSIMP_DOUBLE_PRECISION),
+    /// so the loss happened before Rigsmith sees the numbers: it is reported,
+    /// not undone. Where the step exceeds the mesh's median edge, or the
+    /// coarse coordinates cost a quarter of the triangles, the file is refused
+    /// instead: its shape did not survive, and no rig of what is left would be right.
     double precisionFraction = 1e-4;
 };
 
 /// Imports a character file.
 /// @throws rig::IoError when the file is missing, unreadable or not understood by Assimp.
-/// @throws rig::InvalidInput when it has no triangles, NaN/inf coordinates or too many triangles.
+/// @throws rig::InvalidInput when it has no triangles, NaN/inf coordinates or too many triangles;
+///         when what the reader returned cannot be the file's character: its
+///         32-bit coordinates far from the origin lost its shape (see
+///         `precisionFraction`), every vertex lies on a line, or most
+///         triangles have no area.
 /// @throws rig::Cancelled when `progress` asks to stop.
 /// Every message names the file.
 ImportedCharacter importCharacter(const std::string& path, const ImportOptions& options = {},

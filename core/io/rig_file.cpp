@@ -1,6 +1,7 @@
 #include "core/io/rig_file.h"
 
 #include "core/common/error.h"
+#include "core/io/gltf_export.h" // writeFileAtomically()
 #include "core/io/strict_json.h"
 
 #include <nlohmann/json.hpp>
@@ -37,24 +38,7 @@ void writeRigFile(const RigFile& rig, const std::string& path)
             labels[std::string(limbKey(l))] = (*rig.labels)[l];
         doc["labels"] = labels;
     }
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw IoError(path + ": cannot write the rig file (cannot create " + tmp + ")");
-        out << doc.dump(2) << '\n'; // nlohmann writes doubles in round-trip form
-        out.close();
-        if (!out) {
-            std::remove(tmp.c_str());
-            throw IoError(path + ": cannot write the rig file (write to " + tmp + " failed)");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::remove(tmp.c_str());
-        throw IoError(path + ": cannot write the rig file (" + ec.message() + ")");
-    }
+    writeFileAtomically(path, doc.dump(2) + "\n", "the rig file"); // nlohmann writes doubles in round-trip form
 }
 
 RigFile readRigFile(const std::string& path)

@@ -27,8 +27,8 @@ struct RigFile {
     std::string templateName;            ///< The template it came from ("humanoid21", a BVH file name...), may be empty.
 };
 
-/// Writes a rig file atomically: to "<path>.tmp" in the same directory, then
-/// renamed over `path`, so a crash never leaves a half-written rig. Numbers are
+/// Writes a rig file atomically (`writeFileAtomically()`: a temporary file in
+/// the same folder renamed over `path`), so a crash never leaves a half-written rig. Numbers are
 /// written so that they read back exactly.
 /// @throws rig::InvalidInput when the skeleton fails `validateSkeleton()`;
 ///         rig::IoError naming the file when it cannot be written.

@@ -651,9 +651,13 @@ Motion readBvh(const std::string& path, const BvhReadOptions& options, const Pro
     return parseBvh(text, path, options, progress);
 }
 
-std::string formatBvh(const Motion& m)
+namespace {
+
+/// The HIERARCHY of `m` and the MOTION lines before `frameCount` frames;
+/// `columns` gets the frame columns in the order the joints are written.
+/// Expects a valid motion.
+std::string bvhHeader(const Motion& m, Eigen::Index frameCount, std::vector<int>& columns)
 {
-    validateMotion(m);
     const std::vector<std::vector<int>> children = [&] {
         std::vector<std::vector<int>> c(m.names.size());
         for (size_t j = 1; j < m.parents.size(); ++j)
@@ -665,10 +669,9 @@ std::string formatBvh(const Motion& m)
         endSites[static_cast<size_t>(m.endSiteParents[e])].push_back(static_cast<int>(e));
 
     std::string out = "HIERARCHY\n";
-    out.reserve(static_cast<size_t>(m.frames.size()) * 9 + m.names.size() * 128 + 64);
     // Columns in the order the joints are written (depth-first, children by
     // index), which is the motion's own order when it came from a file.
-    std::vector<int> columns;
+    columns.clear();
     columns.reserve(m.channels.size());
     // Iterative depth-first walk: (joint, next child to visit).
     std::vector<std::pair<int, size_t>> stack = {{0, 0}};
@@ -716,25 +719,72 @@ std::string formatBvh(const Motion& m)
         stack.pop_back();
     }
 
-    out += "MOTION\nFrames: " + std::to_string(m.frameCount()) + "\nFrame Time: ";
+    out += "MOTION\nFrames: " + std::to_string(frameCount) + "\nFrame Time: ";
     appendNumber(out, m.frameTime);
     out += '\n';
-    for (Eigen::Index f = 0; f < m.frames.rows(); ++f) {
-        for (size_t k = 0; k < columns.size(); ++k) {
-            if (k > 0)
-                out += ' ';
-            appendNumber(out, m.frames(f, columns[k]));
-        }
-        out += '\n';
+    return out;
+}
+
+/// Appends one frame's line: `values` (#C, in channel order) in `columns` order.
+void appendFrame(const std::vector<int>& columns, const double* values, std::string& out)
+{
+    for (size_t k = 0; k < columns.size(); ++k) {
+        if (k > 0)
+            out += ' ';
+        appendNumber(out, values[columns[k]]);
     }
+    out += '\n';
+}
+
+} // namespace
+
+std::string formatBvh(const Motion& m)
+{
+    validateMotion(m);
+    std::vector<int> columns;
+    std::string out = bvhHeader(m, m.frames.rows(), columns);
+    for (Eigen::Index f = 0; f < m.frames.rows(); ++f)
+        appendFrame(columns, m.frames.row(f).data(), out);
     return out;
 }
 
 void writeBvh(const Motion& motion, const std::string& path)
 {
+    validateMotion(motion); // before the file is touched, as formatBvh()
+    writeBvh(motion, motion.frames.rows(),
+             [&motion](Eigen::Index f, std::span<double> values) {
+                 std::copy_n(motion.frames.row(f).data(), values.size(), values.begin());
+             },
+             path);
+}
+
+void writeBvh(const Motion& hierarchy, Eigen::Index frameCount,
+              const std::function<void(Eigen::Index, std::span<double>)>& frameValues, const std::string& path)
+{
     // Atomically, like the project and glTF writes: a crash or a full disk
-    // leaves the previous file as it was.
-    writeFileAtomically(path, formatBvh(motion), "the BVH file");
+    // leaves the previous file as it was. In pieces of 4,096 frames: the text
+    // of 10^6 frames (over 1 GB, built by reallocations) was never needed whole.
+    Motion header = hierarchy;
+    header.frames.resize(0, hierarchy.channelCount());
+    validateMotion(header);
+    std::vector<int> columns;
+    std::string text = bvhHeader(header, frameCount, columns);
+    std::vector<double> values(static_cast<size_t>(header.channelCount()));
+    Eigen::Index next = 0;
+    writeFileAtomically(
+        path,
+        [&](std::string& piece) {
+            piece.swap(text); // the hierarchy, then nothing
+            for (const Eigen::Index last = std::min<Eigen::Index>(next + 4096, frameCount); next < last; ++next) {
+                frameValues(next, values);
+                if (!std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); }))
+                    throw InvalidInput(path + ": frame " + std::to_string(next) +
+                                       " holds NaN or infinite values; nothing was written");
+                appendFrame(columns, values.data(), piece);
+            }
+            return next < frameCount;
+        },
+        "the BVH file");
 }
 
 } // namespace rig

@@ -26,6 +26,8 @@
 #include "core/motion/motion.h"
 
 #include <cstddef>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -75,8 +77,19 @@ Motion parseBvh(std::string_view text, const std::string& sourceName = "<memory>
 std::string formatBvh(const Motion& motion);
 
 /// Writes formatBvh(motion) to a file atomically (a temporary file beside it,
-/// synced, then renamed over it: a crash or a full disk leaves the previous file).
+/// synced, then renamed over it: a crash or a full disk leaves the previous
+/// file), formatted 4,096 frames at a time: the text is never whole in memory.
 /// @throws rig::InvalidInput as formatBvh(); rig::IoError when the file cannot be written.
 void writeBvh(const Motion& motion, const std::string& path);
+
+/// writeBvh() of a motion whose frames are made as they are written, so
+/// that they are never all in memory: `frameValues(f, values)` fills frame
+/// f's #C channel values (f from 0 to frameCount - 1, in order). The frames
+/// of `hierarchy` itself are ignored.
+/// @throws rig::InvalidInput as formatBvh(), or naming the file and the frame
+///         when a value is not finite (nothing is written); rig::IoError when
+///         the file cannot be written; what `frameValues` throws.
+void writeBvh(const Motion& hierarchy, Eigen::Index frameCount,
+              const std::function<void(Eigen::Index, std::span<double>)>& frameValues, const std::string& path);
 
 } // namespace rig

@@ -160,7 +160,7 @@ ClipFile readClipFile(const std::string& path, const std::string& animation, con
     out.format = lower(std::filesystem::path(path).extension().string());
     if (!out.format.empty() && out.format[0] == '.')
         out.format.erase(0, 1);
-    const ImportedCharacter c = importCharacterGuarded(path, {}, guardedImportDefaults(), progress);
+    const ImportedCharacter c = importCharacterGuarded(path, importDefaults(), guardedImportDefaults(), progress);
     if (!c.skeleton)
         throw InvalidInput("'" + path + "' has no skeleton, so it holds no motion to play: load a BVH file or a "
                            "rigged, animated file (FBX, glTF, DAE, .X, MD5, ...)");

@@ -1,12 +1,15 @@
-// retargetedMotion() of retarget.h: a retargeted clip as a BVH motion of the
-// target skeleton (ZYX Euler channels, continuous from frame to frame).
+// retargetedMotion() and writeRetargetedBvh() of retarget.h: a retargeted clip
+// as a BVH motion of the target skeleton (ZYX Euler channels, continuous from
+// frame to frame).
 #include "core/motion/retarget.h"
 
 #include "core/common/error.h"
+#include "core/motion/bvh_file.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <span>
 #include <string>
 
 namespace rig {
@@ -55,7 +58,11 @@ Vec3 continuousEuler(const Vec3& e, const Vec3& previous)
 
 } // namespace
 
-Motion retargetedMotion(const RetargetedClip& clip, const Skeleton& target)
+namespace {
+
+/// retargetedMotion() without its frames: the target's hierarchy, channels,
+/// End Sites and the clip's frame time.
+Motion retargetedHierarchy(const RetargetedClip& clip, const Skeleton& target)
 {
     try {
         validateSkeleton(target);
@@ -86,29 +93,62 @@ Motion retargetedMotion(const RetargetedClip& clip, const Skeleton& target)
         }
     }
     m.frameTime = clip.frameTime;
-    m.frames.resize(static_cast<Eigen::Index>(clip.frames.size()), m.channelCount());
-    std::vector<Quat> world(static_cast<size_t>(n));
-    for (size_t f = 0; f < clip.frames.size(); ++f) {
-        const PosedSkeleton posed = forwardKinematics(target, clip.frames[f]);
-        int col = 0;
-        for (int i = 0; i < n; ++i) {
-            world[static_cast<size_t>(i)] = posed.orientations[static_cast<size_t>(i)] * target.bindOrientations[static_cast<size_t>(i)].conjugate();
-            const int p = target.parents[static_cast<size_t>(i)];
-            const Quat local = p < 0 ? world[static_cast<size_t>(i)] : Quat(world[static_cast<size_t>(p)].conjugate() * world[static_cast<size_t>(i)]);
-            if (p < 0)
-                for (int a = 0; a < 3; ++a)
-                    m.frames(static_cast<Eigen::Index>(f), col++) = clip.frames[f].rootTranslation[a];
-            Vec3 e = eulerZYX(local.normalized().toRotationMatrix());
-            if (f > 0) {
-                const auto prev = static_cast<Eigen::Index>(f - 1);
-                e = continuousEuler(e, Vec3(m.frames(prev, col), m.frames(prev, col + 1), m.frames(prev, col + 2)));
-            }
+    return m;
+}
+
+/// Frame f's channel values (`row`, #C), its angles continued from
+/// `previous` (frame f - 1's values; ignored for f = 0). `world` is scratch
+/// of #J rotations.
+void retargetedFrame(const RetargetedClip& clip, const Skeleton& target, size_t f, std::span<const double> previous,
+                     std::vector<Quat>& world, std::span<double> row)
+{
+    const int n = target.jointCount();
+    const PosedSkeleton posed = forwardKinematics(target, clip.frames[f]);
+    size_t col = 0;
+    for (int i = 0; i < n; ++i) {
+        world[static_cast<size_t>(i)] = posed.orientations[static_cast<size_t>(i)] * target.bindOrientations[static_cast<size_t>(i)].conjugate();
+        const int p = target.parents[static_cast<size_t>(i)];
+        const Quat local = p < 0 ? world[static_cast<size_t>(i)] : Quat(world[static_cast<size_t>(p)].conjugate() * world[static_cast<size_t>(i)]);
+        if (p < 0)
             for (int a = 0; a < 3; ++a)
-                m.frames(static_cast<Eigen::Index>(f), col++) = e[a];
-        }
+                row[col++] = clip.frames[f].rootTranslation[a];
+        Vec3 e = eulerZYX(local.normalized().toRotationMatrix());
+        if (f > 0)
+            e = continuousEuler(e, Vec3(previous[col], previous[col + 1], previous[col + 2]));
+        for (int a = 0; a < 3; ++a)
+            row[col++] = e[a];
+    }
+}
+
+} // namespace
+
+Motion retargetedMotion(const RetargetedClip& clip, const Skeleton& target)
+{
+    Motion m = retargetedHierarchy(clip, target);
+    const auto columns = static_cast<size_t>(m.channelCount());
+    m.frames.resize(static_cast<Eigen::Index>(clip.frames.size()), m.channelCount());
+    std::vector<Quat> world(static_cast<size_t>(target.jointCount()));
+    for (size_t f = 0; f < clip.frames.size(); ++f) {
+        const auto previous = f > 0 ? std::span<const double>(m.frames.row(static_cast<Eigen::Index>(f - 1)).data(), columns)
+                                    : std::span<const double>();
+        retargetedFrame(clip, target, f, previous, world,
+                        std::span<double>(m.frames.row(static_cast<Eigen::Index>(f)).data(), columns));
     }
     validateMotion(m);
     return m;
+}
+
+void writeRetargetedBvh(const RetargetedClip& clip, const Skeleton& target, const std::string& path)
+{
+    const Motion m = retargetedHierarchy(clip, target);
+    std::vector<Quat> world(static_cast<size_t>(target.jointCount()));
+    std::vector<double> previous(static_cast<size_t>(m.channelCount()));
+    writeBvh(m, static_cast<Eigen::Index>(clip.frames.size()),
+             [&](Eigen::Index f, std::span<double> row) {
+                 retargetedFrame(clip, target, static_cast<size_t>(f), previous, world, row);
+                 std::copy(row.begin(), row.end(), previous.begin());
+             },
+             path);
 }
 
 } // namespace rig

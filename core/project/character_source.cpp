@@ -24,7 +24,7 @@ LoadedCharacter loadCharacter(const std::string& spec, const GuardedImportOption
     if (!isDefaultCharacterSpec(spec)) {
         // Foreign formats are read by Assimp in the importer process: a reader that
         // crashes or hangs on a hostile file costs a message, not the session.
-        out.imported = importCharacterGuarded(spec, {}, guard, progress);
+        out.imported = importCharacterGuarded(spec, importDefaults(), guard, progress);
         out.displayName = std::filesystem::path(spec).filename().string();
         out.stats = meshStats(out.imported.mesh);
         return out;

@@ -17,10 +17,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
+#include <set>
+
+#include <unistd.h>
 
 namespace rig {
 namespace {
@@ -295,6 +300,64 @@ TEST(GltfExport, UnwritableFolderAndFullDiskAreIoErrorsNamingTheFile)
     // /dev/full fails every write with ENOSPC: the disk is full.
     expectError<IoError>([&] { exportGltf("/dev/full", c.mesh, c.skeleton, c.weights, c.frames, c.frameTime); },
                          "/dev/full: cannot write the glTF file (disk full");
+}
+
+TEST(GltfExport, StaleTemporariesOfKilledWritesAreSweptAndNothingElse)
+{
+    // A write killed between mkstemp and rename leaves "hero.glb.tmp.XXXXXX";
+    // they piled up beside the artist's exports (issue 47).
+    const fs::path dir = fs::temp_directory_path() / ("rigsmith_sweep_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const auto old = fs::file_time_type::clock::now() - std::chrono::hours(25);
+    auto make = [&](const std::string& name, bool stale) {
+        std::ofstream(dir / name) << "x";
+        if (stale)
+            fs::last_write_time(dir / name, old);
+    };
+    make("hero.glb.tmp.Ab3dE9", true);       // ours, a day old: removed
+    make("walk.bvh.tmp.zzzzzz", true);       // ours, another target in the folder: removed
+    make("hero.glb.tmp.Xy7890", false);      // ours but fresh (a write under way?): kept
+    make("notes.txt.tmp.Ab3dE9", true);      // not a kind of file we write: kept
+    make("hero.glb.tmp.Ab3dE", true);        // five characters, not mkstemp's six: kept
+    make("hero.glb.tmp", true);              // not our pattern: kept
+    make("hero.glb.tmp.Ab3dE9.bak", true);   // kept
+    fs::create_directory(dir / "dir.glb.tmp.Ab3dE9"); // a folder: kept
+    fs::last_write_time(dir / "dir.glb.tmp.Ab3dE9", old);
+    writeFileAtomically((dir / "other.glb").string(), "bytes", "the glTF file");
+    std::set<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir))
+        left.insert(e.path().filename().string());
+    EXPECT_EQ(left, (std::set<std::string>{"other.glb", "hero.glb.tmp.Xy7890", "notes.txt.tmp.Ab3dE9",
+                                           "hero.glb.tmp.Ab3dE", "hero.glb.tmp", "hero.glb.tmp.Ab3dE9.bak",
+                                           "dir.glb.tmp.Ab3dE9"}));
+    fs::remove_all(dir);
+}
+
+TEST(GltfExport, AFileWrittenInPiecesIsWholeOrNotThere)
+{
+    const fs::path dir = fs::temp_directory_path() / ("rigsmith_pieces_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string path = (dir / "clip.bvh").string();
+    int pieces = 0;
+    writeFileAtomically(path, [&](std::string& piece) { piece = std::to_string(pieces); return ++pieces < 3; },
+                        "the BVH file");
+    std::ifstream in(path);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), "012");
+    // A producer that fails half-way leaves the previous file and no temporary.
+    EXPECT_THROW(writeFileAtomically(
+                     path,
+                     [](std::string& piece) -> bool {
+                         if (!piece.empty())
+                             throw InvalidInput("half-way");
+                         piece = "new";
+                         throw InvalidInput("half-way");
+                     },
+                     "the BVH file"),
+                 InvalidInput);
+    std::ifstream again(path);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()), "012");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+    fs::remove_all(dir);
 }
 
 TEST(GltfExport, AssimpReadsBackJointsHierarchyWeightsAndAnimation)

@@ -12,8 +12,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <thread>
+
+#include <cstdlib>
 
 #include <sys/stat.h>
 
@@ -129,6 +132,36 @@ TEST(GuardedImport, CrashAbortAndKillEndInAMessageNamingTheFile)
     EXPECT_NE(m.find("cannot start the importer"), std::string::npos) << m;
 }
 
+TEST(GuardedImport, TheReadersOwnMessagesGoToTheLogNotToStderr)
+{
+    // Assimp's assertion text and glibc's heap reports were printed on the
+    // command line's stderr beside our one-line message (issue 47).
+    const std::string path = write("assert.ply", "ply\n");
+    const std::string log = tempFile("import.log").string();
+    fs::remove(log);
+    GuardedImportOptions o = fake("assert", "echo 'ai_assert failure in ./code/Triangulate.cpp(238): numOut' >&2\n"
+                                            "kill -ABRT $$");
+    o.logPath = log;
+    ::testing::internal::CaptureStderr();
+    const std::string m = messageOf([&] { importCharacterGuarded(path, {}, o); });
+    const std::string printed = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(printed, "");
+    EXPECT_EQ(m, path + ": the PLY reader aborted on this file (SIGABRT); the file is probably corrupt. Nothing was "
+                     "changed. The reader's own messages are in " + log);
+    std::ifstream in(log);
+    const std::string logged((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(logged.find("rigsmith-import " + path + "\nai_assert failure in ./code/Triangulate.cpp(238)"),
+              std::string::npos) << logged;
+    // A reader that prints nothing leaves the log as it was.
+    o = fake("quiet_segv", "kill -SEGV $$");
+    o.logPath = log;
+    messageOf([&] { importCharacterGuarded(path, {}, o); });
+    std::ifstream again(log);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()), logged);
+    for (const fs::path& p : {fs::path(log), fs::path(path), tempFile("assert.sh"), tempFile("quiet_segv.sh")})
+        fs::remove(p);
+}
+
 TEST(GuardedImport, AHangIsStoppedAtTheTimeout)
 {
     const std::string path = write("hang.ply", "ply\n");
@@ -200,9 +233,93 @@ TEST(GuardedImport, ADeclaredFaceCountAboveTheLimitIsRefusedBeforeReading)
         importCharacterGuarded(path, {}, o);
         ADD_FAILURE() << "accepted";
     } catch (const InvalidInput& e) {
-        EXPECT_EQ(std::string(e.what()), path + ": its PLY header declares 10000000 faces; at most 5000000 are "
-                                                "supported (decimate it first). Refused before reading it");
+        EXPECT_EQ(std::string(e.what()),
+                  path + ": its PLY header declares 10000000 faces (at least as many triangles); at most 5000000 "
+                         "are read (decimate it first, or raise the limit with the environment variable "
+                         "RIGSMITH_MAX_TRIANGLES=N). Refused before reading it");
     }
+}
+
+/// `importCharacterGuarded(path, import)` with an importer that must not start:
+/// the pre-scan's refusal, or "started" when the importer ran.
+std::string refusedBeforeReading(const std::string& path, const ImportOptions& import)
+{
+    const GuardedImportOptions o = fake("must_not_run", "kill -SEGV $$");
+    std::string message = "accepted";
+    try {
+        importCharacterGuarded(path, import, o);
+    } catch (const InvalidInput& e) {
+        message = e.what();
+    } catch (const IoError& e) {
+        message = std::string("started: ") + e.what();
+    }
+    fs::remove(o.importer);
+    return message;
+}
+
+TEST(GuardedImport, AnObjOverTheLimitIsRefusedByCountingItsFaceLines)
+{
+    // 10M triangles were read in 40 s before the limit applied (issue 47).
+    // 2,500 quads and 20 pentagons: 5,000 + 60 triangles (n - 2 per polygon).
+    std::string obj = "# a comment line f 1 2 3\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 2 0\nvt 0 0\n";
+    for (int i = 0; i < 2500; ++i)
+        obj += i % 2 ? "f 1/1 2/1 4/1 3/1\n" : "  f\t1 2 4 3 # quad\r\n";
+    for (int i = 0; i < 20; ++i)
+        obj += i < 19 ? "f 1 2 5 4 3\n" : "f 1 2 5 4 3"; // the last line without its newline
+    const std::string path = write("quads.obj", obj);
+    ImportOptions import;
+    import.maxTriangles = 5059;
+    EXPECT_EQ(refusedBeforeReading(path, import),
+              path + ": its OBJ face lines hold more than 5059 triangles; at most 5059 are read (decimate it first, "
+                     "or raise the limit with the environment variable RIGSMITH_MAX_TRIANGLES=N). Refused before "
+                     "reading it");
+    import.maxTriangles = 5060; // at the limit the reader runs (here the fake importer, which crashes)
+    EXPECT_EQ(refusedBeforeReading(path, import).rfind("started: ", 0), 0u);
+    fs::remove(path);
+}
+
+TEST(GuardedImport, GltfGlbAndStlOverTheLimitAreRefusedBeforeReading)
+{
+    // glTF: the accessors' counts; 3,000 indices (1,000 triangles) and a
+    // non-indexed strip of 1,002 positions (1,000 more).
+    const std::string json = R"({"asset": {"version": "2.0"}, "accessors": [{"count": 3000}, {"count": 1002}],
+        "meshes": [{"primitives": [{"indices": 0, "attributes": {"POSITION": 1}},
+                                   {"mode": 5, "attributes": {"POSITION": 1}}]}]})";
+    const std::string gltf = write("big.gltf", json);
+    std::string glb = "glTF";
+    auto u32 = [&](std::uint32_t v) { glb.append(reinterpret_cast<const char*>(&v), 4); };
+    u32(2);
+    u32(static_cast<std::uint32_t>(20 + json.size()));
+    u32(static_cast<std::uint32_t>(json.size()));
+    glb += "JSON" + json;
+    const std::string glbPath = write("big.glb", glb);
+    std::string stl = "solid s\n";
+    for (int i = 0; i < 2001; ++i)
+        stl += " facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n   vertex 0 1 0\n  endloop\n endfacet\n";
+    const std::string stlPath = write("big.stl", stl + "endsolid s\n");
+    ImportOptions import;
+    import.maxTriangles = 1999;
+    EXPECT_EQ(refusedBeforeReading(gltf, import).rfind(gltf + ": its glTF accessors declare 2000 triangles; at most "
+                                                              "1999 are read (", 0), 0u) << refusedBeforeReading(gltf, import);
+    EXPECT_EQ(refusedBeforeReading(glbPath, import).rfind(glbPath + ": its glTF accessors declare 2000 triangles", 0), 0u)
+        << refusedBeforeReading(glbPath, import);
+    EXPECT_EQ(refusedBeforeReading(stlPath, import).rfind(stlPath + ": its STL facets number more than 1999 triangles", 0), 0u)
+        << refusedBeforeReading(stlPath, import);
+    import.maxTriangles = 2001;
+    for (const std::string& p : {gltf, glbPath, stlPath})
+        EXPECT_EQ(refusedBeforeReading(p, import).rfind("started: ", 0), 0u) << p;
+    for (const std::string& p : {gltf, glbPath, stlPath})
+        fs::remove(p);
+}
+
+TEST(GuardedImport, TheTriangleLimitIsRaisedByTheEnvironment)
+{
+    EXPECT_EQ(importDefaults().maxTriangles, ImportOptions{}.maxTriangles);
+    ::setenv("RIGSMITH_MAX_TRIANGLES", "12000000", 1);
+    EXPECT_EQ(importDefaults().maxTriangles, 12'000'000);
+    ::setenv("RIGSMITH_MAX_TRIANGLES", "lots", 1);
+    EXPECT_EQ(importDefaults().maxTriangles, ImportOptions{}.maxTriangles);
+    ::unsetenv("RIGSMITH_MAX_TRIANGLES");
 }
 
 TEST(GuardedImport, LoadCharacterGoesThroughTheImporter)

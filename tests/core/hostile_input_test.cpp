@@ -1,9 +1,11 @@
-// Hostile inputs of issue 21 that are not a reader's own concern: the weld of
-// import on degenerate or far-away geometry (a signed overflow before, found
+// Hostile inputs of issues 21 and 47 that are not a reader's own concern: the
+// weld of import on degenerate or far-away geometry, and what a reader returns
+// that cannot be the file's character (collinear, mostly without area) (a signed overflow before, found
 // only by UBSan; here the result is checked so a release build tests it too).
 #include "core/io/mesh_import.h"
 
 #include "core/common/error.h"
+#include "tests/support/expect_error.h"
 
 #include <gtest/gtest.h>
 
@@ -65,6 +67,41 @@ TEST(HostileInput, AZeroSizeMeshIsRefusedWithAMessage)
         }
         fs::remove(path);
     }
+}
+
+std::string refusalOf(const std::string& path)
+{
+    return test::errorMessage<InvalidInput>([&] { importCharacter(path); });
+}
+
+TEST(HostileInput, ACollinearMeshIsRefusedNamingTheCause)
+{
+    // Every vertex on a slanted line: `rig` said only "the skeleton has 2 end
+    // nodes", and the flat/line explanation looked at the axis-aligned box (issue 47).
+    const std::string path = writeTemp("line.obj", "v 0 0 0\nv 1 1 1\nv 2 2 2\nv 3 3.0000001 3\nf 1 2 3\nf 2 3 4\n");
+    EXPECT_EQ(refusalOf(path), "'" + path + "': every vertex lies on one straight line (the mesh is collinear: its "
+                                            "triangles have no area), so there is no surface or inside to rig. "
+                                            "Check the export (a scale of zero on two axes?)");
+    fs::remove(path);
+}
+
+TEST(HostileInput, AMeshWhoseTrianglesMostlyHaveNoAreaIsRefused)
+{
+    // A reader that returns garbage without failing: a tetrahedron and twenty
+    // triangles whose third corner lies on the first edge.
+    std::string obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 3 4\nf 2 3 4\n";
+    for (int i = 1; i <= 20; ++i)
+        obj += "v " + std::to_string(i / 22.0) + " 0 0\nf 1 2 " + std::to_string(4 + i) + "\n";
+    const std::string path = writeTemp("slivers.obj", obj);
+    EXPECT_EQ(refusalOf(path).rfind("'" + path + "': 20 of 24 triangles have no area (collinear or coincident "
+                                                 "corners): the file is damaged or was not read right", 0), 0u)
+        << refusalOf(path);
+    // A few such triangles among good ones are kept (exports often carry some).
+    std::string some = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0.5 0 0\nf 1 2 3\nf 1 2 4\nf 1 3 4\nf 2 3 4\nf 1 2 5\n";
+    const std::string kept = writeTemp("one_sliver.obj", some);
+    EXPECT_EQ(importCharacter(kept).mesh.F.rows(), 5);
+    fs::remove(path);
+    fs::remove(kept);
 }
 
 } // namespace

@@ -11,10 +11,14 @@
 #include <atomic>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <numbers>
 #include <random>
+
+#include <unistd.h>
 
 #ifndef RIGSMITH_ASSIMP_MODELS
 #define RIGSMITH_ASSIMP_MODELS "/usr/share/assimp/models"
@@ -712,6 +716,29 @@ TEST(Retarget, RetargetedMotionIsABvhOfTheTarget)
     for (int f = 1; f < 90; ++f)
         for (int c = 3; c < spun.channelCount(); ++c)
             EXPECT_LT(std::abs(spun.frames(f, c) - spun.frames(f - 1, c)), 30.0) << f << " " << c;
+}
+
+TEST(Retarget, ALongClipIsWrittenFrameByFrameAsTheWholeMotionWould)
+{
+    // Issue 47: `rigsmith retarget` built the whole target motion (528 MB at
+    // 10^6 frames) before writing it. writeRetargetedBvh() computes each
+    // frame as it is written: the same bytes, every frame kept (10,000 frames
+    // cross the writer's 4,096-frame pieces), angles continued across them.
+    const Skeleton& target = defaultRig();
+    Motion src = randomClip(templateMotion(0), 10'000, 7);
+    for (int f = 0; f < 10'000; ++f) // a steady spin: continuity across pieces matters
+        setRotation(src, f, 0, 0, 3.0 * f, 0);
+    const RetargetedClip r = retargetClip(src, target, {.rest = RetargetRest::Zero});
+    ASSERT_EQ(r.frames.size(), 10'000u);
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("rigsmith_retarget_long_" + std::to_string(::getpid()) + ".bvh");
+    writeRetargetedBvh(r, target, path.string());
+    std::ifstream in(path, std::ios::binary);
+    const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(path);
+    const Motion whole = retargetedMotion(r, target);
+    EXPECT_TRUE(written == formatBvh(whole)) << "frame-by-frame output differs from the whole motion's";
+    EXPECT_EQ(parseBvh(written, "long.bvh").frameCount(), 10'000);
 }
 
 } // namespace

@@ -117,7 +117,9 @@ TEST(RigFile, RoundTripsExactlyAndAtomically)
     const std::string path = tempPath("rig.json");
     writeText(path, "old contents");
     writeRigFile(rig, path);
-    EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+    const std::string tmp = std::filesystem::path(path).filename().string() + ".tmp";
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+        EXPECT_NE(e.path().filename().string().rfind(tmp, 0), 0u) << "a temporary file was left: " << e.path();
     const RigFile back = readRigFile(path);
     EXPECT_EQ(back.skeleton.names, rig.skeleton.names);
     EXPECT_EQ(back.skeleton.parents, rig.skeleton.parents);
