@@ -4,6 +4,7 @@
 
 #include "core/common/error.h"
 #include "core/rig/template.h"
+#include "tests/support/skeletons.h"
 
 #include <gtest/gtest.h>
 
@@ -14,13 +15,7 @@ namespace {
 
 Skeleton templateSkeleton(const std::string& name)
 {
-    const RigTemplate t = builtinTemplate(name);
-    Skeleton s;
-    s.names = t.names;
-    s.parents = t.parents;
-    s.bindPositions = t.restPositions;
-    s.bindOrientations.assign(t.names.size(), Eigen::Quaterniond::Identity());
-    return s;
+    return test::restSkeleton(builtinTemplate(name));
 }
 
 TEST(BoneNames, EveryPresetNamesEveryJointOfTheHumanoidTemplatesUniquely)

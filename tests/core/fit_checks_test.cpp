@@ -1,6 +1,7 @@
 #include "core/rig/fit_checks.h"
 
 #include "core/common/error.h"
+#include "tests/support/skeletons.h"
 
 #include <gtest/gtest.h>
 
@@ -16,13 +17,7 @@ const RigTemplate& humanoid21()
 /// The template's rest pose as a fitted rig: plausible by construction.
 Skeleton restRig()
 {
-    const RigTemplate& t = humanoid21();
-    Skeleton s;
-    s.names = t.names;
-    s.parents = t.parents;
-    s.bindPositions = t.restPositions;
-    s.bindOrientations.assign(t.names.size(), Eigen::Quaterniond::Identity());
-    return s;
+    return test::restSkeleton(humanoid21());
 }
 
 int joint(const Skeleton& s, const std::string& name)

@@ -62,6 +62,17 @@ Skeleton humanoid(const std::function<std::string(const std::string&, const std:
     return skeletonOf(r);
 }
 
+/// Rigsmith's (and the CMU / MotionBuilder) names for `humanoid()`.
+std::string rigsmithNames(const std::string& part, const std::string& side)
+{
+    static const std::map<std::string, std::string> n = {
+        {"root", "Root"}, {"hips", "Hips"}, {"spine", "Spine"}, {"chest", "Spine1"}, {"neck", "Neck"},
+        {"head", "Head"}, {"clavicle", "Shoulder"}, {"upperarm", "Arm"}, {"forearm", "ForeArm"},
+        {"hand", "Hand"}, {"index", "HandIndex1"}, {"thumb", "HandThumb1"}, {"thigh", "UpLeg"},
+        {"calf", "Leg"}, {"foot", "Foot"}, {"toe", "ToeBase"}};
+    return std::string(side == "L" ? "Left" : side == "R" ? "Right" : "") + n.at(part);
+}
+
 void expectFull(const Skeleton& s, const CanonicalJointMap& m, const std::map<CJ, std::string>& expected)
 {
     EXPECT_TRUE(m.unmapped().empty()) << m.unmapped().size() << " unmapped, first "
@@ -253,14 +264,7 @@ TEST(JointMap, AQuadrupedLeavesJointsUnmapped)
 
 TEST(JointScore, ErrorsOffsetsAndLabels)
 {
-    const Skeleton a = humanoid([](const std::string& p, const std::string& side) {
-        static const std::map<std::string, std::string> n = {
-            {"root", "Root"}, {"hips", "Hips"}, {"spine", "Spine"}, {"chest", "Spine1"}, {"neck", "Neck"},
-            {"head", "Head"}, {"clavicle", "Shoulder"}, {"upperarm", "Arm"}, {"forearm", "ForeArm"},
-            {"hand", "Hand"}, {"index", "HandIndex1"}, {"thumb", "HandThumb1"}, {"thigh", "UpLeg"},
-            {"calf", "Leg"}, {"foot", "Foot"}, {"toe", "ToeBase"}};
-        return std::string(side == "L" ? "Left" : side == "R" ? "Right" : "") + n.at(p);
-    });
+    const Skeleton a = humanoid(rigsmithNames);
     Skeleton f = a;
     const CanonicalJointMap m = mapCanonicalJoints(a);
     const int knee = m[CJ::LeftKnee];
@@ -300,15 +304,7 @@ TEST(JointScore, ErrorsOffsetsAndLabels)
 // ankle on the character's right) is judged by the character's own sides.
 TEST(JointScore, LabelsAreJudgedByLimbAndByTheCharactersOwnSides)
 {
-    const auto names = [](const std::string& p, const std::string& side) {
-        static const std::map<std::string, std::string> n = {
-            {"root", "Root"}, {"hips", "Hips"}, {"spine", "Spine"}, {"chest", "Spine1"}, {"neck", "Neck"},
-            {"head", "Head"}, {"clavicle", "Shoulder"}, {"upperarm", "Arm"}, {"forearm", "ForeArm"},
-            {"hand", "Hand"}, {"index", "HandIndex1"}, {"thumb", "HandThumb1"}, {"thigh", "UpLeg"},
-            {"calf", "Leg"}, {"foot", "Foot"}, {"toe", "ToeBase"}};
-        return std::string(side == "L" ? "Left" : side == "R" ? "Right" : "") + n.at(p);
-    };
-    Skeleton a = humanoid(names);
+    Skeleton a = humanoid(rigsmithNames);
     // A big head: the head top 0.9 above the skull's base, the right hand raised beside it.
     a.names.push_back("HeadTop");
     a.parents.push_back(static_cast<int>(std::find(a.names.begin(), a.names.end(), "Head") - a.names.begin()));

@@ -41,4 +41,14 @@ Skeleton groundTruthSkeleton(const Humanoid& h)
     return s;
 }
 
+Skeleton restSkeleton(const RigTemplate& t)
+{
+    Skeleton s;
+    s.names = t.names;
+    s.parents = t.parents;
+    s.bindPositions = t.restPositions;
+    s.bindOrientations.assign(t.names.size(), Eigen::Quaterniond::Identity());
+    return s;
+}
+
 } // namespace rig::test

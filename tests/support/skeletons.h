@@ -6,6 +6,7 @@
 #include "core/common/types.h"
 #include "core/character/humanoid.h"
 #include "core/rig/skeleton.h"
+#include "core/rig/template.h"
 
 #include <vector>
 
@@ -21,5 +22,9 @@ Skeleton treeSkeleton(const std::vector<int>& parents, const std::vector<Vec3>& 
 
 /// The generator's joints of `h` as a skeleton, bones oriented (`orientBones()`).
 Skeleton groundTruthSkeleton(const Humanoid& h);
+
+/// A template's rest pose as a rig: its names, parents and rest positions,
+/// bind orientations the identity (a plausible fit by construction).
+Skeleton restSkeleton(const RigTemplate& t);
 
 } // namespace rig::test
