@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -44,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     static const rig::GuardedImportOptions guard = options();
     if (size == 0)
         return 0;
-    const std::string path = "/tmp/rigsmith_import_fuzz_" + std::to_string(::getpid()) + kExtensions[data[0] % 5];
+    static const std::string folder = std::filesystem::temp_directory_path().string();
+    const std::string path = folder + "/rigsmith_import_fuzz_" + std::to_string(::getpid()) + kExtensions[data[0] % 5];
     {
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(data) + 1, static_cast<std::streamsize>(size - 1));
