@@ -164,7 +164,7 @@ int cmdFit(const std::vector<std::string>& raw)
                     {"end_nodes", s.count(NodeType::End)},
                     {"orientation", orientationJson(project.orientationResult())},
                     {"humanoid", check ? humanoidVerdictJson(*check) : json(nullptr)},
-                    {"warnings", fitWarningsJson(project, "fit", labelsGiven || !check ? nullptr : &*check)},
+                    {"warnings", fitWarningsJson(project, "fit", check ? &*check : nullptr, !labelsGiven)},
                     {"notes", rig.notes}};
     for (const std::string& note : rig.notes)
         std::cout << "  note: " << note << '\n';

@@ -219,7 +219,8 @@ json humanoidVerdictJson(const HumanoidCheck& check)
             {"reasons", check.reasons}};
 }
 
-json fitWarningsJson(const RigProject& project, const std::string& command, const HumanoidCheck* labelsChosenBy)
+json fitWarningsJson(const RigProject& project, const std::string& command, const HumanoidCheck* check,
+                     bool labelsChosen)
 {
     json out = json::array();
     const FitResult& rig = *project.rig();
@@ -228,11 +229,10 @@ json fitWarningsJson(const RigProject& project, const std::string& command, cons
         out.push_back({{"kind", w.kind},
                        {"joint", w.joint >= 0 ? json(rig.skeleton.names[static_cast<size_t>(w.joint)]) : json(nullptr)},
                        {"message", w.message}});
-    if (labelsChosenBy)
-        for (const HumanoidDoubt& d : labelsChosenBy->doubts)
+    if (check && labelsChosen)
+        for (const HumanoidDoubt& d : check->doubts)
             out.push_back({{"kind", d.kind}, {"joint", nullptr}, {"message", d.message}});
-    if (const auto check = project.requireHumanoid() ? std::nullopt : humanoidCheckOf(project);
-        check && !check->looksHumanoid())
+    if (check && !project.requireHumanoid() && !check->looksHumanoid())
         out.push_back({{"kind", "forced_not_humanoid"},
                        {"joint", nullptr},
                        {"message", "--force overrode the humanoid check on " + project.character()->source + ": " +

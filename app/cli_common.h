@@ -88,9 +88,9 @@ std::optional<HumanoidCheck> humanoidCheckOf(const RigProject& project);
 /// "reasons"}.
 json humanoidVerdictJson(const HumanoidCheck& check);
 
-/// Checks the project's fitted rig (core/rig/fit_checks.h) and, where
-/// Rigsmith chose the labels (`labelsChosenBy`, the check they came with;
-/// null when the user gave them), that check's doubts (a body chosen with
+/// Checks the project's fitted rig (core/rig/fit_checks.h) and, with the
+/// humanoid check of its curve skeleton (`check`; null where none was made)
+/// and where Rigsmith chose the labels (`labelsChosen`), that check's doubts (a body chosen with
 /// little confidence, ends on the ground beside the feet:
 /// `HumanoidCheck::doubts`, kinds "doubtful_body", "extra_ground_ends"); when
 /// the humanoid check was overridden (`--force`: the project does not require
@@ -98,7 +98,8 @@ json humanoidVerdictJson(const HumanoidCheck& check);
 /// "forced_not_humanoid"); prints each warning on stderr ("rigsmith COMMAND:
 /// warning: ...") and returns them
 /// as the report's "warnings" array.
-json fitWarningsJson(const RigProject& project, const std::string& command, const HumanoidCheck* labelsChosenBy);
+json fitWarningsJson(const RigProject& project, const std::string& command, const HumanoidCheck* check,
+                     bool labelsChosen);
 
 /// `--strict` (fit, rig): 3 when `warnings` is not empty (saying so on
 /// stderr), else 0. What was asked is written before: the warnings name what to check.

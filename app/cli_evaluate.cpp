@@ -245,7 +245,7 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         fitted = fitRig(project, labels);
         project.setRig(labels, std::make_shared<const FitResult>(*fitted));
         fitClock.lap("fit");
-        warnings = fitWarningsJson(project, "evaluate", &humanoid);
+        warnings = fitWarningsJson(project, "evaluate", &humanoid, true);
         if (const auto out = a.value("--rig-out"))
             writeRigInFileFrame(*out, fitted->skeleton, oriented.rotation, project.rigTemplate()->name);
         if (hasReference) {

@@ -207,7 +207,7 @@ int cmdRig(const std::vector<std::string>& raw)
                     {"labels", formatEndNodeLabels(labels)},
                     {"humanoid", check ? humanoidVerdictJson(*check) : json(nullptr)},
                     {"warnings", a.flag("--use-file-skeleton") ? json::array()
-                                 : fitWarningsJson(project, "rig", labelsGiven || !check ? nullptr : &*check)},
+                                 : fitWarningsJson(project, "rig", check ? &*check : nullptr, !labelsGiven)},
                     {"weights", weightOptions.method},
                     {"unreached_vertices", d.unreachedVertices},
                     {"bleeding_vertices", d.bleedingVertices},
