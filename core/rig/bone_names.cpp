@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <optional>
@@ -36,7 +37,14 @@ constexpr std::array<PartNames, 13> kParts = {{
 constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kFingers = {{
     {"Thumb", "Thumb"}, {"Index", "Index"}, {"Middle", "Middle"}, {"Ring", "Ring"}, {"Pinky", "Little"}}};
 
-const std::vector<std::string> kPresets = {"rigsmith", "mixamo", "unity", "unreal", "vrm"};
+/// The presets with their titles, in the order a UI lists them.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kPresets = {{
+    {"rigsmith", "Rigsmith (Mixamo's names without a namespace)"},
+    {"mixamo", "Mixamo (mixamorig:)"},
+    {"unity", "Unity Humanoid"},
+    {"unreal", "Unreal Engine 5 mannequin"},
+    {"vrm", "VRM 1.0 humanoid"},
+}};
 
 /// A joint name split as "Left" + "HandIndex" + "2".
 struct Parsed {
@@ -110,31 +118,32 @@ std::string partName(const std::string& preset, const Parsed& p)
 
 const std::vector<std::string>& boneNamePresets()
 {
-    return kPresets;
+    static const std::vector<std::string> ids = [] {
+        std::vector<std::string> out;
+        for (const auto& [id, title] : kPresets)
+            out.emplace_back(id);
+        return out;
+    }();
+    return ids;
 }
 
 std::string boneNamePresetTitle(const std::string& preset)
 {
     validateBoneNamePreset(preset);
-    if (preset == "rigsmith")
-        return "Rigsmith (Mixamo's names without a namespace)";
-    if (preset == "mixamo")
-        return "Mixamo (mixamorig:)";
-    if (preset == "unity")
-        return "Unity Humanoid";
-    if (preset == "unreal")
-        return "Unreal Engine 5 mannequin";
-    return "VRM 1.0 humanoid";
+    for (const auto& [id, title] : kPresets)
+        if (id == preset)
+            return std::string(title);
+    return preset;
 }
 
 void validateBoneNamePreset(const std::string& preset)
 {
-    for (const std::string& p : kPresets)
-        if (p == preset)
-            return;
+    const std::vector<std::string>& ids = boneNamePresets();
+    if (std::find(ids.begin(), ids.end(), preset) != ids.end())
+        return;
     std::string list;
-    for (const std::string& p : kPresets)
-        list += (list.empty() ? "" : ", ") + p;
+    for (const std::string& id : ids)
+        list += (list.empty() ? "" : ", ") + id;
     throw InvalidInput("bone names '" + preset + "' not known; use " + list);
 }
 
