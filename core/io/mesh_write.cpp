@@ -1,7 +1,7 @@
 #include "core/io/mesh_write.h"
 
+#include "core/common/atomic_write.h"
 #include "core/common/error.h"
-#include "core/io/gltf_export.h"
 
 #include <bit>
 #include <cstdint>

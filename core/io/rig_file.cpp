@@ -1,7 +1,7 @@
 #include "core/io/rig_file.h"
 
 #include "core/common/error.h"
-#include "core/io/gltf_export.h" // writeFileAtomically()
+#include "core/common/atomic_write.h"
 #include "core/io/strict_json.h"
 
 #include <nlohmann/json.hpp>

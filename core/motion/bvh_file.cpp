@@ -1,7 +1,6 @@
 #include "core/motion/bvh_file.h"
 
-#include "core/io/gltf_export.h" // writeFileAtomically()
-
+#include "core/common/atomic_write.h"
 #include "core/common/error.h"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 #include "core/io/gltf_export.h"
 
+#include "core/common/atomic_write.h"
 #include "core/common/error.h"
 #include "core/deform/lbs.h"
 #include "core/io/mesh_import.h"
