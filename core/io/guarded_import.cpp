@@ -342,9 +342,14 @@ Child startImporter(ImporterCommand& command, std::uint64_t memory, std::uint64_
             ::_exit(127);
         ::setrlimit(RLIMIT_AS, &as);
         ::setrlimit(RLIMIT_STACK, &stack);
-        ::dup2(fds[1], 3); // dup2 clears FD_CLOEXEC on the copy
-        if (diagnostics >= 0) {
-            ::dup2(diagnostics, 2);
+        // Copies above 3 first: where the caller had fd 3 free (a shell's
+        // command), the diagnostics file is fd 3 and dup2 onto 3 would send
+        // the reader's stderr into the record pipe.
+        const int out = ::fcntl(fds[1], F_DUPFD_CLOEXEC, 10);
+        const int diag = diagnostics >= 0 ? ::fcntl(diagnostics, F_DUPFD_CLOEXEC, 10) : -1;
+        ::dup2(out, 3); // dup2 clears FD_CLOEXEC on the copy
+        if (diag >= 0) {
+            ::dup2(diag, 2);
             ::setrlimit(RLIMIT_FSIZE, &fileSize);
             ::signal(SIGXFSZ, SIG_IGN); // past the cap, writes fail instead of killing the reader
         }
