@@ -1,5 +1,7 @@
 #include "core/io/declared_size.h"
 
+#include "core/io/x_declared.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -182,6 +184,20 @@ std::optional<DeclaredSize> gltfSize(const std::string& path)
     return gltfTriangles(head(path, static_cast<std::size_t>(bytes)));
 }
 
+/// A .X file's Mesh objects (core/io/x_declared.h); the whole file is read,
+/// up to `maxBytes` (larger files are left to the reader).
+std::optional<DeclaredSize> xSize(const std::string& path, std::uintmax_t maxBytes)
+{
+    std::error_code ec;
+    const auto bytes = fs::file_size(path, ec);
+    if (ec || bytes > maxBytes)
+        return std::nullopt;
+    const std::optional<std::int64_t> triangles = xDeclaredTriangles(head(path, static_cast<std::size_t>(bytes)));
+    if (!triangles)
+        return std::nullopt;
+    return DeclaredSize{*triangles, false, "its .X Mesh objects declare"};
+}
+
 } // namespace
 
 std::optional<DeclaredSize> declaredSize(const std::string& path, std::int64_t stopAbove)
@@ -197,7 +213,14 @@ std::optional<DeclaredSize> declaredSize(const std::string& path, std::int64_t s
         return glbSize(path);
     if (ext == ".gltf")
         return gltfSize(path);
+    if (ext == ".x")
+        return xSize(path, std::uintmax_t(1) << 30);
     return std::nullopt;
+}
+
+bool fallsShort(const DeclaredSize& declared, std::int64_t returned)
+{
+    return !declared.atLeast && declared.triangles >= 8 && 2 * returned < declared.triangles;
 }
 
 } // namespace rig

@@ -9,7 +9,9 @@
 ///   ASCII file's "endfacet" lines;
 /// - OBJ: the polygons of its "f" lines, an n-gon counting n - 2 triangles;
 /// - glTF (.gltf, .glb): the primitives' index (or position) accessor counts,
-///   a triangle list counting count / 3, a strip or fan count - 2.
+///   a triangle list counting count / 3, a strip or fan count - 2;
+/// - DirectX .X (text or binary, up to 1 GiB): its Mesh objects' faces
+///   (core/io/x_declared.h).
 /// Other formats, and files the scan does not understand, are left to the
 /// reader (and to the limit it applies after reading).
 
@@ -41,5 +43,12 @@ struct DeclaredSize {
 /// no more than one at the limit.
 /// Expects: `stopAbove` >= 0.
 std::optional<DeclaredSize> declaredSize(const std::string& path, std::int64_t stopAbove);
+
+/// Whether a reader that returned `returned` triangles fell short of what the
+/// file declares: fewer than half of at least 8 (a reader that misread the
+/// file, issue 47: "readers that lie"). On Assimp's test models, the devset
+/// and rignet-val the readers return at least the declared count (polygons
+/// split, instanced meshes repeated), never fewer.
+bool fallsShort(const DeclaredSize& declared, std::int64_t returned);
 
 } // namespace rig

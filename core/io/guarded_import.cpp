@@ -117,16 +117,37 @@ void killChild(pid_t pid)
 /// Refuses a file that holds more triangles than `import` allows by a cheap
 /// pre-scan (core/io/declared_size.h), before any reader starts: a
 /// 10-million-triangle file was refused only after loading it whole.
-void checkDeclaredSize(const std::string& path, const ImportOptions& import)
+/// Returns what the pre-scan found.
+std::optional<DeclaredSize> checkDeclaredSize(const std::string& path, const ImportOptions& import)
 {
     const std::optional<DeclaredSize> size = declaredSize(path, import.maxTriangles);
     if (!size || size->triangles <= import.maxTriangles)
-        return;
+        return size;
     throw InvalidInput(path + ": " + size->source + " " +
                        (size->atLeast ? "more than " + std::to_string(import.maxTriangles)
                                       : std::to_string(size->triangles)) +
                        " " + size->what + "; at most " + std::to_string(import.maxTriangles) + " are read (" +
                        kRaiseTriangleLimit + "). Refused before reading it");
+}
+
+/// Refuses a character whose reader returned far fewer triangles than the
+/// file declares (`fallsShort()`): what came back is not the file's character.
+ImportedCharacter checkReturnedSize(ImportedCharacter character, const std::optional<DeclaredSize>& declared,
+                                    const std::string& path)
+{
+    if (!declared)
+        return character;
+    std::int64_t returned = 0;
+    for (const SourceMesh& m : character.source.meshes)
+        returned += m.F.rows();
+    if (character.source.meshes.empty())
+        returned = character.mesh.F.rows() + character.info.collapsedTriangles;
+    if (fallsShort(*declared, returned))
+        throw InvalidInput(path + ": the " + formatName(path) + " reader returned " + std::to_string(returned) +
+                           " triangles, but " + declared->source + " " + std::to_string(declared->triangles) +
+                           ": the reader misread the file (corrupt, or a variant it does not understand). "
+                           "Nothing was read; re-export the file, or try another format");
+    return character;
 }
 
 } // namespace
@@ -559,7 +580,7 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
     const std::string importer = options.isolate ? findImporter(options) : std::string();
     if (options.isolate && !options.importer.empty() && importer.empty())
         throw IoError(path + ": cannot start the importer " + options.importer + " (missing or not executable)");
-    checkDeclaredSize(path, import);
+    const std::optional<DeclaredSize> declared = checkDeclaredSize(path, import);
     if (importer.empty()) {
         if (!importCharacter) // this executable does not contain Assimp (see the declaration above)
             throw IoError(path + (options.isolate
@@ -567,7 +588,7 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
                                         "program (reinstall Rigsmith, or set RIGSMITH_IMPORTER to its path)"
                                       : ": cannot read it in this process ($RIGSMITH_IMPORT_IN_PROCESS=1): this "
                                         "program reads files only through the importer rigsmith-import; unset it"));
-        return importCharacter(path, import, progress);
+        return checkReturnedSize(importCharacter(path, import, progress), declared, path);
     }
 
     ImporterCommand command = importerCommand(importer, path, import);
@@ -585,7 +606,7 @@ ImportedCharacter importCharacterGuarded(const std::string& path, const ImportOp
     throwIfChildFailed(path, importer, records, status, memory, logDiagnostics(diagnostics.fd, options, path));
     if (records.errorKind != 0)
         rethrowChildError(records);
-    return readCharacterStream(records.character(), path);
+    return checkReturnedSize(readCharacterStream(records.character(), path), declared, path);
 }
 
 } // namespace rig

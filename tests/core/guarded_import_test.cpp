@@ -332,5 +332,44 @@ TEST(GuardedImport, LoadCharacterGoesThroughTheImporter)
     EXPECT_EQ(loadCharacter(path).imported.mesh.vertexCount(), 8);
 }
 
+/// A text .X fan of `n` triangles, as a Mesh object named `name`.
+std::string xFan(const std::string& name, int n)
+{
+    std::string out = "Mesh " + name + " {\n" + std::to_string(n + 2) + ";\n0.0;0.0;0.0;";
+    for (int i = 0; i <= n; ++i)
+        out += ",\n" + std::to_string(i) + ".0;1.0;" + std::to_string(i % 2) + ".0;";
+    out += ";\n" + std::to_string(n) + ";\n";
+    for (int i = 0; i < n; ++i)
+        out += "3;0," + std::to_string(i + 1) + "," + std::to_string(i + 2) + ";" + (i + 1 < n ? ",\n" : ";\n");
+    return out + "}\n";
+}
+
+// Issue 47, "readers that lie": a valid .X with a mesh in a frame and one
+// outside any frame came back from Assimp's X reader as the outside mesh alone
+// (1 of 41 triangles), and was rigged. Both importer paths refuse it now.
+TEST(GuardedImport, AReaderReturningFarFewerTrianglesThanTheFileDeclaresIsRefused)
+{
+    const std::string lying = write("lying.x", "xof 0303txt 0032\nFrame Body {\n" + xFan("Big", 40) + "}\n" +
+                                                   xFan("Tiny", 1));
+    for (const bool isolate : {true, false}) {
+        GuardedImportOptions o;
+        o.isolate = isolate;
+        std::string message = "accepted";
+        try {
+            importCharacterGuarded(lying, {}, o);
+        } catch (const InvalidInput& e) {
+            message = e.what();
+        }
+        EXPECT_EQ(message, lying + ": the X reader returned 1 triangles, but its .X Mesh objects declare 41: the reader "
+                          "misread the file (corrupt, or a variant it does not understand). Nothing was read; "
+                          "re-export the file, or try another format");
+    }
+    const std::string framed = write("framed.x", "xof 0303txt 0032\nFrame A {\n" + xFan("Tiny", 1) +
+                                                     "}\nFrame Body {\n" + xFan("Big", 40) + "}\n");
+    EXPECT_EQ(importCharacterGuarded(framed).mesh.triangleCount(), 41);
+    fs::remove(lying);
+    fs::remove(framed);
+}
+
 } // namespace
 } // namespace rig
