@@ -565,6 +565,22 @@ Skeleton scaled(const Skeleton& skeleton, double scale)
     return k;
 }
 
+/// Puts every root of `scene` under one "origin" node translated to
+/// `options.origin` (scaled), when it is not zero.
+void placeOrigin(tinygltf::Model& m, tinygltf::Scene& scene, std::set<std::string>& names,
+                 const GltfExportOptions& options)
+{
+    if (options.origin.isZero())
+        return;
+    tinygltf::Node origin;
+    origin.name = uniqueName("origin", names);
+    const Vec3 t = options.scale * options.origin;
+    origin.translation = {t.x(), t.y(), t.z()};
+    origin.children = scene.nodes;
+    m.nodes.push_back(origin);
+    scene.nodes = {static_cast<int>(m.nodes.size()) - 1};
+}
+
 GltfExportReport writeWelded(const std::string& path, const Mesh& mesh, const Skeleton& skeleton,
                              const SkinWeights& weights, std::span<const GltfClip> clips, const GltfExportOptions& options)
 {
@@ -606,6 +622,7 @@ GltfExportReport writeWelded(const std::string& path, const Mesh& mesh, const Sk
     tinygltf::Scene scene;
     scene.name = meshName;
     scene.nodes = {0, k.jointCount()}; // the joint hierarchy and the mesh node
+    placeOrigin(m, scene, names, options);
     m.scenes.push_back(scene);
     m.defaultScene = 0;
     writeModel(m, path, {});
@@ -685,6 +702,7 @@ GltfExportReport writeSource(const std::string& path, const SourceAsset& source,
         if (!clip.frames.empty())
             addAnimation(m, k, bindRot, clip, options);
     scene.name = options.meshName;
+    placeOrigin(m, scene, names, options);
     m.scenes.push_back(scene);
     m.defaultScene = 0;
     writeModel(m, path, textures.external);
@@ -718,9 +736,11 @@ GltfExportReport exportCharacterGltf(const std::string& path, const ImportedChar
                                      const Skeleton& skeleton, const SkinWeights& weights,
                                      std::span<const GltfClip> clips, const GltfExportOptions& options)
 {
+    GltfExportOptions placed = options;
+    placed.origin -= character.info.recentred;
     if (character.source.empty())
-        return writeWelded(path, character.mesh, skeleton, weights, clips, options);
-    return writeSource(path, character.source, skeleton, weights, clips, options);
+        return writeWelded(path, character.mesh, skeleton, weights, clips, placed);
+    return writeSource(path, character.source, skeleton, weights, clips, placed);
 }
 
 } // namespace rig

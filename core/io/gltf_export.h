@@ -69,6 +69,14 @@ struct GltfExportOptions {
     /// Multiplies every length written (positions, bind positions, root
     /// motion): 1 keeps the source's units; ImportInfo::metresPerUnit converts to metres.
     double scale = 1.0;
+    /// Where the character's frame lies in the written file, in the source's
+    /// units (before `scale`): when non-zero, one node named "origin" with
+    /// this translation holds every other root, so the positions stay small
+    /// (precise in glTF's 32-bit floats) and the offset is a JSON double
+    /// (issue 47: a character 10^7 units away). `exportCharacterGltf()` adds
+    /// the character's own (minus ImportInfo::recentred): the file puts it back
+    /// where its source had it.
+    Vec3 origin = Vec3::Zero();
 };
 
 /// One animation of an export: a clip on the export's skeleton.
@@ -143,6 +151,7 @@ GltfExportReport exportGltf(const std::string& path, const SourceAsset& source, 
 /// The export of a loaded character: its source meshes when it has them, else
 /// its (welded) mesh, with any number of clips, each its own animation (none:
 /// the bind pose only). `options.animationName` is not used (clips have names).
+/// A character moved to the origin on import is put back (`options.origin`).
 /// @throws as `exportGltf()`; rig::InvalidInput when a clip is empty after the frame range.
 GltfExportReport exportCharacterGltf(const std::string& path, const ImportedCharacter& character,
                                      const Skeleton& skeleton, const SkinWeights& weights,

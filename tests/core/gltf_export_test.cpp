@@ -409,6 +409,42 @@ TEST(GltfExport, AssimpReadsBackJointsHierarchyWeightsAndAnimation)
     EXPECT_TRUE(readAnimationInfo(path).empty());
 }
 
+// Issue 47: a character moved to the origin on import (ImportInfo::recentred)
+// is put back on export by one "origin" node, its positions kept small.
+TEST(GltfExport, ACharacterMovedToTheOriginOnImportIsPutBack)
+{
+    const Character c = smallFigure();
+    ImportedCharacter moved;
+    moved.mesh = c.mesh;
+    moved.info.recentred = Vec3(-1e7, 0.0, 2.5e6); // what import added to every position
+    const std::string path = tempPath("far.gltf");
+    exportCharacterGltf(path, moved, c.skeleton, c.weights, {});
+    std::ifstream in(path);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    const auto& roots = j["scenes"][0]["nodes"];
+    ASSERT_EQ(roots.size(), 1u);
+    const auto& origin = j["nodes"][roots[0].get<int>()];
+    EXPECT_EQ(origin["name"], "origin");
+    EXPECT_EQ(origin["translation"], nlohmann::json({1e7, 0.0, -2.5e6})); // exact: a JSON double
+    EXPECT_EQ(origin["children"].size(), 2u);                             // the joints' root and the mesh
+    const int positions = j["meshes"][0]["primitives"][0]["attributes"]["POSITION"];
+    const double top = j["accessors"][positions]["max"][1];
+    EXPECT_NEAR(top, c.mesh.V.col(1).maxCoeff(), 1e-6); // local, as rigged
+
+    // Read back, it stands where the source did (Assimp applies the node in
+    // our double-precision placement) and is moved to the origin again.
+    const ImportedCharacter back = importCharacter(path);
+    EXPECT_NEAR(back.info.recentred.x(), -1e7, 1.0);
+    EXPECT_NEAR(back.info.recentred.z(), 2.5e6, 1.0);
+    EXPECT_EQ(back.mesh.triangleCount(), c.mesh.triangleCount());
+
+    // Not moved: no origin node.
+    exportCharacterGltf(path, ImportedCharacter{c.mesh, std::nullopt, {}, {}}, c.skeleton, c.weights, {});
+    std::ifstream again(path);
+    EXPECT_EQ(nlohmann::json::parse(again)["scenes"][0]["nodes"].size(), 2u);
+    fs::remove(path);
+}
+
 /// A CMU clip on its own skeleton (31 joints, identity bind frames), dressed in capsules.
 Character cmuCharacter(int frames, int step)
 {
