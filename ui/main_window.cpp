@@ -1,3 +1,4 @@
+#include "ui/messages.h"
 #include "ui/main_window.h"
 
 #include "core/project/rig_project.h"
@@ -108,6 +109,11 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     partsDock->setWidget(new PartsPanel(m_document, partsDock));
     addDockWidget(Qt::RightDockWidgetArea, partsDock);
 
+    m_importWarning = new QLabel(this);
+    m_importWarning->setObjectName("importWarning");
+    m_importWarning->setStyleSheet("color: #e0a030;");
+    m_importWarning->setVisible(false);
+    statusBar()->addPermanentWidget(m_importWarning);
     m_statsLabel = new QLabel(tr("No character loaded — File ▸ Open or drop a file here"), this);
     m_statsLabel->setObjectName("meshStats");
     statusBar()->addPermanentWidget(m_statsLabel); // stays visible beside transient messages
@@ -545,12 +551,19 @@ void MainWindow::onCharacterChanged()
     else if (info.upAxisGuessed && info.upAxis != "+Y")
         m_statsLabel->setText(m_statsLabel->text() +
                               tr(" · up axis %1 (guessed)").arg(QString::fromStdString(info.upAxis)));
-    if (!info.warnings.empty()) {
-        // Far from the origin, lost precision: the artist must see it, not only the log (issue 21).
-        QStringList lines;
-        for (const std::string& w : info.warnings)
-            lines << QString::fromStdString(w);
-        showNotice(lines.join(' '), 30000);
+    QStringList importWarnings;
+    for (const std::string& w : info.warnings)
+        importWarnings << QString::fromStdString(w);
+    // Far from the origin, lost precision: the artist must see it, not only
+    // the log (issue 21), and still see it after the next messages (issue 47).
+    QString gist = importWarnings.isEmpty() ? QString() : importWarnings.first();
+    if (gist.startsWith('\'') && gist.indexOf("': ") > 0) // the file is named in the window's title
+        gist = gist.mid(gist.indexOf("': ") + 3);
+    m_importWarning->setText(gist.isEmpty() ? QString() : "⚠ " + shortSentence(gist, 60));
+    m_importWarning->setToolTip(importWarnings.join("\n"));
+    m_importWarning->setVisible(!importWarnings.isEmpty());
+    if (!importWarnings.isEmpty()) {
+        showNotice(importWarnings.join(' '), 30000);
     } else if (m_document->project().orientation().up != "file" || orientation.upSource == "detected")
         statusBar()->showMessage(tr("Loaded %1: %2")
                                      .arg(QString::fromStdString(character->displayName),

@@ -189,6 +189,10 @@ private:
     QWidget* m_placeholder = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_statsLabel = nullptr;
+    /// The loaded character's import warnings (far from the origin, lost
+    /// precision), kept in the status bar while it is loaded: a transient
+    /// message was overwritten within seconds (issue 47).
+    QLabel* m_importWarning = nullptr;
     QLabel* m_fpsLabel = nullptr;
     QString m_pendingSpec; ///< What the running load was asked to open.
     QAction* m_xrayAction = nullptr;

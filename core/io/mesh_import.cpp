@@ -507,7 +507,7 @@ void recentre(FileGeometry& g, const ImportOptions& options, const std::string& 
     info.warnings.push_back(quoted(path) + ": the model lay " + number(centre.norm()) + " units from the origin, " +
                             number(centre.norm() / std::max(diagonal, 1e-300)) +
                             " times its size; it was moved to the origin by (" + number(move.x()) + ", " +
-                            number(move.y()) + ", " + number(move.z()) + ") (exports are written there)");
+                            number(move.y()) + ", " + number(move.z()) + ") (a glTF export puts it back where the file has it)");
 }
 
 /// Where the file's 32-bit coordinates are coarse: "mesh 'M' is stored D units

@@ -154,6 +154,15 @@ TEST(MainWindow, AnImportWarningReachesTheStatusBar)
     for (const auto& m : messages)
         named = named || m.first().toString().contains("from the origin");
     EXPECT_TRUE(named) << "no status-bar message named the far-from-origin import";
+    // It stays after the next messages (issue 47: overwritten within seconds).
+    w.statusBar()->showMessage("Weights computed", 1000);
+    auto* kept = w.findChild<QLabel*>("importWarning");
+    ASSERT_NE(kept, nullptr);
+    EXPECT_TRUE(kept->isVisibleTo(&w));
+    EXPECT_TRUE(kept->toolTip().contains("from the origin")) << kept->toolTip().toStdString();
+    // A character without warnings clears it.
+    ASSERT_TRUE(openAndWait(w, writeCube(dir, "near.obj")));
+    EXPECT_FALSE(kept->isVisibleTo(&w));
 }
 
 TEST(MainWindow, UnknownPoseIsAnErrorNotACrash)
