@@ -4,7 +4,7 @@
 /// the JSON report, the stages every command starts with).
 
 #include "core/common/timing.h"
-#include "core/io/gltf_export.h"
+#include "core/export/gltf_export.h"
 #include "core/project/character_source.h"
 #include "core/motion/retarget.h"
 #include "core/project/rig_project.h"

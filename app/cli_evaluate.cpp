@@ -9,7 +9,7 @@
 #include "core/eval/joint_map.h"
 #include "core/eval/joint_score.h"
 #include "core/eval/weight_compare.h"
-#include "core/io/animation_poses.h"
+#include "core/import/animation_poses.h"
 #include "core/project/rig_project.h"
 #include "core/rig/humanoid_check.h"
 #include "core/skin/deform_joints.h"

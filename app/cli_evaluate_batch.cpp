@@ -3,7 +3,7 @@
 #include "app/cli_evaluate_batch.h"
 
 #include "core/common/error.h"
-#include "core/io/guarded_import.h"
+#include "core/import/guarded_import.h"
 #include "core/skin/weight_methods.h"
 
 #include <fcntl.h>

@@ -5,7 +5,7 @@
 /// artist's own deformation (core/eval/retarget_eval.h).
 
 #include "core/eval/joint_map.h"
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/mesh/mesh.h"
 #include "core/rig/fit_template.h"
 #include "core/skin/weight_methods.h"

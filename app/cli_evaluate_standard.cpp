@@ -1,6 +1,6 @@
 #include "app/cli_evaluate_standard.h"
 
-#include "core/io/rig_file.h"
+#include "core/export/rig_file.h"
 
 #include <cmath>
 #include <regex>

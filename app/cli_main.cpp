@@ -16,7 +16,7 @@ namespace {
 /// Transparent huge pages for this process's heap. glibc (2.35 and later)
 /// reads its tunables only at start-up, so the process runs itself again, once,
 /// with `glibc.malloc.hugetlb=1` added to GLIBC_TUNABLES (what the importer
-/// process already gets, core/io/guarded_import.cpp). On a virtual machine a
+/// process already gets, core/import/guarded_import.cpp). On a virtual machine a
 /// page fault costs microseconds, and `rig` on a 154k-vertex mesh faulted in
 /// 11,000 pages of 4 KiB: with huge pages 1,300, and the whole run 1.10 ->
 /// 0.76 s; the window opening and rigging it, 3.5 -> 3.05 s (bench/notes/pipeline-speed.md,
@@ -54,7 +54,7 @@ int main(int argc, char** argv)
 #ifdef __GLIBC__
     // One command, then exit: keep freed memory in the heap rather than
     // returning it to the system and faulting it in again at the next large
-    // vector (as the importer process does, core/io/guarded_import.cpp).
+    // vector (as the importer process does, core/import/guarded_import.cpp).
     ::mallopt(M_MMAP_THRESHOLD, 1 << 30);
     ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
     ::mallopt(M_TOP_PAD, 64 << 20);

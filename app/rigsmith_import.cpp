@@ -1,11 +1,11 @@
 // rigsmith-import: the importer process (issue 21). Reads one foreign file with
 // Assimp (rig::importCharacter) and streams the character back to the
-// application on a pipe (core/io/guarded_import.h, core/io/character_stream.h),
+// application on a pipe (core/import/guarded_import.h, core/import/character_stream.h),
 // so that a reader that crashes, hangs or eats all memory takes only this
 // process with it. Started by the application under limits; not meant to be
 // run by hand (it writes binary records to --out-fd).
-#include "core/io/guarded_import.h"
-#include "core/io/mesh_import.h"
+#include "core/import/guarded_import.h"
+#include "core/import/mesh_import.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,7 +22,7 @@ int usage()
                  "                       [--precision-fraction X] [--no-guess-up] [--] FILE\n"
                  "       rigsmith-import --list-extensions\n"
                  "Reads FILE with Assimp and writes the character as binary records to FD\n"
-                 "(the protocol of core/io/guarded_import.cpp). Run by rigsmith.\n"
+                 "(the protocol of core/import/guarded_import.cpp). Run by rigsmith.\n"
                  "--list-extensions prints the extensions Assimp reads, one a line.\n");
     return 2;
 }

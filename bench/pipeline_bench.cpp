@@ -13,8 +13,8 @@
 //                       [--runs 5] [--cpu N] [--keep DIR] [--format obj|ply]
 //   --format: the meshes as text OBJ (default, what Pinocchio reads) or binary PLY.
 //   --cpu N: pin the runs to CPU N (one core; the default uses every core).
-#include "core/io/mesh_import.h"
-#include "core/io/mesh_write.h"
+#include "core/import/mesh_import.h"
+#include "core/export/mesh_write.h"
 #include "core/mesh/subdivide.h"
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 
 #include "core/common/error.h"
 #include "core/deform/twist_lbs.h"
-#include "core/io/gltf_export.h"
+#include "core/export/gltf_export.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/sample_clip.h"
 

@@ -3,7 +3,7 @@
 #include "ui/document.h"
 
 #include "core/common/error.h"
-#include "core/io/gltf_export.h"
+#include "core/export/gltf_export.h"
 #include "core/motion/bvh_file.h"
 #include "core/rig/bone_names.h"
 

@@ -1,7 +1,7 @@
 // Document: binding parts of the character to a bone (core/skin/part_binding.h).
 #include "ui/document.h"
 
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 
 #include <QUndoCommand>
 

@@ -9,7 +9,7 @@
 #include <QMainWindow>
 #include <QStringList>
 
-#include "core/io/project_file.h"
+#include "core/export/project_file.h"
 
 #include <memory>
 #include <optional>

@@ -24,7 +24,7 @@
 // frameSwapped to the next (as bench/ui/orbit_fps does).
 
 #include "core/character/humanoid.h"
-#include "core/io/mesh_write.h"
+#include "core/export/mesh_write.h"
 #include "core/rig/pose.h"
 #include "core/project/rig_project.h"
 #include "ui/document.h"

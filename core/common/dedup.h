@@ -2,7 +2,7 @@
 /// @file dedup.h
 /// Grouping equal items by hashing, in one flat open-addressing table (linear
 /// probing, no allocation per item): the importer's joins of identical file
-/// vertices and of coincident positions (core/io) use it, where a node-based
+/// vertices and of coincident positions (core/import) use it, where a node-based
 /// std::unordered_map spent most of the load on allocations (issue 20, item 3).
 
 #include <bit>

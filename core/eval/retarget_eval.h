@@ -25,7 +25,7 @@
 
 #include "core/common/types.h"
 #include "core/eval/joint_map.h"
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/motion/retarget.h"
 #include "core/rig/skeleton.h"
 #include "core/skin/skin_weights.h"

@@ -21,7 +21,7 @@
 /// Frames are given either as `Pose`s of the skeleton (forward kinematics:
 /// one root, rotations and a root translation) or, to reproduce a file's
 /// animation exactly, as the joints' skinning transforms S_j themselves
-/// (`animationSkinning()`, core/io/animation_poses.h: every channel of every
+/// (`animationSkinning()`, core/import/animation_poses.h: every channel of every
 /// root and joint, translations and scales included).
 ///
 /// The reference keeps all its influences (no top-4 cut), so a file with more

@@ -1,7 +1,7 @@
 #include "core/motion/clip_file.h"
 
 #include "core/common/error.h"
-#include "core/io/guarded_import.h"
+#include "core/import/guarded_import.h"
 #include "core/motion/bvh_file.h"
 
 #include <Eigen/SVD>

@@ -2,7 +2,7 @@
 /// @file clip_file.h
 /// A motion clip from any file: a BVH file (read in-process, bvh_file.h) or
 /// any rigged, animated file Assimp reads (FBX, glTF/glb, DAE, .X, MD5, IQM,
-/// ...), read through the guarded importer process (core/io/guarded_import.h),
+/// ...), read through the guarded importer process (core/import/guarded_import.h),
 /// whose stream already carries the file's skeleton, skin weights and sampled
 /// animations. The file's skeleton and one of its animations become a `Motion`
 /// (issue 22), so that `rig --clip`, `retarget` and the GUI's Load Clip treat
@@ -24,7 +24,7 @@
 /// The frame time is the mean spacing of the animation's sample times.
 
 #include "core/common/progress.h"
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/motion/motion.h"
 
 #include <string>

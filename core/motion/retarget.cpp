@@ -4,7 +4,7 @@
 #include "core/motion/retarget_segments.h"
 
 #include "core/common/error.h"
-#include "core/motion/joint_names.h"
+#include "core/rig/joint_names.h"
 #include "core/motion/skeleton_structure.h"
 
 #include <Eigen/SVD>

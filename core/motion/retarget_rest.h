@@ -7,7 +7,7 @@
 /// their definitions in core/motion/retarget_rest.cpp and summed up in the
 /// file comment of retarget.h.
 
-#include "core/motion/joint_names.h"
+#include "core/rig/joint_names.h"
 #include "core/motion/retarget.h"
 #include "core/motion/skeleton_structure.h"
 

@@ -49,7 +49,7 @@
 /// Whatever is not found is left at -1 / empty with a message saying what.
 
 #include "core/common/types.h"
-#include "core/motion/joint_names.h"
+#include "core/rig/joint_names.h"
 
 #include <array>
 #include <string>

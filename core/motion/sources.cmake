@@ -1,1 +1,1 @@
-list(APPEND RIGSMITH_CORE_SOURCES motion/motion.cpp motion/bvh_file.cpp motion/joint_names.cpp motion/retarget.cpp motion/retarget_rest.cpp motion/retarget_segments.cpp motion/skeleton_structure.cpp motion/clip_file.cpp motion/retargeted_motion.cpp motion/sample_clip.cpp)
+list(APPEND RIGSMITH_CORE_SOURCES motion/motion.cpp motion/bvh_file.cpp rig/joint_names.cpp motion/retarget.cpp motion/retarget_rest.cpp motion/retarget_segments.cpp motion/skeleton_structure.cpp motion/clip_file.cpp motion/retargeted_motion.cpp motion/sample_clip.cpp)

@@ -12,7 +12,7 @@ namespace rig {
 namespace {
 
 /// The rotation import applied for its up axis ("+Z" -> +Y; see upFix() in
-/// core/io/mesh_import.cpp): 90 degrees about the axis up × Y, 180 about X for -Y.
+/// core/import/mesh_import.cpp): 90 degrees about the axis up × Y, 180 about X for -Y.
 Eigen::Matrix3d rotationTakingToY(const Vec3& up)
 {
     if ((up - Vec3::UnitY()).norm() < 1e-9)

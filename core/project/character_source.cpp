@@ -1,7 +1,7 @@
 #include "core/project/character_source.h"
 
 #include "core/common/error.h"
-#include "core/io/guarded_import.h"
+#include "core/import/guarded_import.h"
 
 #include <filesystem>
 

@@ -7,8 +7,8 @@
 
 #include "core/character/humanoid.h"
 #include "core/common/progress.h"
-#include "core/io/guarded_import.h"
-#include "core/io/mesh_import.h"
+#include "core/import/guarded_import.h"
+#include "core/import/mesh_import.h"
 #include "core/mesh/mesh_queries.h"
 
 #include <optional>

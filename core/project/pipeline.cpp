@@ -1,7 +1,7 @@
 #include "core/project/pipeline.h"
 
 #include "core/common/error.h"
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/rig/humanoid_check.h"
 #include "core/skin/deform_joints.h"
 

@@ -7,7 +7,7 @@
 ///
 ///   load → skeleton → rig → weights → clip → export
 ///
-///  - load: the character of `RigProject::characterSpec()` (core/io, Assimp);
+///  - load: the character of `RigProject::characterSpec()` (core/import, Assimp);
 ///  - skeleton: voxelize, fill, thin, graph, refine (thesis §2.1–2.3);
 ///  - rig: end-node labels (the project's, else suggested, thesis §2.5) and
 ///    the template fit, or the file's own skeleton (`RigSource`);

@@ -1,6 +1,6 @@
 #pragma once
 /// @file project_io.h
-/// Between the facade (`RigProject`) and the project file (core/io/project_file.h):
+/// Between the facade (`RigProject`) and the project file (core/export/project_file.h):
 /// saving takes what the project holds plus the front end's state (clip,
 /// camera); restoring rebuilds the project by re-running the stages with the
 /// saved settings - load the character, compute the curve skeleton at the
@@ -8,7 +8,7 @@
 /// saved (edited) joints instead of re-fitting (thesis §2.5 and the manual
 /// adjust of Ch. 5) - so that the session reopens as it was left.
 
-#include "core/io/project_file.h"
+#include "core/export/project_file.h"
 #include "core/project/rig_project.h"
 #include "core/skin/skinning.h"
 

@@ -6,7 +6,7 @@
 /// a weight method that diffuses over the surface (heat, geodesic voxel) or
 /// blends by distance (Gaussian) spreads such a part over its neighbours'
 /// bones. The artist picks a bone per part in the parts list
-/// (`characterParts()`, core/io/mesh_import.h); the weights stage then gives
+/// (`characterParts()`, core/import/mesh_import.h); the weights stage then gives
 /// every vertex of the part weight 1 on that bone, after whichever method
 /// computed the rest, so every method honours it. The same parts list is what
 /// the weights report summarizes (`partWeights()`).

@@ -1,7 +1,7 @@
 #include "core/skin/weight_mirror.h"
 
 #include "core/common/error.h"
-#include "core/motion/joint_names.h"
+#include "core/rig/joint_names.h"
 #include "core/skin/locked_weights.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "core/io/character_stream.h"
+#include "core/import/character_stream.h"
 
 #include "core/common/error.h"
 

@@ -3,11 +3,11 @@
 // naming the cause and moved to the origin, or refused where its shape did not
 // survive; one that lies far away only through its node transform
 // keeps every vertex and is moved without a precision warning.
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 
 #include "core/character/humanoid.h"
 #include "core/common/error.h"
-#include "core/io/guarded_import.h"
+#include "core/import/guarded_import.h"
 #include "tests/support/expect_error.h"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/eval/joint_map.h"
-#include "core/io/project_file.h"
+#include "core/export/project_file.h"
 #include "core/mesh/mesh_queries.h"
 #include "core/motion/retarget.h"
 #include "core/rig/pose.h"

@@ -1,9 +1,9 @@
-#include "core/io/gltf_export.h"
+#include "core/export/gltf_export.h"
 
 #include "core/common/atomic_write.h"
 #include "core/common/error.h"
 #include "core/deform/lbs.h"
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/motion.h"
 #include "core/motion/retarget.h"

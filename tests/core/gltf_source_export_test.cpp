@@ -1,13 +1,13 @@
-// The artist's asset through import and export (core/io/source_mesh.h,
-// core/io/gltf_export.h): the export of a file read back by Assimp has the same
+// The artist's asset through import and export (core/import/source_mesh.h,
+// core/export/gltf_export.h): the export of a file read back by Assimp has the same
 // meshes, vertices, attributes, materials and images as the file, and every
 // vertex carries the weights of its welded twin; the Khronos validator finds
 // nothing in it.
-#include "core/io/gltf_export.h"
+#include "core/export/gltf_export.h"
 
 #include "core/common/error.h"
 #include "core/eval/weight_compare.h"
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/project/character_source.h"
 #include "core/project/rig_project.h"
 #include "tests/support/source_dir.h"

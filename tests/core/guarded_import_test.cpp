@@ -1,7 +1,7 @@
 // The importer process (issue 21): a crash, an abort, a hang or the memory cap
 // of the reader ends in one message naming the file; a good file reads the same
 // as in-process.
-#include "core/io/guarded_import.h"
+#include "core/import/guarded_import.h"
 
 #include "core/common/error.h"
 #include "core/project/character_source.h"

@@ -2,7 +2,7 @@
 // weld of import on degenerate or far-away geometry, and what a reader returns
 // that cannot be the file's character (collinear, mostly without area) (a signed overflow before, found
 // only by UBSan; here the result is checked so a release build tests it too).
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 
 #include "core/common/error.h"
 #include "tests/support/expect_error.h"

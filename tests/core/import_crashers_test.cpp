@@ -3,7 +3,7 @@
 // or loops forever), replayed through the importer process: each must end in
 // a rig::Error naming the file within the timeout, and this process survives.
 // The files use the import_fuzz format: the first byte picks the extension.
-#include "core/io/guarded_import.h"
+#include "core/import/guarded_import.h"
 
 #include "core/common/error.h"
 #include "tests/support/source_dir.h"

@@ -1,4 +1,4 @@
-#include "core/motion/joint_names.h"
+#include "core/rig/joint_names.h"
 
 #include <gtest/gtest.h>
 

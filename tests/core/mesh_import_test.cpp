@@ -1,8 +1,8 @@
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 
 #include "core/common/error.h"
 #include "core/deform/lbs.h"
-#include "core/io/animation_poses.h"
+#include "core/import/animation_poses.h"
 #include "core/mesh/mesh_queries.h"
 #include "core/project/rig_project.h"
 #include "core/eval/weight_compare.h"

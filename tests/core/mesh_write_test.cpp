@@ -1,8 +1,8 @@
-#include "core/io/mesh_write.h"
+#include "core/export/mesh_write.h"
 
 #include "core/character/humanoid.h"
 #include "core/common/error.h"
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 
 #include <array>
 #include <cmath>

@@ -2,7 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/deform/deformers.h"
-#include "core/io/project_file.h"
+#include "core/export/project_file.h"
 #include "core/project/pipeline.h"
 #include "core/project/project_io.h"
 #include "core/skin/weight_methods.h"

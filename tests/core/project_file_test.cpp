@@ -1,6 +1,6 @@
-#include "core/io/project_file.h"
+#include "core/export/project_file.h"
 #include "core/character/humanoid.h"
-#include "core/io/mesh_write.h"
+#include "core/export/mesh_write.h"
 #include "core/mesh/orientation.h"
 
 #include "core/common/error.h"

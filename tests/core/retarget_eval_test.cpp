@@ -4,7 +4,7 @@
 #include "core/eval/retarget_eval.h"
 
 #include "core/common/error.h"
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/motion/clip_file.h"
 #include "core/project/rig_project.h"
 #include "core/skin/skin_weights.h"

@@ -1,4 +1,4 @@
-#include "core/io/rig_file.h"
+#include "core/export/rig_file.h"
 
 #include "core/common/error.h"
 #include "core/rig/fit_template.h"

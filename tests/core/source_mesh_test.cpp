@@ -1,8 +1,8 @@
-// The file's meshes kept beside the welded mesh (core/io/source_mesh.h) and
+// The file's meshes kept beside the welded mesh (core/import/source_mesh.h) and
 // the parts list built from them.
-#include "core/io/source_mesh.h"
+#include "core/import/source_mesh.h"
 
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/project/character_source.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 #include "core/eval/weight_compare.h"
 
 #include "core/common/error.h"
-#include "core/io/animation_poses.h"
-#include "core/io/mesh_import.h"
+#include "core/import/animation_poses.h"
+#include "core/import/mesh_import.h"
 #include "core/project/rig_project.h"
 #include "core/rig/fit_template.h"
 #include "core/skin/weights_heat.h"

@@ -2,7 +2,7 @@
 
 #include "core/character/humanoid.h"
 #include "core/common/error.h"
-#include "core/io/project_file.h"
+#include "core/export/project_file.h"
 #include "core/project/project_io.h"
 #include "core/skin/rigid_pieces.h"
 #include "core/skin/skinning.h"

@@ -3,8 +3,8 @@
 // method's weights against the artist's. Skipped, with a message, where the
 // files are absent (a user's clone has no ../shared).
 #include "core/eval/weight_compare.h"
-#include "core/io/animation_poses.h"
-#include "core/io/mesh_import.h"
+#include "core/import/animation_poses.h"
+#include "core/import/mesh_import.h"
 #include "core/project/rig_project.h"
 #include "core/skin/segmentation.h"
 #include "core/skin/skinning.h"

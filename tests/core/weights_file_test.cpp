@@ -1,4 +1,4 @@
-#include "core/io/weights_file.h"
+#include "core/export/weights_file.h"
 
 #include "core/common/error.h"
 

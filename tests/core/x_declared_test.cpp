@@ -1,6 +1,6 @@
-// The .X pre-scan (core/io/x_declared.h): the triangles its Mesh objects
+// The .X pre-scan (core/import/x_declared.h): the triangles its Mesh objects
 // declare, in text and binary files, and no count where it cannot follow.
-#include "core/io/x_declared.h"
+#include "core/import/x_declared.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // libFuzzer target for the import of foreign files end to end: the bytes are
 // written to a file (the first byte picks the extension: 0 .ply, 1 .obj,
-// 2 .gltf, 3 .x, 4 .fbx, modulo 5) and read through the importer process (core/io/guarded_import.h) under
+// 2 .gltf, 3 .x, 4 .fbx, modulo 5) and read through the importer process (core/import/guarded_import.h) under
 // a 5 s timeout and a 1 GB memory cap. Whatever Assimp does in the child -
 // crash, abort, loop, allocate - the parent must survive and report with a
 // rig::Error naming the file; anything else escaping, or a crash of this
@@ -8,7 +8,7 @@
 // sets the one of the normal build). Run with scripts/fuzz.sh.
 
 #include "core/common/error.h"
-#include "core/io/guarded_import.h"
+#include "core/import/guarded_import.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,11 +1,11 @@
-// libFuzzer target for the project reader (core/io/project_file.h).
+// libFuzzer target for the project reader (core/export/project_file.h).
 //
 // Any input may be refused with a rig::Error; anything else escaping, a crash,
 // a sanitizer report, or an accepted project that breaks the reader's promises
 // (ranges, sizes, a valid rig) is a finding. Run with scripts/fuzz.sh.
 
 #include "core/common/error.h"
-#include "core/io/project_file.h"
+#include "core/export/project_file.h"
 #include "core/voxel/voxelize.h"
 
 #include <cstddef>

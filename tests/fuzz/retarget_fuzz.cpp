@@ -5,7 +5,7 @@
 // before a vector in pairInOrder of issue 21) or a non-finite result is a finding.
 
 #include "core/common/error.h"
-#include "core/io/rig_file.h"
+#include "core/export/rig_file.h"
 #include "core/motion/bvh_file.h"
 #include "core/motion/retarget.h"
 

@@ -1,13 +1,13 @@
 // libFuzzer target for the rig file and weights file readers
-// (core/io/rig_file.h, core/io/weights_file.h). The first byte picks the reader.
+// (core/export/rig_file.h, core/export/weights_file.h). The first byte picks the reader.
 //
 // Any input may be refused with a rig::Error; anything else escaping, a crash,
 // a sanitizer report, or an accepted file that breaks the reader's promises is
 // a finding. Run with scripts/fuzz.sh.
 
 #include "core/common/error.h"
-#include "core/io/rig_file.h"
-#include "core/io/weights_file.h"
+#include "core/export/rig_file.h"
+#include "core/export/weights_file.h"
 
 #include <cmath>
 #include <cstddef>

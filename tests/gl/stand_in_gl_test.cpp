@@ -3,7 +3,7 @@
 // moves), so dragging a joint of a 100k-vertex character drew all 200k
 // triangles every frame (35 ms of a 50 ms frame under llvmpipe).
 #include "core/character/humanoid.h"
-#include "core/io/mesh_write.h"
+#include "core/export/mesh_write.h"
 #include "ui/document.h"
 #include "ui/main_window.h"
 #include "ui/render_offscreen.h"

@@ -4,7 +4,7 @@
 
 #include "core/character/humanoid.h"
 #include "core/deform/lbs.h"
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/skin/skin_weights.h"
 #include "core/skin/weights_gaussian.h"
 

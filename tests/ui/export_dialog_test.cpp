@@ -3,8 +3,8 @@
 // parts list.
 #include "ui/panels/export_dialog.h"
 
-#include "core/io/gltf_export.h"
-#include "core/io/mesh_import.h"
+#include "core/export/gltf_export.h"
+#include "core/import/mesh_import.h"
 #include "ui/document.h"
 #include "ui/panels/parts_panel.h"
 

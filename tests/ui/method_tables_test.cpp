@@ -3,7 +3,7 @@
 // toolbar, the CLI's help, --method, the project file and `bench skinning`,
 // with no code of their own in any of them (issue 13).
 #include "app/cli.h"
-#include "core/io/project_file.h"
+#include "core/export/project_file.h"
 #include "tests/support/test_methods.h"
 #include "ui/document.h"
 #include "ui/main_window.h"

@@ -3,7 +3,7 @@
 // "Weighted by" column reports it.
 #include "ui/panels/parts_panel.h"
 
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "ui/document.h"
 #include "ui/main_window.h"
 

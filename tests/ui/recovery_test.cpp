@@ -2,7 +2,7 @@
 // unsaved work, Save asks where, and the autosave goes only once the work is saved.
 #include "ui/main_window.h"
 
-#include "core/io/project_file.h"
+#include "core/export/project_file.h"
 #include "core/project/rig_project.h"
 #include "ui/document.h"
 #include "tests/support/source_dir.h"

@@ -6,7 +6,7 @@
 #include "ui/panels/paint_panel.h"
 #include "ui/weight_paint_tool.h"
 
-#include "core/io/project_file.h"
+#include "core/export/project_file.h"
 #include "core/project/project_io.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 #include "ui/panels/parts_panel.h"
 
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/skin/part_binding.h"
 #include "ui/document.h"
 

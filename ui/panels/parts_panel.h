@@ -1,6 +1,6 @@
 #pragma once
 /// @file parts_panel.h
-/// The loaded character's parts (`characterParts()`, core/io/mesh_import.h):
+/// The loaded character's parts (`characterParts()`, core/import/mesh_import.h):
 /// the file's meshes by name, with their vertices, triangles, connected
 /// pieces and material; the welded mesh's parts for the generated character.
 /// Each part can be bound to a bone (undoable, core/skin/part_binding.h), and

@@ -3,7 +3,7 @@
 /// "What to draw", computed from engine results in plain C++ (no Qt, no GL),
 /// so tests reach it without a GPU. The renderer uploads these arrays as they are.
 
-#include "core/io/mesh_import.h"
+#include "core/import/mesh_import.h"
 #include "core/mesh/mesh.h"
 
 #include <glm/glm.hpp>
