@@ -17,6 +17,7 @@
 #include <limits>
 #include <optional>
 #include <numbers>
+#include <span>
 #include <sstream>
 
 namespace rig {
@@ -410,9 +411,10 @@ double percentile(std::vector<double> v, double p)
 {
     if (v.empty())
         return 0.0;
-    std::sort(v.begin(), v.end());
     const double x = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(v.size() - 1);
-    return v[static_cast<size_t>(std::floor(x))];
+    const auto k = v.begin() + static_cast<std::ptrdiff_t>(std::floor(x));
+    std::nth_element(v.begin(), k, v.end()); // the sorted order's element, without sorting 10^6 values
+    return *k;
 }
 
 double verticalExtent(const MatrixX3d& p) { return p.rows() ? p.col(1).maxCoeff() - p.col(1).minCoeff() : 0.0; }
@@ -619,18 +621,77 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
     checkMapping(mapping, source, target);
     if (source.frameCount() < 1)
         throw InvalidInput("rig::retargetClip(): the clip has no frames");
+    ClipRetargeter retargeter(source, target, mapping, options, source.frameCount());
+    retargeter.add(source.frames, progress);
+    return retargeter.finish(progress);
+}
+
+namespace {
+
+/// The clip's hierarchy and channels without its frames (0 by #C).
+Motion withoutFrames(const Motion& m)
+{
+    Motion h;
+    h.names = m.names;
+    h.parents = m.parents;
+    h.offsets = m.offsets;
+    h.channels = m.channels;
+    h.channelStarts = m.channelStarts;
+    h.endSiteParents = m.endSiteParents;
+    h.endSiteOffsets = m.endSiteOffsets;
+    h.frameTime = m.frameTime;
+    h.frames.resize(0, m.channelCount());
+    h.bindValues = m.bindValues;
+    h.weighted = m.weighted;
+    return h;
+}
+
+} // namespace
+
+struct ClipRetargeter::State {
+    Motion source; ///< The hierarchy, without frames.
+    Skeleton target;
+    RetargetOptions options;
+    Rest sourceRest;
+    RetargetedClip clip;
+    Vec3 rootRest = Vec3::Zero();
+    Eigen::Index sourceFrames = 0;   ///< Source frames added so far.
+    Eigen::Index expectedFrames = 0; ///< For progress.
+    // Per target frame, for the ground (finish()).
+    std::vector<double> sourceFoot, sourceRootHeight;
+    // Per-frame scratch: sized once, so that add() allocates nothing per frame.
+    std::vector<Quat> delta, posed;
+    MotionPose sourcePose;
+    MotionWorld world;
+
+    /// Retargets source frame `values` (#C) as the next target frame.
+    void addFrame(std::span<const double> values);
+};
+
+ClipRetargeter::ClipRetargeter(const Motion& source, const Skeleton& target, const RetargetMapping& mapping,
+                               const RetargetOptions& options, Eigen::Index expectedFrames)
+    : m_state(std::make_unique<State>())
+{
+    State& st = *m_state;
+    st.source = withoutFrames(source);
+    checkInputs(st.source, target, "rig::retargetClip()");
+    checkMapping(mapping, source, target);
     if (options.frameStep < 1)
         throw InvalidInput("rig::retargetClip(): frameStep must be 1 or more, got " + std::to_string(options.frameStep));
+    st.target = target;
+    st.options = options;
+    st.expectedFrames = expectedFrames;
     MotionWorld restWorld;
     const RetargetRest rest = resolveRetargetRest(source, options.rest);
-    Rest sr = sourceRest(source, rest, &restWorld);
+    st.sourceRest = sourceRest(source, rest, &restWorld);
+    Rest& sr = st.sourceRest;
     Rest tr = targetRest(target);
     if (!structural(tr, sr, options)) {
         useStructure(sr, source.names, false);
         useStructure(tr, target.names, false);
     }
 
-    RetargetedClip clip;
+    RetargetedClip& clip = st.clip;
     clip.mapping = mapping;
     RetargetMapping& m = clip.mapping;
     m.restUsed = rest;
@@ -649,70 +710,112 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
         clip.sourceHeight = verticalExtent(all);
     }
     clip.targetHeight = verticalExtent(target.bindPositions);
+    st.rootRest = sr.at(m.sourceRoot);
 
-    const int nt = target.jointCount(), ns = source.jointCount();
-    const int frames = (source.frameCount() - 1) / options.frameStep + 1;
-    const double s = m.translationScale;
-    const Vec3 rootRest = sr.at(m.sourceRoot);
-    std::vector<Quat> delta(static_cast<size_t>(ns));
-    std::vector<Quat> posed(static_cast<size_t>(nt));
-    std::vector<double> sourceFoot(static_cast<size_t>(frames)), sourceRootHeight(static_cast<size_t>(frames));
-    clip.frames.resize(static_cast<size_t>(frames));
-    for (int f = 0; f < frames; ++f) {
-        if ((f & 255) == 0)
-            progress.update("retarget", static_cast<double>(f) / frames);
-        const MotionWorld w = worldTransforms(source, evaluateFrame(source, f * options.frameStep));
-        for (int k = 0; k < ns; ++k)
-            delta[static_cast<size_t>(k)] = w.orientations[static_cast<size_t>(k)] * sr.orientations[static_cast<size_t>(k)].conjugate();
-        Pose& pose = clip.frames[static_cast<size_t>(f)];
-        pose.localRotations.resize(static_cast<size_t>(nt));
-        for (int i = 0; i < nt; ++i) {
-            const JointRetarget& j = m.joints[static_cast<size_t>(i)];
-            const Quat& B = target.bindOrientations[static_cast<size_t>(i)];
-            const int p = target.parents[static_cast<size_t>(i)];
-            // parentDelta maps bind-space directions to posed space at the parent (pose.h).
-            const Quat parentDelta = p < 0 ? Quat::Identity()
-                                           : Quat(posed[static_cast<size_t>(p)] * target.bindOrientations[static_cast<size_t>(p)].conjugate());
-            Quat O = j.sources.empty() ? Quat(parentDelta * B) : Quat(blend(j.sources, delta) * j.restOffset * B);
-            O.normalize();
-            posed[static_cast<size_t>(i)] = O;
-            pose.localRotations[static_cast<size_t>(i)] = (B.conjugate() * parentDelta.conjugate() * O).normalized();
-        }
-        pose.rootTranslation = s * (w.positions.row(m.sourceRoot).transpose() - rootRest);
-        sourceFoot[static_cast<size_t>(f)] = lowest(w.positions, m.sourceFeet);
-        sourceRootHeight[static_cast<size_t>(f)] = w.positions(m.sourceRoot, 1);
+    // Flat storage, reserved for the expected frames: no per-frame allocation (issue 47).
+    const int nt = target.jointCount();
+    const auto frames = static_cast<size_t>(expectedFrames > 0 ? (expectedFrames - 1) / options.frameStep + 1 : 0);
+    clip.frames.jointCount = nt;
+    clip.frames.rotations.reserve(frames * static_cast<size_t>(nt));
+    clip.frames.rootTranslations.reserve(frames);
+    st.sourceFoot.reserve(frames);
+    st.sourceRootHeight.reserve(frames);
+    st.delta.resize(static_cast<size_t>(source.jointCount()));
+    st.posed.resize(static_cast<size_t>(nt));
+}
+
+ClipRetargeter::~ClipRetargeter() = default;
+
+void ClipRetargeter::add(const MotionFrames& frames, const Progress& progress)
+{
+    State& st = *m_state;
+    if (frames.cols() != st.source.channelCount())
+        throw InvalidInput("rig::ClipRetargeter::add(): frames of " + std::to_string(frames.cols()) + " values for " +
+                           std::to_string(st.source.channelCount()) + " channels");
+    if (!frames.allFinite())
+        throw InvalidInput("rig::ClipRetargeter::add(): the frames hold NaN or infinite values");
+    const auto columns = static_cast<size_t>(frames.cols());
+    const double expected = static_cast<double>(std::max(st.expectedFrames, st.sourceFrames + frames.rows()));
+    for (Eigen::Index r = 0; r < frames.rows(); ++r, ++st.sourceFrames) {
+        if ((st.sourceFrames & 255) == 0)
+            progress.update("retarget", static_cast<double>(st.sourceFrames) / expected);
+        if (st.sourceFrames % st.options.frameStep == 0)
+            st.addFrame(std::span<const double>(frames.row(r).data(), columns));
     }
+}
 
+void ClipRetargeter::State::addFrame(std::span<const double> values)
+{
+    const RetargetMapping& m = clip.mapping;
+    const int nt = target.jointCount(), ns = source.jointCount();
+    evaluateValues(source, values, sourcePose);
+    worldTransforms(source, sourcePose, world);
+    for (int k = 0; k < ns; ++k)
+        delta[static_cast<size_t>(k)] = world.orientations[static_cast<size_t>(k)] * sourceRest.orientations[static_cast<size_t>(k)].conjugate();
+    const size_t first = clip.frames.rotations.size();
+    clip.frames.rotations.resize(first + static_cast<size_t>(nt));
+    const std::span<Quat> local(clip.frames.rotations.data() + first, static_cast<size_t>(nt));
+    for (int i = 0; i < nt; ++i) {
+        const JointRetarget& j = m.joints[static_cast<size_t>(i)];
+        const Quat& B = target.bindOrientations[static_cast<size_t>(i)];
+        const int p = target.parents[static_cast<size_t>(i)];
+        // parentDelta maps bind-space directions to posed space at the parent (pose.h).
+        const Quat parentDelta = p < 0 ? Quat::Identity()
+                                       : Quat(posed[static_cast<size_t>(p)] * target.bindOrientations[static_cast<size_t>(p)].conjugate());
+        Quat O = j.sources.empty() ? Quat(parentDelta * B) : Quat(blend(j.sources, delta) * j.restOffset * B);
+        O.normalize();
+        posed[static_cast<size_t>(i)] = O;
+        local[static_cast<size_t>(i)] = (B.conjugate() * parentDelta.conjugate() * O).normalized();
+    }
+    clip.frames.rootTranslations.push_back(m.translationScale * (world.positions.row(m.sourceRoot).transpose() - rootRest));
+    sourceFoot.push_back(lowest(world.positions, m.sourceFeet));
+    sourceRootHeight.push_back(world.positions(m.sourceRoot, 1));
+}
+
+RetargetedClip ClipRetargeter::finish(const Progress& progress)
+{
+    State& st = *m_state;
+    if (st.clip.frames.empty())
+        throw InvalidInput("rig::retargetClip(): the clip has no frames");
+    RetargetedClip& clip = st.clip;
+    const RetargetMapping& m = clip.mapping;
+    const RetargetOptions& options = st.options;
+    const Skeleton& target = st.target;
+    const double s = m.translationScale;
     // Feet on the ground: the clip's ground is a low percentile of the lowest
     // source foot joint; the target's is its bind pose.
     // The root's height above the clip's ground is taken relative to its rest
     // height above the rest pose's feet, scaled: the target's root keeps its
     // own rest height, whatever height each skeleton gives its pelvis joint.
-    const double sourceGround = percentile(sourceFoot, options.groundPercentile);
+    const double sourceGround = percentile(st.sourceFoot, options.groundPercentile);
     const double targetGround = lowest(target.bindPositions, m.targetFeet);
-    const double sourceRestRootAbove = m.sourceFeet.empty() ? rootRest.y() - sourceGround
-                                                            : rootRest.y() - lowest(sr.positions, m.sourceFeet);
+    const double sourceRestRootAbove = m.sourceFeet.empty() ? st.rootRest.y() - sourceGround
+                                                            : st.rootRest.y() - lowest(st.sourceRest.positions, m.sourceFeet);
     const double contact = options.contactTolerance * clip.sourceHeight;
     const double norm = clip.targetHeight > 0.0 ? clip.targetHeight : 1.0;
-    for (int f = 0; f < frames; ++f) {
-        Pose& pose = clip.frames[static_cast<size_t>(f)];
+    MatrixX3d targetPositions;
+    for (size_t f = 0; f < clip.frames.size(); ++f) {
+        const std::span<const Quat> local = clip.frames.rotationsOf(f);
+        Vec3& root = clip.frames.rootTranslations[f];
         if (options.rootHeightFromGround)
-            pose.rootTranslation.y() = s * (sourceRootHeight[static_cast<size_t>(f)] - sourceGround - sourceRestRootAbove);
-        const double hs = sourceFoot[static_cast<size_t>(f)] - sourceGround;
-        const double ht = lowest(forwardKinematics(target, pose).positions, m.targetFeet) - targetGround;
+            root.y() = s * (st.sourceRootHeight[f] - sourceGround - sourceRestRootAbove);
+        const double hs = st.sourceFoot[f] - sourceGround;
+        posedJoints(target, local, root, st.posed, targetPositions);
+        const double ht = lowest(targetPositions, m.targetFeet) - targetGround;
         const double dy = s * hs - ht;
         if (options.keepFeetOnGround)
-            pose.rootTranslation.y() += dy;
+            root.y() += dy;
         if (hs <= contact) {
             // The source stands on its ground: how far is the target's lowest foot from its own?
             ++clip.contactFrames;
             clip.footErrorBefore = std::max(clip.footErrorBefore, std::abs(ht) / norm);
-            const double after = lowest(forwardKinematics(target, pose).positions, m.targetFeet) - targetGround;
+            posedJoints(target, local, root, st.posed, targetPositions);
+            const double after = lowest(targetPositions, m.targetFeet) - targetGround;
             clip.footErrorAfter = std::max(clip.footErrorAfter, std::abs(after) / norm);
         }
     }
     progress.update("retarget", 1.0);
-    return clip;
+    return std::move(clip);
 }
 
 } // namespace rig
