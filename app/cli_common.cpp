@@ -499,12 +499,12 @@ json diagnosticsJson(const WeightDiagnostics& d, const Skeleton& s)
 json retargetJson(const RetargetedClip& r, const Skeleton& target)
 {
     json frames = json::array();
-    for (const Pose& p : r.frames) {
+    for (size_t f = 0; f < r.frames.size(); ++f) {
         json rotations = json::array();
-        for (const auto& q : p.localRotations)
+        for (const auto& q : r.frames.rotationsOf(f))
             rotations.push_back({q.w(), q.x(), q.y(), q.z()});
-        frames.push_back({{"root_translation", {p.rootTranslation.x(), p.rootTranslation.y(), p.rootTranslation.z()}},
-                          {"rotations", rotations}});
+        const Vec3& t = r.frames.rootTranslations[f];
+        frames.push_back({{"root_translation", {t.x(), t.y(), t.z()}}, {"rotations", rotations}});
     }
     json joints = json::array();
     for (int j = 0; j < target.jointCount(); ++j)
@@ -642,11 +642,18 @@ std::uintmax_t writeRigExport(const std::string& out, const RigProject& project,
         std::vector<RetargetedClip> extra;
         for (const std::string& path : flags.extraClips)
             extra.push_back(retargetClipFile(project, path, 1).retargeted);
-        std::vector<GltfClip> clips;
+        // The glTF writer takes lists of poses: copies of the flat clips for the export.
+        std::vector<std::vector<Pose>> poses;
         if (clip && !flags.noClip)
-            clips.push_back({clip->name.empty() ? "clip" : clip->name, clip->frames, clip->frameTime});
+            poses.push_back(toPoses(clip->frames));
         for (const RetargetedClip& c : extra)
-            clips.push_back({c.name, c.frames, c.frameTime});
+            poses.push_back(toPoses(c.frames));
+        std::vector<GltfClip> clips;
+        size_t k = 0;
+        if (clip && !flags.noClip)
+            clips.push_back({clip->name.empty() ? "clip" : clip->name, poses[k++], clip->frameTime});
+        for (const RetargetedClip& c : extra)
+            clips.push_back({c.name, poses[k++], c.frameTime});
         const GltfExportReport report = exportCharacterGltf(out, character, skeleton, weights, clips, options);
         for (const std::string& w : report.warnings)
             std::cerr << "rigsmith " << command << ": warning: " << w << '\n';

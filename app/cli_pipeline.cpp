@@ -28,6 +28,7 @@
 
 
 #include <charconv>
+#include <chrono>
 #include <iomanip>
 #include <cstdio>
 #include <cstring>
@@ -73,14 +74,52 @@ int cmdRetarget(const std::vector<std::string>& raw)
     StageTimings stages;
     StageClock clock(stages);
     const RigFile rig = readRigFile(rigPath);
-    Motion clip = readClipFile(clipPath).motion;
-    clock.lap("read");
-    const RetargetMapping mapping = mapSkeletons(clip, rig.skeleton, o);
-    clock.lap("map");
-    RetargetedClip r = retargetClip(clip, rig.skeleton, mapping, o);
-    clip.frames = MotionFrames(); // done with: 768 MB at 10^6 frames of 96 channels, freed before the write's
+    RetargetedClip r;
+    int sourceJoints = 0;
+    if (isBvhPath(clipPath)) {
+        // Read and retarget a block of frames at a time (issue 47): 10^6
+        // frames of 96 channels are never whole (768 MB), only the target's
+        // flat poses are. The read and retarget stages are the sums over the blocks.
+        using Clock = std::chrono::steady_clock;
+        Clock::time_point t = Clock::now();
+        double readSeconds = 0.0, retargetSeconds = 0.0;
+        const auto lap = [&t](double& sum) {
+            const Clock::time_point now = Clock::now();
+            sum += std::chrono::duration<double>(now - t).count();
+            t = now;
+        };
+        BvhFrameReader reader(clipPath);
+        Motion head = reader.hierarchy(); // with the first block: frame 0 may be the rest pose
+        reader.read(head.frames, 4096);
+        sourceJoints = head.jointCount();
+        lap(readSeconds);
+        const RetargetMapping mapping = mapSkeletons(head, rig.skeleton, o);
+        double mapSeconds = 0.0;
+        lap(mapSeconds);
+        ClipRetargeter retargeter(head, rig.skeleton, mapping, o, reader.declaredFrames());
+        retargeter.add(head.frames);
+        lap(retargetSeconds);
+        for (MotionFrames& block = head.frames;;) {
+            const Eigen::Index n = reader.read(block, 4096);
+            lap(readSeconds);
+            if (n == 0)
+                break;
+            retargeter.add(block);
+            lap(retargetSeconds);
+        }
+        r = retargeter.finish();
+        lap(retargetSeconds);
+        clock.add({{"read", readSeconds}, {"map", mapSeconds}, {"retarget", retargetSeconds}});
+    } else {
+        Motion clip = readClipFile(clipPath).motion;
+        sourceJoints = clip.jointCount();
+        clock.lap("read");
+        const RetargetMapping mapping = mapSkeletons(clip, rig.skeleton, o);
+        clock.lap("map");
+        r = retargetClip(clip, rig.skeleton, mapping, o);
+        clock.lap("retarget");
+    }
     r.name = std::filesystem::path(clipPath).stem().string();
-    clock.lap("retarget");
     if (ext == ".bvh")
         writeRetargetedBvh(r, rig.skeleton, *out); // frame by frame: never the whole motion
     else
@@ -114,7 +153,7 @@ int cmdRetarget(const std::vector<std::string>& raw)
                  {"rest", std::string(retargetRestName(r.mapping.restUsed))},
                  {"rest_requested", std::string(retargetRestName(o.rest))},
                  {"mapping_messages", r.mapping.messages},
-                 {"source_joints", clip.jointCount()},
+                 {"source_joints", sourceJoints},
                  {"target_joints", rig.skeleton.jointCount()},
                  {"mapped_joints", r.mapping.mappedCount()},
                  {"unmapped_joints", unmapped},

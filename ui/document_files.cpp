@@ -162,12 +162,19 @@ void Document::exportGltf(const QString& path, const GltfExportRequest& request)
             std::vector<LoadedClip> extra;
             for (const std::string& c : extraClips)
                 extra.push_back(rig::loadClip(p, c));
-            std::vector<GltfClip> clips;
+            // The glTF writer takes lists of poses: copies of the flat clips for the export.
+            std::vector<std::vector<Pose>> poses;
             if (clip && request.includeClip)
-                clips.push_back({clip->name, clip->retargeted.frames, clip->retargeted.frameTime});
+                poses.push_back(rig::toPoses(clip->retargeted.frames));
+            for (const LoadedClip& c : extra)
+                poses.push_back(rig::toPoses(c.retargeted.frames));
+            std::vector<GltfClip> clips;
+            size_t k = 0;
+            if (clip && request.includeClip)
+                clips.push_back({clip->name, poses[k++], clip->retargeted.frameTime});
             for (size_t i = 0; i < extra.size(); ++i)
                 clips.push_back({extra[i].name.empty() ? "clip " + std::to_string(i + 2) : extra[i].name,
-                                 extra[i].retargeted.frames, extra[i].retargeted.frameTime});
+                                 poses[k++], extra[i].retargeted.frameTime});
             const Skeleton named = withBoneNames(p.rig()->skeleton, request.boneNames.toStdString());
             const GltfExportReport report =
                 rig::exportCharacterGltf(file, character, named, p.skinning()->weights, clips, options);

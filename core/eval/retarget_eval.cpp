@@ -107,7 +107,7 @@ RetargetEvaluation evaluateRetarget(const ArtistAnimation& a, const RetargetedRi
     std::vector<double> boneSum(canonicalBones.size(), 0.0);
     for (int f = 0; f < anim.frameCount(); ++f) {
         const MatrixX3d A = artistFrame(a, f);
-        const PosedSkeleton posed = forwardKinematics(*o.skeleton, o.clip->frames[static_cast<size_t>(f)]);
+        const PosedSkeleton posed = forwardKinematics(*o.skeleton, o.clip->frames.pose(static_cast<size_t>(f)));
         const MatrixX3d R = ourFrame(*a.V, *o.weights, posed);
         RetargetFrameError fe{100.0 * meanDistance(R, A) / h, 100.0 * alignedDistance(R, A) / h,
                               100.0 * meanDistance(*a.V, A) / h, 100.0 * alignedDistance(*a.V, A) / h};

@@ -1,6 +1,7 @@
 #include "core/motion/bvh_file.h"
+#include "core/motion/bvh_frame_lines.h"
 
-#include "core/common/atomic_write.h"
+#include "core/common/decimal_text.h"
 #include "core/common/error.h"
 
 #include <algorithm>
@@ -9,8 +10,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <unordered_set>
 
@@ -69,9 +68,8 @@ std::string quote(std::string_view s)
     return out + "'";
 }
 
-/// Parses a number that ends at `last` or at a blank, setting `stop` after it
-/// (std::from_chars takes no '+', so one is skipped here).
-enum class NumberStatus { ok, notANumber, notFinite, outOfRange, absurd };
+using bvh::FrameLines;
+using bvh::NumberStatus;
 
 /// "1e+09" for messages.
 std::string shortNumber(double v)
@@ -86,6 +84,8 @@ NumberStatus parseDouble(const char* first, const char* last, double& value, con
     const char* p = first;
     if (p != last && *p == '+' && p + 1 != last && *(p + 1) != '-')
         ++p;
+    if (parseSimpleDecimal(p, last, value, stop))
+        return NumberStatus::ok;
     const auto [ptr, ec] = std::from_chars(p, last, value);
     stop = ptr;
     if (ptr == p || (ptr != last && !isBlank(*ptr)))
@@ -477,106 +477,59 @@ private:
         return t;
     }
 
-    [[noreturn]] void failValue(long long line, long long frame, long long value, const char* first, const char* last,
-                                NumberStatus status) const
-    {
-        const char* end = first;
-        while (end != last && !isBlank(*end))
-            ++end;
-        fail(line, "frame " + std::to_string(frame + 1) + ", value " + std::to_string(value + 1) + ": " +
-                       quote(std::string_view(first, static_cast<size_t>(end - first))) +
-                       (status == NumberStatus::notFinite    ? " is not finite"
-                        : status == NumberStatus::outOfRange ? " is out of range"
-                        : status == NumberStatus::absurd
-                            ? " is absurd (more than " + shortNumber(m_options.maxAbsValue) + " in size; a corrupt file?)"
-                            : " is not a number"));
-    }
-
     void parseMotion()
     {
         Motion& m = m_motion;
-        const long long declared = readFrameCount();
-        m.frameTime = readFrameTime();
-        const long long lastHeaderLine = m_line;
-        const long long columns = m.channelCount(); // values per frame line
-
+        FrameLines lines = readMotionHeader();
+        const long long columns = lines.columns;
         if (columns == 0) {
             // No values to read: frame lines would be empty, which reads as blank.
             std::string_view line;
             long long lineNumber = 0;
             if (nextContentLine(line, lineNumber))
                 fail(lineNumber, "values " + quote(line) + " but the hierarchy has no channels");
-            m.frames.resize(static_cast<Eigen::Index>(declared), 0);
+            m.frames.resize(static_cast<Eigen::Index>(lines.declared), 0);
             return;
         }
-
         // Memory follows the input, not the header: a frame takes at least 2C bytes.
         const long long remaining = static_cast<long long>(m_text.size() - m_pos);
-        long long capacity = std::min(declared, remaining / (2 * columns) + 1);
+        long long capacity = std::min(lines.declared, remaining / (2 * columns) + 1);
         m.frames.resize(static_cast<Eigen::Index>(capacity), static_cast<Eigen::Index>(columns));
-
         const char* p = m_text.data() + m_pos;
         const char* const end = m_text.data() + m_text.size();
-        long long line = m_line;
-        long long lastContentLine = lastHeaderLine;
-        long long f = 0;
-        std::vector<double> extra;
-        if (p != end && *p == '\n') { // the end of the Frame Time line
-            ++p;
-            ++line;
-        }
-        while (p < end) {
-            const char* eol = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-            if (!eol)
-                eol = end;
-            const char* q = p;
-            while (q != eol && isBlank(*q))
-                ++q;
-            if (q != eol) {
-                if (f == declared && m_options.strictFrameCount)
-                    fail(line, "more frame lines than the " + std::to_string(declared) +
-                                   " declared by 'Frames:' on line " + std::to_string(m_framesLine));
-                if (f == capacity && f < declared) { // only when the size estimate was low
-                    capacity = std::min(declared, 2 * capacity + 16);
-                    m.frames.conservativeResize(static_cast<Eigen::Index>(capacity), Eigen::NoChange);
-                }
-                // Lines past the declared count are checked like the others, then dropped.
-                if (f >= declared)
-                    extra.resize(static_cast<size_t>(columns));
-                double* row = f < declared ? m.frames.row(static_cast<Eigen::Index>(f)).data() : extra.data();
-                long long k = 0;
-                while (q != eol) {
-                    double v = 0.0;
-                    const char* stop = nullptr;
-                    NumberStatus status = parseDouble(q, eol, v, stop);
-                    if (status == NumberStatus::ok && std::abs(v) > m_options.maxAbsValue)
-                        status = NumberStatus::absurd;
-                    if (status != NumberStatus::ok)
-                        failValue(line, f, k, q, eol, status);
-                    if (k < columns)
-                        row[k] = v;
-                    ++k;
-                    q = stop;
-                    while (q != eol && isBlank(*q))
-                        ++q;
-                }
-                if (k != columns)
-                    fail(line, "frame " + std::to_string(f + 1) + " has " + std::to_string(k) + " values, expected " +
-                                   std::to_string(columns) + " (one per channel)");
-                ++f;
-                lastContentLine = line;
-                if ((f & 4095) == 0)
-                    m_progress.update("read BVH", std::min(1.0, static_cast<double>(f) / static_cast<double>(declared)));
-            }
-            if (eol == end)
+        p = lines.skipHeaderLineEnd(p, end);
+        for (long long rows = 0;;) {
+            long long filled = 0;
+            p = lines.read(p, end, true, m.frames.data() + rows * columns, capacity - rows, filled);
+            rows += filled;
+            if (p == end)
                 break;
-            p = eol + 1;
-            ++line;
+            capacity = std::min(lines.declared, 2 * capacity + 16); // only when the size estimate was low
+            m.frames.conservativeResize(static_cast<Eigen::Index>(capacity), Eigen::NoChange);
         }
-        if (f < declared)
-            fail(lastContentLine, "the file ends after " + std::to_string(f) + " of the " + std::to_string(declared) +
-                                      " frames declared by 'Frames:' on line " + std::to_string(m_framesLine));
-        m_progress.update("read BVH", 1.0);
+        lines.finish();
+    }
+
+public:
+    /// The hierarchy and the "Frames:" and "Frame Time:" lines only: the
+    /// motion without frames, and a FrameLines to read the frames with,
+    /// from `position()` on.
+    std::pair<Motion, FrameLines> parseHeader()
+    {
+        parseHierarchy();
+        FrameLines lines = readMotionHeader();
+        return {std::move(m_motion), std::move(lines)};
+    }
+    /// Where parsing stopped: the end of the "Frame Time:" line after parseHeader().
+    size_t position() const { return m_pos; }
+
+private:
+    FrameLines readMotionHeader()
+    {
+        const long long declared = readFrameCount();
+        m_motion.frameTime = readFrameTime();
+        return FrameLines{m_source, m_options, m_progress, m_motion.channelCount(), declared, m_framesLine,
+                          m_line, m_line, 0, {}};
     }
 
     std::string_view m_text;
@@ -595,34 +548,6 @@ private:
     std::vector<Vec3> m_endSiteOffsets;
 };
 
-// --- Writing
-
-void appendNumber(std::string& out, double v)
-{
-    // Shortest fixed-point text that reads back to the same double: exact
-    // round trips, and no exponents for readers that do not expect them.
-    char buf[400];
-    const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
-    (void)ec; // 400 characters hold any finite double in fixed notation
-    out.append(buf, ptr);
-}
-
-void appendIndent(std::string& out, size_t depth)
-{
-    out.append(depth, '\t');
-}
-
-void appendOffset(std::string& out, size_t depth, const Eigen::RowVector3d& o)
-{
-    appendIndent(out, depth);
-    out += "OFFSET";
-    for (int k = 0; k < 3; ++k) {
-        out += ' ';
-        appendNumber(out, o[k]);
-    }
-    out += '\n';
-}
-
 } // namespace
 
 Motion parseBvh(std::string_view text, const std::string& sourceName, const BvhReadOptions& options,
@@ -631,159 +556,130 @@ Motion parseBvh(std::string_view text, const std::string& sourceName, const BvhR
     return BvhParser(text, sourceName, options, progress).parse();
 }
 
-Motion readBvh(const std::string& path, const BvhReadOptions& options, const Progress& progress)
+namespace bvh {
+
+void FrameLines::fail(long long at, const std::string& problem) const
 {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec)
-        throw IoError(path + ": cannot read: " + ec.message());
-    if (size > options.maxFileBytes)
-        throw IoError(path + ": the file is " + std::to_string(size) + " bytes, more than the limit of " +
-                      std::to_string(options.maxFileBytes));
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw IoError(path + ": cannot open for reading");
-    std::string text(static_cast<size_t>(size), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    if (static_cast<std::uintmax_t>(in.gcount()) != size)
-        throw IoError(path + ": read " + std::to_string(in.gcount()) + " of " + std::to_string(size) + " bytes");
-    return parseBvh(text, path, options, progress);
+    throw IoError(source + ":" + std::to_string(at) + ": " + problem);
 }
 
-namespace {
 
-/// The HIERARCHY of `m` and the MOTION lines before `frameCount` frames;
-/// `columns` gets the frame columns in the order the joints are written.
-/// Expects a valid motion.
-std::string bvhHeader(const Motion& m, Eigen::Index frameCount, std::vector<int>& columns)
+void FrameLines::failValue(long long frame, long long value, const char* first, const char* last,
+                            NumberStatus status) const
 {
-    const std::vector<std::vector<int>> children = [&] {
-        std::vector<std::vector<int>> c(m.names.size());
-        for (size_t j = 1; j < m.parents.size(); ++j)
-            c[static_cast<size_t>(m.parents[j])].push_back(static_cast<int>(j));
-        return c;
-    }();
-    std::vector<std::vector<int>> endSites(m.names.size());
-    for (size_t e = 0; e < m.endSiteParents.size(); ++e)
-        endSites[static_cast<size_t>(m.endSiteParents[e])].push_back(static_cast<int>(e));
+    const char* end = first;
+    while (end != last && !isBlank(*end))
+        ++end;
+    fail(line, "frame " + std::to_string(frame + 1) + ", value " + std::to_string(value + 1) + ": " +
+                   quote(std::string_view(first, static_cast<size_t>(end - first))) +
+                   (status == NumberStatus::notFinite    ? " is not finite"
+                    : status == NumberStatus::outOfRange ? " is out of range"
+                    : status == NumberStatus::absurd
+                        ? " is absurd (more than " + shortNumber(options.maxAbsValue) + " in size; a corrupt file?)"
+                        : " is not a number"));
+}
 
-    std::string out = "HIERARCHY\n";
-    // Columns in the order the joints are written (depth-first, children by
-    // index), which is the motion's own order when it came from a file.
-    columns.clear();
-    columns.reserve(m.channels.size());
-    // Iterative depth-first walk: (joint, next child to visit).
-    std::vector<std::pair<int, size_t>> stack = {{0, 0}};
-    const auto openJoint = [&](int j, size_t depth) {
-        appendIndent(out, depth);
-        out += j == 0 ? "ROOT " : "JOINT ";
-        out += m.names[static_cast<size_t>(j)];
-        out += '\n';
-        appendIndent(out, depth);
-        out += "{\n";
-        appendOffset(out, depth + 1, m.offsets.row(j));
-        appendIndent(out, depth + 1);
-        const std::span<const Channel> ch = m.jointChannels(j);
-        out += "CHANNELS " + std::to_string(ch.size());
-        for (const Channel c : ch) {
-            out += ' ';
-            out += channelName(c);
-        }
-        out += '\n';
-        for (int c = m.channelStarts[static_cast<size_t>(j)]; c < m.channelStarts[static_cast<size_t>(j) + 1]; ++c)
-            columns.push_back(c);
-    };
-    openJoint(0, 0);
-    while (!stack.empty()) {
-        auto& [j, nextChild] = stack.back();
-        const size_t depth = stack.size();
-        const auto& kids = children[static_cast<size_t>(j)];
-        if (nextChild < kids.size()) {
-            const int child = kids[nextChild++];
-            openJoint(child, depth);
-            stack.push_back({child, 0});
-            continue;
-        }
-        for (const int e : endSites[static_cast<size_t>(j)]) {
-            appendIndent(out, depth);
-            out += "End Site\n";
-            appendIndent(out, depth);
-            out += "{\n";
-            appendOffset(out, depth + 1, m.endSiteOffsets.row(e));
-            appendIndent(out, depth);
-            out += "}\n";
-        }
-        appendIndent(out, depth - 1);
-        out += "}\n";
-        stack.pop_back();
+
+const char* FrameLines::skipHeaderLineEnd(const char* p, const char* end)
+{
+    if (p != end && *p == '\n') {
+        ++p;
+        ++line;
     }
-
-    out += "MOTION\nFrames: " + std::to_string(frameCount) + "\nFrame Time: ";
-    appendNumber(out, m.frameTime);
-    out += '\n';
-    return out;
+    return p;
 }
 
-/// Appends one frame's line: `values` (#C, in channel order) in `columns` order.
-void appendFrame(const std::vector<int>& columns, const double* values, std::string& out)
+
+const char* FrameLines::read(const char* p, const char* end, bool atEnd, double* rows, long long maxRows, long long& filled)
 {
-    for (size_t k = 0; k < columns.size(); ++k) {
-        if (k > 0)
-            out += ' ';
-        appendNumber(out, values[columns[k]]);
+    filled = 0;
+    while (p < end) {
+        const char* eol = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+        if (!eol && !atEnd)
+            return p; // the rest of this line is in the next chunk
+        if (!eol)
+            eol = end;
+        const char* q = p;
+        while (q != eol && isBlank(*q))
+            ++q;
+        if (q != eol) {
+            if (columns == 0)
+                fail(line, "values " + quote(trimBlanks(std::string_view(q, static_cast<size_t>(eol - q)))) +
+                               " but the hierarchy has no channels");
+            if (frames == declared && options.strictFrameCount)
+                fail(line, "more frame lines than the " + std::to_string(declared) +
+                               " declared by 'Frames:' on line " + std::to_string(framesLine));
+            if (frames < declared && filled == maxRows)
+                return p; // the rows are full
+            if (frames >= declared)
+                extra.resize(static_cast<size_t>(columns));
+            double* row = frames < declared ? rows + filled * columns : extra.data();
+            readValues(q, eol, row);
+            if (frames < declared)
+                ++filled;
+            ++frames;
+            lastContentLine = line;
+            if ((frames & 4095) == 0)
+                progress.update("read BVH", std::min(1.0, static_cast<double>(frames) / static_cast<double>(declared)));
+        }
+        if (eol == end)
+            return end;
+        p = eol + 1;
+        ++line;
     }
-    out += '\n';
+    return p;
 }
 
-} // namespace
 
-std::string formatBvh(const Motion& m)
+void FrameLines::readValues(const char* q, const char* eol, double* row) const
 {
-    validateMotion(m);
-    std::vector<int> columns;
-    std::string out = bvhHeader(m, m.frames.rows(), columns);
-    for (Eigen::Index f = 0; f < m.frames.rows(); ++f)
-        appendFrame(columns, m.frames.row(f).data(), out);
-    return out;
+    long long k = 0;
+    while (q != eol) {
+        double v = 0.0;
+        const char* stop = nullptr;
+        NumberStatus status = parseDouble(q, eol, v, stop);
+        if (status == NumberStatus::ok && std::abs(v) > options.maxAbsValue)
+            status = NumberStatus::absurd;
+        if (status != NumberStatus::ok)
+            failValue(frames, k, q, eol, status);
+        if (k < columns)
+            row[k] = v;
+        ++k;
+        q = stop;
+        while (q != eol && isBlank(*q))
+            ++q;
+    }
+    if (k != columns)
+        fail(line, "frame " + std::to_string(frames + 1) + " has " + std::to_string(k) + " values, expected " +
+                       std::to_string(columns) + " (one per channel)");
 }
 
-void writeBvh(const Motion& motion, const std::string& path)
+
+void FrameLines::finish() const
 {
-    validateMotion(motion); // before the file is touched, as formatBvh()
-    writeBvh(motion, motion.frames.rows(),
-             [&motion](Eigen::Index f, std::span<double> values) {
-                 std::copy_n(motion.frames.row(f).data(), values.size(), values.begin());
-             },
-             path);
+    if (frames < declared)
+        fail(lastContentLine, "the file ends after " + std::to_string(frames) + " of the " +
+                                  std::to_string(declared) + " frames declared by 'Frames:' on line " +
+                                  std::to_string(framesLine));
+    progress.update("read BVH", 1.0);
 }
 
-void writeBvh(const Motion& hierarchy, Eigen::Index frameCount,
-              const std::function<void(Eigen::Index, std::span<double>)>& frameValues, const std::string& path)
+
+Header parseHeader(std::string_view text, const std::string& source, const BvhReadOptions& options,
+                   const Progress& progress)
 {
-    // Atomically, like the project and glTF writes: a crash or a full disk
-    // leaves the previous file as it was. In pieces of 4,096 frames: the text
-    // of 10^6 frames (over 1 GB, built by reallocations) was never needed whole.
-    Motion header = hierarchy;
-    header.frames.resize(0, hierarchy.channelCount());
-    validateMotion(header);
-    std::vector<int> columns;
-    std::string text = bvhHeader(header, frameCount, columns);
-    std::vector<double> values(static_cast<size_t>(header.channelCount()));
-    Eigen::Index next = 0;
-    writeFileAtomically(
-        path,
-        [&](std::string& piece) {
-            piece.swap(text); // the hierarchy, then nothing
-            for (const Eigen::Index last = std::min<Eigen::Index>(next + 4096, frameCount); next < last; ++next) {
-                frameValues(next, values);
-                if (!std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); }))
-                    throw InvalidInput(path + ": frame " + std::to_string(next) +
-                                       " holds NaN or infinite values; nothing was written");
-                appendFrame(columns, values.data(), piece);
-            }
-            return next < frameCount;
-        },
-        "the BVH file");
+    BvhParser parser(text, source, options, progress);
+    auto [motion, lines] = parser.parseHeader();
+    motion.frames.resize(0, motion.channelCount());
+    return {std::move(motion), std::move(lines), parser.position()};
 }
+
+bool isFrameTimeLine(std::string_view line)
+{
+    line = trimBlanks(line);
+    return consumePrefix(line, "Frame") && consumePrefix(line = trimBlanks(line), "Time");
+}
+
+} // namespace bvh
 
 } // namespace rig

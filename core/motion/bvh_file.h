@@ -19,14 +19,17 @@
 /// is parsed with an explicit stack and memory grows with the input, not with
 /// what the header claims (it is fuzzed: tests/fuzz/bvh_fuzz.cpp).
 ///
-/// Numbers are parsed with std::from_chars (no locale, no per-value
-/// allocation): a 31-joint, 10 000-frame clip loads in a few tens of ms (see bench/bvh_bench.cpp).
+/// Numbers are parsed without locale or allocation: plain decimals by
+/// Clinger's exact fast path (core/common/decimal_text.h), the rest by
+/// std::from_chars: a 31-joint, 10 000-frame clip loads in a few tens of ms
+/// (see bench/bvh_bench.cpp).
 
 #include "core/common/progress.h"
 #include "core/motion/motion.h"
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,11 +59,45 @@ struct BvhReadOptions {
     bool strictFrameCount = false;
 };
 
-/// Reads a BVH file. Reports progress ("read BVH", fraction of frames) and
-/// honours cancellation.
+/// Reads a BVH file, through `BvhFrameReader`: the file in 4 MiB pieces, never
+/// its whole text (642 MB at 10^6 frames). Reports progress ("read BVH",
+/// fraction of frames) and honours cancellation.
 /// @throws rig::IoError when the file cannot be read, is too large or is
 ///         malformed ("FILE:LINE: problem"); rig::Cancelled when cancelled.
 Motion readBvh(const std::string& path, const BvhReadOptions& options = {}, const Progress& progress = {});
+
+/// A BVH file read a block of frames at a time, so that a clip of 10^6 frames
+/// is never whole in memory, neither as text nor as values (issue 47: a
+/// 642 MB file was read whole, then parsed into a 768 MB matrix). The file is
+/// read in pieces of 4 MiB; `readBvh()` is this reader's blocks gathered.
+/// It takes and refuses exactly what `parseBvh()` does, with the same
+/// messages, a problem in a frame line when the block holding it is read.
+class BvhFrameReader {
+public:
+    /// Opens `path` and reads the hierarchy and the "Frames:" and "Frame
+    /// Time:" lines. Reports progress ("read BVH", fraction of the frames)
+    /// as blocks are read and honours cancellation.
+    /// @throws rig::IoError as readBvh() for the file and its hierarchy.
+    explicit BvhFrameReader(const std::string& path, const BvhReadOptions& options = {},
+                            const Progress& progress = {});
+    ~BvhFrameReader();
+    BvhFrameReader(const BvhFrameReader&) = delete;
+    BvhFrameReader& operator=(const BvhFrameReader&) = delete;
+
+    /// The hierarchy and frame time; its frames are 0 by #C.
+    const Motion& hierarchy() const;
+    /// The frame count "Frames:" declares (what read() gives in all).
+    Eigen::Index declaredFrames() const;
+    /// Reads the next frames into `block` (resized to n by #C, n <= maxFrames),
+    /// returns n; 0 once all are read, after the rest of the file was checked.
+    /// Expects maxFrames >= 1.
+    /// @throws rig::IoError as readBvh() for a bad frame line or a short file.
+    Eigen::Index read(MotionFrames& block, Eigen::Index maxFrames);
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
 
 /// Parses BVH text; sourceName stands for the file name in messages.
 /// The result satisfies validateMotion().

@@ -141,13 +141,14 @@ MotionPose restPose(const Motion& m)
     return pose;
 }
 
-MotionPose evaluateValues(const Motion& m, std::span<const double> values)
+void evaluateValues(const Motion& m, std::span<const double> values, MotionPose& pose)
 {
     if (values.size() != m.channels.size())
         throw InvalidInput("rig::evaluateValues(): got " + std::to_string(values.size()) + " values for " +
                            std::to_string(m.channels.size()) + " channels");
     constexpr double degree = std::numbers::pi / 180.0;
-    MotionPose pose = restPose(m);
+    pose.localRotations.resize(static_cast<size_t>(m.jointCount()));
+    pose.translations.setZero(m.jointCount(), 3);
     for (int j = 0; j < m.jointCount(); ++j) {
         Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
         for (int c = m.channelStarts[static_cast<size_t>(j)]; c < m.channelStarts[static_cast<size_t>(j) + 1]; ++c) {
@@ -161,6 +162,12 @@ MotionPose evaluateValues(const Motion& m, std::span<const double> values)
         }
         pose.localRotations[static_cast<size_t>(j)] = q.normalized();
     }
+}
+
+MotionPose evaluateValues(const Motion& m, std::span<const double> values)
+{
+    MotionPose pose;
+    evaluateValues(m, values, pose);
     return pose;
 }
 
@@ -170,14 +177,13 @@ MotionPose evaluateFrame(const Motion& m, int frame)
     return evaluateValues(m, std::span<const double>(m.frames.row(frame).data(), m.channels.size()));
 }
 
-MotionWorld worldTransforms(const Motion& m, const MotionPose& pose)
+void worldTransforms(const Motion& m, const MotionPose& pose, MotionWorld& w)
 {
     const int n = m.jointCount();
     if (static_cast<int>(pose.localRotations.size()) != n || pose.translations.rows() != n)
         throw InvalidInput("rig::worldTransforms(): the pose has " + std::to_string(pose.localRotations.size()) +
                            " rotations and " + std::to_string(pose.translations.rows()) + " translations for " +
                            std::to_string(n) + " joints");
-    MotionWorld w;
     w.positions.resize(n, 3);
     w.orientations.resize(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) {
@@ -199,6 +205,12 @@ MotionWorld worldTransforms(const Motion& m, const MotionPose& pose)
         const Vec3 o = m.endSiteOffsets.row(e).transpose();
         w.endSitePositions.row(e) = w.positions.row(j) + (w.orientations[static_cast<size_t>(j)] * o).transpose();
     }
+}
+
+MotionWorld worldTransforms(const Motion& m, const MotionPose& pose)
+{
+    MotionWorld w;
+    worldTransforms(m, pose, w);
     return w;
 }
 

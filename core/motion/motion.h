@@ -92,6 +92,10 @@ struct MotionPose {
 /// i's rotation channels in listed order (degrees), t_i from its position channels.
 /// @throws rig::InvalidInput when values.size() != #C.
 MotionPose evaluateValues(const Motion& motion, std::span<const double> values);
+/// evaluateValues() into `pose`, reusing its storage: nothing is allocated
+/// once it has #J rows (per-frame loops over long clips, issue 47).
+/// @throws rig::InvalidInput when values.size() != #C.
+void evaluateValues(const Motion& motion, std::span<const double> values, MotionPose& pose);
 /// evaluateValues() of frame f. @throws rig::InvalidInput unless 0 <= f < #F.
 MotionPose evaluateFrame(const Motion& motion, int frame);
 /// The rest pose: identity rotations, zero translations.
@@ -107,6 +111,9 @@ struct MotionWorld {
 /// Forward kinematics as in the file comment.
 /// @throws rig::InvalidInput when the pose's sizes differ from #J.
 MotionWorld worldTransforms(const Motion& motion, const MotionPose& pose);
+/// worldTransforms() into `world`, reusing its storage (nothing is allocated
+/// once its sizes fit). @throws as worldTransforms().
+void worldTransforms(const Motion& motion, const MotionPose& pose, MotionWorld& world);
 /// World joint positions (#J by 3) of frame f. @throws rig::InvalidInput unless 0 <= f < #F.
 MatrixX3d worldPositions(const Motion& motion, int frame);
 

@@ -2,6 +2,7 @@
 
 #include "core/motion/retarget_rest.h"
 #include "core/motion/retarget_segments.h"
+#include "core/motion/retarget_transfer.h"
 
 #include "core/common/error.h"
 #include "core/rig/joint_names.h"
@@ -36,6 +37,14 @@ using retarget::segmentAlong;
 using retarget::segmentsBelow;
 using retarget::segmentsOf;
 using retarget::setSources;
+using retarget::checkInputs;
+using retarget::checkMapping;
+using retarget::finishMapping;
+using retarget::lowest;
+using retarget::sourceRest;
+using retarget::structural;
+using retarget::targetRest;
+using retarget::useStructure;
 
 // ------------------------------------------------------------------ skeleton geometry
 
@@ -58,6 +67,10 @@ MotionPose sourceRestPose(const Motion& m, RetargetRest rest)
     return evaluateFrame(m, 0);
 }
 
+} // namespace
+
+namespace retarget {
+
 /// Roles and children from the body structure (structure-first mapping), or,
 /// for a skeleton whose body was not found, from names over the whole hierarchy.
 void useStructure(Rest& r, const std::vector<std::string>& names, bool structure)
@@ -71,7 +84,7 @@ void useStructure(Rest& r, const std::vector<std::string>& names, bool structure
     }
 }
 
-Rest sourceRest(const Motion& m, RetargetRest rest, MotionWorld* world = nullptr)
+Rest sourceRest(const Motion& m, RetargetRest rest, MotionWorld* world)
 {
     const MotionWorld w = worldTransforms(m, sourceRestPose(m, rest));
     Rest r;
@@ -104,6 +117,10 @@ bool structural(const Rest& tr, const Rest& sr, const RetargetOptions& o)
     return o.structureFirst && tr.body.pelvis >= 0 && tr.body.spine.size() >= 2 && !tr.body.shortenedBones &&
            !sr.body.shortenedBones;
 }
+
+} // namespace retarget
+
+namespace {
 
 // ------------------------------------------------------------------ structure first
 
@@ -230,6 +247,10 @@ std::vector<int> feetOf(const std::vector<Segment>& segs)
     return feet;
 }
 
+} // namespace
+
+namespace retarget {
+
 double lowest(const MatrixX3d& p, const std::vector<int>& joints)
 {
     double y = std::numeric_limits<double>::infinity();
@@ -240,8 +261,15 @@ double lowest(const MatrixX3d& p, const std::vector<int>& joints)
     return y;
 }
 
+} // namespace retarget
+
+namespace {
 
 // ------------------------------------------------------------------ checks
+
+} // namespace
+
+namespace retarget {
 
 void checkMapping(const RetargetMapping& m, const Motion& source, const Skeleton& target)
 {
@@ -280,6 +308,10 @@ void checkInputs(const Motion& source, const Skeleton& target, const char* fn)
         throw InvalidInput(std::string(fn) + ": the target skeleton is invalid: " + e.what());
     }
 }
+
+} // namespace retarget
+
+namespace {
 
 // Everything mapSkeletons() computes, with the rests for the transfer.
 struct Prepared {
@@ -361,6 +393,10 @@ void rootScale(RetargetMapping& m, const Rest& tr, const Rest& sr, const Retarge
     }
 }
 
+} // namespace
+
+namespace retarget {
+
 void finishMapping(RetargetMapping& m, const Rest& tr, const Rest& sr, const RetargetOptions& o)
 {
     const std::vector<Segment> ts = segmentsOf(tr), ss = segmentsOf(sr);
@@ -387,37 +423,7 @@ void finishMapping(RetargetMapping& m, const Rest& tr, const Rest& sr, const Ret
     explain(m, tr);
 }
 
-Quat blend(const std::vector<RetargetSource>& sources, const std::vector<Quat>& delta)
-{
-    if (sources.size() == 1)
-        return delta[static_cast<size_t>(sources[0].joint)];
-    const RetargetSource* heaviest = &sources[0];
-    for (const auto& s : sources)
-        if (s.weight > heaviest->weight)
-            heaviest = &s;
-    const Eigen::Vector4d ref = delta[static_cast<size_t>(heaviest->joint)].coeffs();
-    Eigen::Vector4d acc = Eigen::Vector4d::Zero();
-    for (const auto& s : sources) {
-        const Eigen::Vector4d q = delta[static_cast<size_t>(s.joint)].coeffs();
-        acc += (q.dot(ref) < 0.0 ? -s.weight : s.weight) * q;
-    }
-    Quat out;
-    out.coeffs() = acc.normalized();
-    return out;
-}
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0.0;
-    std::sort(v.begin(), v.end());
-    const double x = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(v.size() - 1);
-    return v[static_cast<size_t>(std::floor(x))];
-}
-
-double verticalExtent(const MatrixX3d& p) { return p.rows() ? p.col(1).maxCoeff() - p.col(1).minCoeff() : 0.0; }
-
-} // namespace
+} // namespace retarget
 
 // ------------------------------------------------------------------ public
 
@@ -610,109 +616,6 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
                             const Progress& progress)
 {
     return retargetClip(source, target, mapSkeletons(source, target, options), options, progress);
-}
-
-RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const RetargetMapping& mapping,
-                            const RetargetOptions& options, const Progress& progress)
-{
-    checkInputs(source, target, "rig::retargetClip()");
-    checkMapping(mapping, source, target);
-    if (source.frameCount() < 1)
-        throw InvalidInput("rig::retargetClip(): the clip has no frames");
-    if (options.frameStep < 1)
-        throw InvalidInput("rig::retargetClip(): frameStep must be 1 or more, got " + std::to_string(options.frameStep));
-    MotionWorld restWorld;
-    const RetargetRest rest = resolveRetargetRest(source, options.rest);
-    Rest sr = sourceRest(source, rest, &restWorld);
-    Rest tr = targetRest(target);
-    if (!structural(tr, sr, options)) {
-        useStructure(sr, source.names, false);
-        useStructure(tr, target.names, false);
-    }
-
-    RetargetedClip clip;
-    clip.mapping = mapping;
-    RetargetMapping& m = clip.mapping;
-    m.restUsed = rest;
-    for (auto& j : m.joints) {
-        double sum = 0.0;
-        for (const auto& s : j.sources)
-            sum += s.weight;
-        for (auto& s : j.sources)
-            s.weight /= sum;
-    }
-    finishMapping(m, tr, sr, options);
-    clip.frameTime = source.frameTime * options.frameStep;
-    {
-        MatrixX3d all(restWorld.positions.rows() + restWorld.endSitePositions.rows(), 3);
-        all << restWorld.positions, restWorld.endSitePositions;
-        clip.sourceHeight = verticalExtent(all);
-    }
-    clip.targetHeight = verticalExtent(target.bindPositions);
-
-    const int nt = target.jointCount(), ns = source.jointCount();
-    const int frames = (source.frameCount() - 1) / options.frameStep + 1;
-    const double s = m.translationScale;
-    const Vec3 rootRest = sr.at(m.sourceRoot);
-    std::vector<Quat> delta(static_cast<size_t>(ns));
-    std::vector<Quat> posed(static_cast<size_t>(nt));
-    std::vector<double> sourceFoot(static_cast<size_t>(frames)), sourceRootHeight(static_cast<size_t>(frames));
-    clip.frames.resize(static_cast<size_t>(frames));
-    for (int f = 0; f < frames; ++f) {
-        if ((f & 255) == 0)
-            progress.update("retarget", static_cast<double>(f) / frames);
-        const MotionWorld w = worldTransforms(source, evaluateFrame(source, f * options.frameStep));
-        for (int k = 0; k < ns; ++k)
-            delta[static_cast<size_t>(k)] = w.orientations[static_cast<size_t>(k)] * sr.orientations[static_cast<size_t>(k)].conjugate();
-        Pose& pose = clip.frames[static_cast<size_t>(f)];
-        pose.localRotations.resize(static_cast<size_t>(nt));
-        for (int i = 0; i < nt; ++i) {
-            const JointRetarget& j = m.joints[static_cast<size_t>(i)];
-            const Quat& B = target.bindOrientations[static_cast<size_t>(i)];
-            const int p = target.parents[static_cast<size_t>(i)];
-            // parentDelta maps bind-space directions to posed space at the parent (pose.h).
-            const Quat parentDelta = p < 0 ? Quat::Identity()
-                                           : Quat(posed[static_cast<size_t>(p)] * target.bindOrientations[static_cast<size_t>(p)].conjugate());
-            Quat O = j.sources.empty() ? Quat(parentDelta * B) : Quat(blend(j.sources, delta) * j.restOffset * B);
-            O.normalize();
-            posed[static_cast<size_t>(i)] = O;
-            pose.localRotations[static_cast<size_t>(i)] = (B.conjugate() * parentDelta.conjugate() * O).normalized();
-        }
-        pose.rootTranslation = s * (w.positions.row(m.sourceRoot).transpose() - rootRest);
-        sourceFoot[static_cast<size_t>(f)] = lowest(w.positions, m.sourceFeet);
-        sourceRootHeight[static_cast<size_t>(f)] = w.positions(m.sourceRoot, 1);
-    }
-
-    // Feet on the ground: the clip's ground is a low percentile of the lowest
-    // source foot joint; the target's is its bind pose.
-    // The root's height above the clip's ground is taken relative to its rest
-    // height above the rest pose's feet, scaled: the target's root keeps its
-    // own rest height, whatever height each skeleton gives its pelvis joint.
-    const double sourceGround = percentile(sourceFoot, options.groundPercentile);
-    const double targetGround = lowest(target.bindPositions, m.targetFeet);
-    const double sourceRestRootAbove = m.sourceFeet.empty() ? rootRest.y() - sourceGround
-                                                            : rootRest.y() - lowest(sr.positions, m.sourceFeet);
-    const double contact = options.contactTolerance * clip.sourceHeight;
-    const double norm = clip.targetHeight > 0.0 ? clip.targetHeight : 1.0;
-    for (int f = 0; f < frames; ++f) {
-        Pose& pose = clip.frames[static_cast<size_t>(f)];
-        if (options.rootHeightFromGround)
-            pose.rootTranslation.y() = s * (sourceRootHeight[static_cast<size_t>(f)] - sourceGround - sourceRestRootAbove);
-        const double hs = sourceFoot[static_cast<size_t>(f)] - sourceGround;
-        const double ht = lowest(forwardKinematics(target, pose).positions, m.targetFeet) - targetGround;
-        const double dy = s * hs - ht;
-        if (options.keepFeetOnGround)
-            pose.rootTranslation.y() += dy;
-        if (hs <= contact) {
-            // The source stands on its ground: how far is the target's lowest foot from its own?
-            ++clip.contactFrames;
-            clip.footErrorBefore = std::max(clip.footErrorBefore, std::abs(ht) / norm);
-            const double after = lowest(forwardKinematics(target, pose).positions, m.targetFeet) - targetGround;
-            clip.footErrorAfter = std::max(clip.footErrorAfter, std::abs(after) / norm);
-        }
-    }
-    progress.update("retarget", 1.0);
-    return clip;
 }
 
 } // namespace rig

@@ -118,10 +118,12 @@
 
 #include "core/common/progress.h"
 #include "core/rig/pose.h"
+#include "core/rig/pose_frames.h"
 #include "core/motion/motion.h"
 #include "core/rig/skeleton.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -281,7 +283,9 @@ void setRetargetSources(RetargetMapping& mapping, const std::string& target,
 struct RetargetedClip {
     std::string name;                ///< The clip's name (the caller's; `retargetClip()` leaves it empty).
     double frameTime = 1.0 / 30.0;   ///< Seconds per frame.
-    std::vector<Pose> frames;        ///< Poses of the target skeleton (pose.h).
+    /// Poses of the target skeleton, flat (pose_frames.h): 10^6 frames of 21
+    /// joints are two allocations of 696 MB in all (issue 47).
+    PoseFrames frames;
     RetargetMapping mapping;         ///< The mapping used, with its rest offsets.
     /// Ground contact figures over the frames where the source touches the
     /// ground (`RetargetOptions::contactTolerance`): the distance of the
@@ -315,6 +319,42 @@ RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const 
 ///         two skeletons (names, sizes, joint indices, negative weights).
 RetargetedClip retargetClip(const Motion& source, const Skeleton& target, const RetargetMapping& mapping,
                             const RetargetOptions& options = {}, const Progress& progress = {});
+
+/// `retargetClip()` given the source frames a block at a time, so that a long
+/// clip is never whole in memory twice (issue 47: a BVH file read with
+/// `BvhFrameReader`, 10^6 frames of 96 channels, is 768 MB as a matrix). Each
+/// frame is retargeted as it is added into flat storage reserved for
+/// `expectedFrames`; `finish()` then puts the feet on the ground, which needs
+/// the whole clip's ground. `retargetClip()` is one `add()` of all the frames
+/// and `finish()`: the same clip, bit for bit, whatever the blocks.
+class ClipRetargeter {
+public:
+    /// `source`: the clip's hierarchy and channels, with at least its frame 0
+    /// when the rest pose is (or, for Auto, may be) the first frame; its
+    /// frames are not retargeted here. `expectedFrames`: the clip's source
+    /// frame count when known (reserves the storage, scales the progress), else 0.
+    /// @throws rig::InvalidInput as `retargetClip()` for the hierarchy, the
+    ///         skeleton, the mapping and frameStep.
+    ClipRetargeter(const Motion& source, const Skeleton& target, const RetargetMapping& mapping,
+                   const RetargetOptions& options = {}, Eigen::Index expectedFrames = 0);
+    ~ClipRetargeter();
+    ClipRetargeter(const ClipRetargeter&) = delete;
+    ClipRetargeter& operator=(const ClipRetargeter&) = delete;
+
+    /// Retargets the next source frames (#n by #C), every frameStep-th frame
+    /// of the clip counted from its first. Reports progress ("retarget",
+    /// fraction of `expectedFrames`) and honours cancellation.
+    /// @throws rig::InvalidInput for a column count other than #C or values
+    ///         that are not finite; rig::Cancelled when cancelled.
+    void add(const MotionFrames& frames, const Progress& progress = {});
+    /// The clip, feet on the ground and contact figures computed; call once.
+    /// @throws rig::InvalidInput when no frame was added.
+    RetargetedClip finish(const Progress& progress = {});
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
 
 /// The retargeted clip as a BVH motion of the target skeleton, for `writeBvh()`:
 /// the target's joints and names, OFFSETs from the bind positions, 6 channels

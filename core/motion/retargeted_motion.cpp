@@ -96,22 +96,32 @@ Motion retargetedHierarchy(const RetargetedClip& clip, const Skeleton& target)
     return m;
 }
 
+/// Per-frame scratch of retargetedFrame(): sized once, reused for every frame.
+struct FrameScratch {
+    std::vector<Quat> posed; ///< #J posed orientations O_i.
+    MatrixX3d positions;     ///< #J by 3 posed positions (unused).
+    std::vector<Quat> world; ///< #J rotations W_i = O_i · B_i⁻¹.
+};
+
 /// Frame f's channel values (`row`, #C), its angles continued from
-/// `previous` (frame f - 1's values; ignored for f = 0). `world` is scratch
-/// of #J rotations.
+/// `previous` (frame f - 1's values; ignored for f = 0). Allocates nothing
+/// once `scratch` is sized.
 void retargetedFrame(const RetargetedClip& clip, const Skeleton& target, size_t f, std::span<const double> previous,
-                     std::vector<Quat>& world, std::span<double> row)
+                     FrameScratch& scratch, std::span<double> row)
 {
     const int n = target.jointCount();
-    const PosedSkeleton posed = forwardKinematics(target, clip.frames[f]);
+    const Vec3& rootTranslation = clip.frames.rootTranslations[f];
+    posedJoints(target, clip.frames.rotationsOf(f), rootTranslation, scratch.posed, scratch.positions);
+    std::vector<Quat>& world = scratch.world;
+    world.resize(static_cast<size_t>(n));
     size_t col = 0;
     for (int i = 0; i < n; ++i) {
-        world[static_cast<size_t>(i)] = posed.orientations[static_cast<size_t>(i)] * target.bindOrientations[static_cast<size_t>(i)].conjugate();
+        world[static_cast<size_t>(i)] = scratch.posed[static_cast<size_t>(i)] * target.bindOrientations[static_cast<size_t>(i)].conjugate();
         const int p = target.parents[static_cast<size_t>(i)];
         const Quat local = p < 0 ? world[static_cast<size_t>(i)] : Quat(world[static_cast<size_t>(p)].conjugate() * world[static_cast<size_t>(i)]);
         if (p < 0)
             for (int a = 0; a < 3; ++a)
-                row[col++] = clip.frames[f].rootTranslation[a];
+                row[col++] = rootTranslation[a];
         Vec3 e = eulerZYX(local.normalized().toRotationMatrix());
         if (f > 0)
             e = continuousEuler(e, Vec3(previous[col], previous[col + 1], previous[col + 2]));
@@ -127,11 +137,11 @@ Motion retargetedMotion(const RetargetedClip& clip, const Skeleton& target)
     Motion m = retargetedHierarchy(clip, target);
     const auto columns = static_cast<size_t>(m.channelCount());
     m.frames.resize(static_cast<Eigen::Index>(clip.frames.size()), m.channelCount());
-    std::vector<Quat> world(static_cast<size_t>(target.jointCount()));
+    FrameScratch scratch;
     for (size_t f = 0; f < clip.frames.size(); ++f) {
         const auto previous = f > 0 ? std::span<const double>(m.frames.row(static_cast<Eigen::Index>(f - 1)).data(), columns)
                                     : std::span<const double>();
-        retargetedFrame(clip, target, f, previous, world,
+        retargetedFrame(clip, target, f, previous, scratch,
                         std::span<double>(m.frames.row(static_cast<Eigen::Index>(f)).data(), columns));
     }
     validateMotion(m);
@@ -141,11 +151,11 @@ Motion retargetedMotion(const RetargetedClip& clip, const Skeleton& target)
 void writeRetargetedBvh(const RetargetedClip& clip, const Skeleton& target, const std::string& path)
 {
     const Motion m = retargetedHierarchy(clip, target);
-    std::vector<Quat> world(static_cast<size_t>(target.jointCount()));
+    FrameScratch scratch;
     std::vector<double> previous(static_cast<size_t>(m.channelCount()));
     writeBvh(m, static_cast<Eigen::Index>(clip.frames.size()),
              [&](Eigen::Index f, std::span<double> row) {
-                 retargetedFrame(clip, target, static_cast<size_t>(f), previous, world, row);
+                 retargetedFrame(clip, target, static_cast<size_t>(f), previous, scratch, row);
                  std::copy(row.begin(), row.end(), previous.begin());
              },
              path);

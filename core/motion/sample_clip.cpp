@@ -33,8 +33,8 @@ Pose sampleClip(const RetargetedClip& clip, double seconds)
     const int i = std::min(static_cast<int>(std::floor(f)), last);
     const double t = f - i;
     if (i == last || t <= 0.0)
-        return clip.frames[static_cast<size_t>(i)];
-    return blendPoses(clip.frames[static_cast<size_t>(i)], clip.frames[static_cast<size_t>(i) + 1], t);
+        return clip.frames.pose(static_cast<size_t>(i));
+    return blendPoses(clip.frames.pose(static_cast<size_t>(i)), clip.frames.pose(static_cast<size_t>(i) + 1), t);
 }
 
 } // namespace rig

@@ -16,6 +16,7 @@
 
 #include "core/rig/skeleton.h"
 
+#include <span>
 #include <vector>
 
 namespace rig {
@@ -38,5 +39,15 @@ struct PosedSkeleton {
 /// Forward kinematics. Expects pose.localRotations.size() == #J.
 /// @throws rig::InvalidInput when the sizes differ.
 PosedSkeleton forwardKinematics(const Skeleton& skeleton, const Pose& pose);
+
+/// The posed orientations O_i (#J) and positions p_i (#J by 3) of
+/// forwardKinematics(), with the same arithmetic, without the skinning
+/// transforms, into the caller's storage: once `orientations` and `positions`
+/// have #J rows nothing is allocated (the per-frame loops of retargeting and
+/// BVH export, issue 47). `localRotations` is one frame of a `PoseFrames`
+/// (pose_frames.h) or a `Pose`'s.
+/// @throws rig::InvalidInput when localRotations.size() != #J.
+void posedJoints(const Skeleton& skeleton, std::span<const Eigen::Quaterniond> localRotations,
+                 const Vec3& rootTranslation, std::vector<Eigen::Quaterniond>& orientations, MatrixX3d& positions);
 
 } // namespace rig

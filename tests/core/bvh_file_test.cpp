@@ -15,6 +15,8 @@
 #include <random>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace rig {
 namespace {
 
@@ -90,9 +92,17 @@ std::string firstLines(int n)
     return join(ls);
 }
 
-/// Expects an IoError "t.bvh:LINE: ..." whose message contains `fragment`.
+std::filesystem::path tempPath(const std::string& name)
+{
+    return std::filesystem::temp_directory_path() / ("rigsmith_bvh_test_" + name);
+}
+
+/// Expects an IoError "t.bvh:LINE: ..." whose message contains `fragment`,
+/// from parseBvh() and, the same after the file name, from readBvh() of the
+/// text as a file (BvhFrameReader: the file in pieces, the frames in blocks).
 void expectError(const std::string& text, int line, const std::string& fragment, const BvhReadOptions& options = {})
 {
+    std::string problem;
     try {
         const Motion m = parseBvh(text, "t.bvh", options);
         ADD_FAILURE() << "no error; expected line " << line << ": " << fragment << "\n" << text;
@@ -101,7 +111,17 @@ void expectError(const std::string& text, int line, const std::string& fragment,
         const std::string prefix = "t.bvh:" + std::to_string(line) + ": ";
         EXPECT_EQ(msg.substr(0, prefix.size()), prefix) << msg;
         EXPECT_NE(msg.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << msg;
+        problem = msg.substr(std::string("t.bvh").size());
     }
+    const auto path = tempPath("error_" + std::to_string(::getpid()) + ".bvh");
+    std::ofstream(path, std::ios::binary) << text;
+    try {
+        const Motion m = readBvh(path.string(), options);
+        ADD_FAILURE() << "readBvh: no error; expected line " << line << ": " << fragment << "\n" << text;
+    } catch (const IoError& e) {
+        EXPECT_EQ(std::string(e.what()), path.string() + problem) << "readBvh and parseBvh differ";
+    }
+    std::filesystem::remove(path);
 }
 
 void expectSameMotion(const Motion& a, const Motion& b, double tolerance = 0.0)
@@ -130,11 +150,6 @@ std::string replaceAll(std::string s, std::string_view from, std::string_view to
     for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
         s.replace(at, from.size(), to);
     return s;
-}
-
-std::filesystem::path tempPath(const std::string& name)
-{
-    return std::filesystem::temp_directory_path() / ("rigsmith_bvh_test_" + name);
 }
 
 // ---------------------------------------------------------------- invalid input first
@@ -636,6 +651,65 @@ void expectCmuLayout(const Motion& m)
     const double span = (P.row(*m.find("LeftHand")) - P.row(*m.find("RightHand"))).norm();
     const double height = P(*m.find("Head"), 1) - P(*m.find("LeftToeBase"), 1);
     EXPECT_GT(span, 0.8 * height);
+}
+
+/// kBase's hierarchy with `frames` frames of 17-digit values (162 bytes a
+/// line: 30,000 frames cross the reader's 4 MiB pieces).
+Motion longBaseClip(int frames)
+{
+    Motion m = parseBvh(kBase);
+    m.frames.resize(frames, m.channelCount());
+    for (int f = 0; f < frames; ++f)
+        for (int c = 0; c < m.channelCount(); ++c)
+            m.frames(f, c) = std::sin(0.001 * f + c) * 123.45678901234567;
+    return m;
+}
+
+TEST(BvhFile, TheFileReaderGivesTheFramesInBlocksOfAnySize)
+{
+    // Issue 47: the file is read in 4 MiB pieces and the frames handed out in
+    // blocks, never whole; lines cut by a piece's end, CRLF, blank lines and
+    // lines past "Frames:" read as parseBvh() reads them.
+    const Motion clip = longBaseClip(30'000);
+    std::string text = formatBvh(clip);
+    ASSERT_GT(text.size(), std::size_t(4) << 20);
+    for (const bool crlf : {false, true}) {
+        const std::string t = crlf ? replaceAll(text, "\n", "\r\n") + "\r\n  \r\n1 2 3 4 5 6 7 8 9\r\n" : text;
+        const auto path = tempPath("blocks_" + std::to_string(::getpid()) + ".bvh");
+        std::ofstream(path, std::ios::binary) << t;
+        const Motion whole = parseBvh(t, path.string());
+        EXPECT_TRUE(whole.frames == clip.frames);
+        EXPECT_TRUE(readBvh(path.string()).frames == whole.frames);
+        for (const Eigen::Index blockSize : {Eigen::Index(1), Eigen::Index(7), Eigen::Index(4096), Eigen::Index(100'000)}) {
+            BvhFrameReader reader(path.string());
+            EXPECT_EQ(reader.declaredFrames(), 30'000);
+            EXPECT_EQ(reader.hierarchy().names, whole.names);
+            EXPECT_EQ(reader.hierarchy().frameCount(), 0);
+            MotionFrames all(30'000, whole.channelCount()), block;
+            Eigen::Index rows = 0;
+            while (const Eigen::Index n = reader.read(block, blockSize)) {
+                ASSERT_LE(n, blockSize);
+                ASSERT_LE(rows + n, 30'000);
+                all.middleRows(rows, n) = block;
+                rows += n;
+            }
+            EXPECT_EQ(rows, 30'000);
+            EXPECT_TRUE(all == whole.frames) << "blocks of " << blockSize;
+            EXPECT_EQ(reader.read(block, blockSize), 0);
+        }
+        std::filesystem::remove(path);
+    }
+}
+
+TEST(BvhFile, TheFileReaderFindsAProblemPastTheFirstPiece)
+{
+    const Motion clip = longBaseClip(30'000);
+    auto ls = lines(formatBvh(clip));
+    const int header = 18; // kBase's hierarchy and motion lines
+    ls[static_cast<size_t>(header + 29'000)] = "1 2 3 4 5 6 7 8 x9";
+    expectError(join(ls), header + 29'001, "frame 29001, value 9: 'x9' is not a number");
+    ls.resize(static_cast<size_t>(header + 25'000));
+    expectError(join(ls), header + 25'000, "the file ends after 25000 of the 30000 frames");
 }
 
 TEST(BvhFile, Cmu01_01Loads)

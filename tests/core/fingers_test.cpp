@@ -223,7 +223,7 @@ TEST(Fingers, ClipsWithFingerChannelsDriveTheFittedFingers)
     const int index2 = *s.find("LeftHandIndex2"), index3 = *s.find("LeftHandIndex3");
     const int middle2 = *s.find("LeftHandMiddle2"), middle3 = *s.find("LeftHandMiddle3");
     EXPECT_FALSE(clip.mapping.joints[static_cast<size_t>(index2)].sources.empty()) << formatMappingTable(clip.mapping);
-    const PosedSkeleton rest = forwardKinematics(s, clip.frames[0]), bent = forwardKinematics(s, clip.frames[1]);
+    const PosedSkeleton rest = forwardKinematics(s, clip.frames.pose(0)), bent = forwardKinematics(s, clip.frames.pose(1));
     auto bone = [](const PosedSkeleton& p, int a, int b) { return Vec3(p.positions.row(b) - p.positions.row(a)).normalized(); };
     const double indexTurn = std::acos(std::clamp(bone(rest, index2, index3).dot(bone(bent, index2, index3)), -1.0, 1.0));
     const double middleTurn = std::acos(std::clamp(bone(rest, middle2, middle3).dot(bone(bent, middle2, middle3)), -1.0, 1.0));

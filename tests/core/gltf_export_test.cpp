@@ -587,7 +587,7 @@ TEST(GltfExport, ThreeJsPlaysTheDefaultCharacterRiggedWithACmuClipLikeOurLbs)
     c.mesh = project.character()->imported.mesh;
     c.skeleton = project.rig()->skeleton;
     c.weights = skinning.weights;
-    c.frames = clip.frames;
+    c.frames = toPoses(clip.frames);
     c.frameTime = clip.frameTime;
     c.height = c.mesh.V.col(1).maxCoeff() - c.mesh.V.col(1).minCoeff();
     const std::string path = tempPath("default_cmu_three.glb");

@@ -265,7 +265,7 @@ TEST(RetargetStructure, RootScaleIsTheLegLengthRatioWhereverThePelvisJointSits)
     const Motion source = motionOf(joints, 3);
     const RetargetedClip clip = retargetClip(source, rig, {.rest = RetargetRest::Zero});
     EXPECT_NEAR(clip.mapping.translationScale, 1.0, 1e-9) << formatMappingTable(clip.mapping);
-    for (const Pose& pose : clip.frames)
+    for (const Pose& pose : toPoses(clip.frames))
         EXPECT_NEAR(pose.rootTranslation.y(), 0.0, 1e-3); // standing at rest, as the source
 }
 
@@ -347,7 +347,7 @@ TEST(RetargetStructure, APelvisBelowTheHipJointsLeavesTheRigStandingAtRest)
     const auto at = [&](const PosedSkeleton& p, const char* name) -> Vec3 { return p.positions.row(*rig.find(name)); };
     const auto angle = [](const Vec3& a, const Vec3& b) { return std::acos(std::clamp(a.normalized().dot(b.normalized()), -1.0, 1.0)) * 180.0 / std::numbers::pi; };
     const PosedSkeleton bind = forwardKinematics(rig, identityPose(rig));
-    const PosedSkeleton rest = forwardKinematics(rig, clip.frames[0]);
+    const PosedSkeleton rest = forwardKinematics(rig, clip.frames.pose(0));
     EXPECT_LT(angle(at(rest, "Spine") - at(rest, "Hips"), at(bind, "Spine") - at(bind, "Hips")), 2.0);
     EXPECT_LT(angle(at(rest, "Head") - at(rest, "Hips"), at(bind, "Head") - at(bind, "Hips")), 5.0);
     for (const char* side : {"Left", "Right"}) {
@@ -356,7 +356,7 @@ TEST(RetargetStructure, APelvisBelowTheHipJointsLeavesTheRigStandingAtRest)
             << side;
     }
     // The tilt: the rig's pelvis bone turns by the clip's 15°.
-    const PosedSkeleton tilted = forwardKinematics(rig, clip.frames[1]);
+    const PosedSkeleton tilted = forwardKinematics(rig, clip.frames.pose(1));
     EXPECT_NEAR(angle(at(tilted, "Spine") - at(tilted, "Hips"), at(rest, "Spine") - at(rest, "Hips")), 15.0, 1.0);
 }
 
@@ -399,7 +399,7 @@ TEST(RetargetStructure, ALimbSplitInTwoBonesPerSegmentDrivesEachSegmentWithItsOw
     const auto elbow = static_cast<size_t>(std::find(m.names.begin(), m.names.end(), "forearm.L.01") - m.names.begin());
     m.frames(1, m.channelStarts[elbow] + 1) = 90.0; // Y rotation
     const RetargetedClip clip = retargetClip(m, rig);
-    const PosedSkeleton p = forwardKinematics(rig, clip.frames[1]);
+    const PosedSkeleton p = forwardKinematics(rig, clip.frames.pose(1));
     const Vec3 e = p.positions.row(*rig.find("LeftForeArm")), h = p.positions.row(*rig.find("LeftHand"));
     const Vec3 u = p.positions.row(*rig.find("LeftArm"));
     const double bend = std::acos(std::clamp((e - u).normalized().dot((h - e).normalized()), -1.0, 1.0)) * 180.0 / std::numbers::pi;
@@ -495,7 +495,7 @@ void dropJoint(std::vector<J>& joints, const std::string& name)
 double restFrameDrift(const Motion& source, const Skeleton& rig)
 {
     const RetargetedClip clip = retargetClip(source, rig);
-    const PosedSkeleton rest = forwardKinematics(rig, clip.frames[0]);
+    const PosedSkeleton rest = forwardKinematics(rig, clip.frames.pose(0));
     const double h = rig.bindPositions.col(1).maxCoeff() - rig.bindPositions.col(1).minCoeff();
     const Eigen::RowVector3d dr = rest.positions.row(0) - rig.bindPositions.row(0);
     double worst = 0.0;

@@ -152,7 +152,7 @@ std::vector<std::string> sourceNamesOf(const RetargetMapping& m, int target)
 
 bool allFinite(const RetargetedClip& c)
 {
-    for (const Pose& p : c.frames) {
+    for (const Pose& p : toPoses(c.frames)) {
         if (!p.rootTranslation.allFinite())
             return false;
         for (const Quat& q : p.localRotations)
@@ -260,7 +260,7 @@ void expectSelfRetargetExact(const Motion& clip, int step, const char* what)
     double worst = 0.0;
     for (size_t f = 0; f < r.frames.size(); ++f) {
         const MatrixX3d want = worldPositions(clip, static_cast<int>(f) * step);
-        const MatrixX3d got = forwardKinematics(self, r.frames[f]).positions;
+        const MatrixX3d got = forwardKinematics(self, r.frames.pose(f)).positions;
         worst = std::max(worst, (want - got).rowwise().norm().maxCoeff() / height);
     }
     std::cout << "[ self     ] " << what << ": " << r.frames.size() << " frames, max joint error " << worst
@@ -297,7 +297,7 @@ TEST(Retarget, TPoseOntoTPoseStaysTPose)
         const RetargetedClip r = retargetClip(src, target, {.rest = rest});
         ASSERT_EQ(r.frames.size(), 3u);
         EXPECT_EQ(r.mapping.mappedCount(), target.jointCount());
-        for (const Pose& p : r.frames) {
+        for (const Pose& p : toPoses(r.frames)) {
             for (size_t j = 0; j < p.localRotations.size(); ++j)
                 EXPECT_LT(degrees(p.localRotations[j].angularDistance(Quat::Identity())), 1e-6) << target.names[j];
             EXPECT_LT(p.rootTranslation.norm(), 1e-9);
@@ -314,7 +314,7 @@ TEST(Retarget, RestOffsetTakesAnAPoseTargetToTheSourceTPose)
     const Skeleton& target = defaultRig();
     const Motion src = templateMotion(1);
     const RetargetedClip r = retargetClip(src, target);
-    const PosedSkeleton posed = forwardKinematics(target, r.frames[0]);
+    const PosedSkeleton posed = forwardKinematics(target, r.frames.pose(0));
     const MatrixX3d want = worldPositions(src, 0);
     for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
              {"LeftArm", "LeftForeArm"}, {"LeftForeArm", "LeftHand"}, {"RightArm", "RightForeArm"},
@@ -381,7 +381,7 @@ TEST(Retarget, UserEditedMappingIsUsed)
     EXPECT_NE(formatMappingTable(r.mapping).find("user"), std::string::npos);
     for (size_t f = 0; f < r.frames.size(); ++f) {
         const MatrixX3d ps = worldPositions(src, static_cast<int>(f));
-        const MatrixX3d pt = forwardKinematics(target, r.frames[f]).positions;
+        const MatrixX3d pt = forwardKinematics(target, r.frames.pose(f)).positions;
         const Vec3 ds = (row(ps, jointOf(src, "RightHand")) - row(ps, jointOf(src, "RightForeArm"))).normalized();
         const Vec3 dt = (row(pt, jointOf(target, "LeftHand")) - row(pt, fore)).normalized();
         EXPECT_LT((ds - dt).norm(), 1e-9) << f;
@@ -433,7 +433,7 @@ Skeleton skeletonOf(const Motion& m) { return orientedSkeleton(m.names, m.parent
 double neckDirectionError(const Motion& src, const Skeleton& target, const RetargetedClip& r, int f)
 {
     const MatrixX3d ps = worldPositions(src, f);
-    const MatrixX3d pt = forwardKinematics(target, r.frames[static_cast<size_t>(f)]).positions;
+    const MatrixX3d pt = forwardKinematics(target, r.frames.pose(static_cast<size_t>(f))).positions;
     const Vec3 ds = (row(ps, jointOf(src, "Neck")) - row(ps, 0)).normalized();
     const Vec3 dt = (row(pt, jointOf(target, "Neck")) - row(pt, 0)).normalized();
     return degrees(std::acos(std::clamp(ds.dot(dt), -1.0, 1.0)));
@@ -469,7 +469,7 @@ TEST(Retarget, MoreTargetSpineJointsFollowTheCoveringSourceBones)
             EXPECT_EQ(sourceNamesOf(r.mapping, spine2), std::vector<std::string>{"Spine1"});
         } else {
             EXPECT_EQ(j[static_cast<size_t>(spine2)].match, RetargetMatch::Unmapped);
-            EXPECT_LT(degrees(r.frames[1].localRotations[static_cast<size_t>(spine2)].angularDistance(Quat::Identity())), 1e-9);
+            EXPECT_LT(degrees(r.frames.pose(1).localRotations[static_cast<size_t>(spine2)].angularDistance(Quat::Identity())), 1e-9);
         }
     }
     // The neck ends up in the source's direction: closely when the unpaired
@@ -499,8 +499,8 @@ TEST(Retarget, FewerTargetSpineJointsBlendTheExtraSourceJoints)
     EXPECT_NEAR(spine.sources[0].weight, 0.5, 1e-9);
     EXPECT_NEAR(spine.sources[0].weight + spine.sources[1].weight, 1.0, 1e-12);
     // The blended rotation sits between the two source joints' world rotations.
-    const double bend = degrees(r.frames[1].localRotations[static_cast<size_t>(jointOf(target, "Spine"))].angularDistance(Quat::Identity())) +
-                        degrees(r.frames[1].localRotations[static_cast<size_t>(jointOf(target, "Spine1"))].angularDistance(Quat::Identity()));
+    const double bend = degrees(r.frames.pose(1).localRotations[static_cast<size_t>(jointOf(target, "Spine"))].angularDistance(Quat::Identity())) +
+                        degrees(r.frames.pose(1).localRotations[static_cast<size_t>(jointOf(target, "Spine1"))].angularDistance(Quat::Identity()));
     EXPECT_GT(bend, 30.0);
     EXPECT_LT(bend, 48.0 + 1e-9);
     EXPECT_LT(neckDirectionError(src, target, r, 1), 6.0);
@@ -529,7 +529,7 @@ TEST(Retarget, UnmatchedTargetJointsGetIdentity)
     for (const char* n : {"Tail", "Tail1", "LeftHandIndex1", "LeftHandThumb1"}) {
         const int j = jointOf(target, n);
         EXPECT_EQ(r.mapping.joints[static_cast<size_t>(j)].match, RetargetMatch::Unmapped) << n;
-        for (const Pose& p : r.frames)
+        for (const Pose& p : toPoses(r.frames))
             EXPECT_LT(p.localRotations[static_cast<size_t>(j)].angularDistance(Quat::Identity()), 1e-12) << n;
     }
     EXPECT_EQ(r.mapping.mappedCount(), t.jointCount()) << formatMappingTable(r.mapping);
@@ -581,7 +581,7 @@ TEST(Retarget, CmuClipsOnTheDefaultCharacterFollowTheSource)
         const double targetGround = lowestOf(target.bindPositions, feet);
         for (size_t f = 0; f < r.frames.size(); ++f) {
             const MatrixX3d ps = worldPositions(clip, static_cast<int>(f) * step);
-            const MatrixX3d pt = forwardKinematics(target, r.frames[f]).positions;
+            const MatrixX3d pt = forwardKinematics(target, r.frames.pose(f)).positions;
             for (const auto& [a, b] : limbBones) {
                 const Vec3 ds = (row(ps, jointOf(clip, b)) - row(ps, jointOf(clip, a))).normalized();
                 const Vec3 dt = (row(pt, jointOf(target, b)) - row(pt, jointOf(target, a))).normalized();
@@ -687,7 +687,7 @@ TEST(Retarget, BoxingClipWithBiovisionNamesPlays)
     EXPECT_LT(r.footErrorBefore, 0.05);
     EXPECT_LT(r.footErrorAfter, 0.02);
     // The boxer faces -Z (hips turned 180 degrees): so does the target.
-    const PosedSkeleton p = forwardKinematics(target, r.frames[0]);
+    const PosedSkeleton p = forwardKinematics(target, r.frames.pose(0));
     const Vec3 left = row(p.positions, jointOf(target, "LeftUpLeg")) - row(p.positions, jointOf(target, "RightUpLeg"));
     EXPECT_LT(left.x(), 0.0);
 }
@@ -705,7 +705,7 @@ TEST(Retarget, RetargetedMotionIsABvhOfTheTarget)
     EXPECT_EQ(out.frameCount(), 12);
     const Motion back = parseBvh(formatBvh(out), "retargeted.bvh");
     for (int f = 0; f < out.frameCount(); ++f) {
-        const MatrixX3d want = forwardKinematics(target, r.frames[static_cast<size_t>(f)]).positions;
+        const MatrixX3d want = forwardKinematics(target, r.frames.pose(static_cast<size_t>(f))).positions;
         EXPECT_LT((worldPositions(back, f) - want).rowwise().norm().maxCoeff(), 1e-9 * r.targetHeight + 1e-12) << f;
     }
     // Euler angles are continuous across frames.

@@ -20,7 +20,7 @@ RetargetedClip twoFrameClip()
                         // The same rotation with the opposite sign: slerp must not spin round.
                         Eigen::Quaterniond(-1.0, 0.0, 0.0, 0.0)};
     b.rootTranslation = Vec3(2.0, 0.0, -4.0);
-    clip.frames = {a, b};
+    clip.frames = toPoseFrames(std::vector<Pose>{a, b});
     return clip;
 }
 

@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ro.frameStep = 8;
     try {
         const rig::RetargetedClip r = rig::retargetClip(clip, target(), ro);
-        for (const rig::Pose& p : r.frames) {
+        for (const rig::Pose& p : rig::toPoses(r.frames)) {
             if (!p.rootTranslation.allFinite())
                 std::abort();
             for (const auto& q : p.localRotations)
