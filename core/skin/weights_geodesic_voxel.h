@@ -26,8 +26,10 @@
 ///     to stay in the solid (sampled every half voxel) when the voxel is
 ///     expanded, else the voxel falls back to its best expanded neighbour
 ///     (Lazy Theta*, Nash, Koenig & Tovey 2010). This makes the distances
-///     Euclidean wherever the solid is locally straight. Joints are swept in
-///     parallel.
+///     Euclidean wherever the solid is locally straight. The line-of-sight
+///     test skips the samples within a sample's clearance (its chessboard
+///     distance to the outside, less one voxel): the same answer in a few
+///     samples across a thick solid. Joints are swept in parallel.
 ///  4. The distance of vertex i to joint j is, as in the paper,
 ///       d_j^i = (d_{voxel} + |p_vertex − p_voxel|) / D
 ///     with the vertex's voxel (the nearest solid voxel when its own is empty)
