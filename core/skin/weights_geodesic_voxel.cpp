@@ -335,11 +335,31 @@ void checkInput(const Mesh& mesh, const Skeleton& skeleton, const GeodesicVoxelO
                                std::to_string(lo) + ", " + std::to_string(hi) + "]");
     };
     range("resolution", o.resolution, kMinVoxelResolution, kMaxVoxelResolution);
+    range("maxSolidVoxels", static_cast<double>(o.maxSolidVoxels), 0.0, 1e9);
     range("falloff", o.falloff, 1e-6, 16.0);
     range("alpha", o.alpha, 0.0, 1.0);
     range("maxInfluences", o.maxInfluences, 1, 8);
     range("leafBoneLength", o.leafBoneLength, 0.0, 2.0);
     range("threads", o.threads, 0, 1e4);
+}
+
+/// Step 1: the solid at `o.resolution`, or, when it holds more than
+/// `o.maxSolidVoxels` voxels, at the finest coarser resolution that holds no
+/// more (the solid's voxel count grows about as the cube of the resolution).
+VoxelGrid budgetedSolid(const Mesh& mesh, const GeodesicVoxelOptions& o, const Progress& progress)
+{
+    VoxelizeOptions vo;
+    vo.resolution = o.resolution;
+    VoxelGrid solid = fillInterior(voxelizeSurface(mesh, vo, progress), mesh, {}, progress).grid;
+    for (std::int64_t count = solid.solidCount();
+         o.maxSolidVoxels > 0 && count > o.maxSolidVoxels && vo.resolution > kMinVoxelResolution;
+         count = solid.solidCount()) {
+        const double scale = std::cbrt(static_cast<double>(o.maxSolidVoxels) / static_cast<double>(count));
+        vo.resolution =
+            std::clamp(static_cast<int>(std::floor(vo.resolution * scale)), kMinVoxelResolution, vo.resolution - 1);
+        solid = fillInterior(voxelizeSurface(mesh, vo, progress), mesh, {}, progress).grid;
+    }
+    return solid;
 }
 
 /// The solid voxel each vertex reads (its own, else the nearest solid one
@@ -430,9 +450,7 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
 
     // 1. The solid.
     progress.update("geodesic voxel: voxelize", 0.0);
-    VoxelizeOptions vo;
-    vo.resolution = o.resolution;
-    result.solid = fillInterior(voxelizeSurface(mesh, vo, progress), mesh, {}, progress).grid;
+    result.solid = budgetedSolid(mesh, o, progress);
     progress.update("geodesic voxel: voxelize", 1.0);
     progress.checkCancelled();
     const SolidIndex S(result.solid);
