@@ -13,9 +13,10 @@
 ///     `fillInterior()` with the robust inside test (core/voxel). A solid of
 ///     more than `maxSolidVoxels` voxels (a bulky character: a round body
 ///     fills its box) is voxelized again, coarser, to fit in that budget: the
-///     sweeps cost #J times the solid's voxels, so a fixed 128 voxels on the
-///     longest axis cost a 277-vertex blob 15 s (918k solid voxels) while a
-///     human of any vertex count fills 24k (bench/notes/weights.md, issue 46).
+///     sweeps cost #J times the solid's voxels, and at a fixed 128 voxels on
+///     the longest axis rignet-val's solids reach 918k voxels and 15 s at a
+///     few hundred vertices, while a human of any vertex count fills 24k
+///     (bench/notes/weights.md, issue 46).
 ///  2. Bones rasterized into the grid. A joint owns its child links (as in
 ///     weights_heat.h); a leaf joint a continuation of its parent link by
 ///     `leafBoneLength`. The solid voxels its bones cross are the seeds (at the
