@@ -102,6 +102,10 @@ WeightMethod geodesicVoxelRow()
     p.add(numberParameter("resolution", "Voxel resolution", "Voxels on the longest axis of the binding's own solid", 16, 1024, 0,
            true),
           &GeodesicVoxelOptions::resolution);
+    p.add(numberParameter("maxSolidVoxels", "Solid voxel budget",
+                          "A bulkier solid is voxelized coarser to hold at most this many voxels (0: no budget)", 0,
+                          1e9, 0, true),
+          &GeodesicVoxelOptions::maxSolidVoxels);
     p.add(numberParameter("leafBoneLength", "Leaf bone length", "Length of a leaf joint's bone, as a fraction of its parent link",
            0.0, 2.0, 2, true),
           &GeodesicVoxelOptions::leafBoneLength);

@@ -10,7 +10,13 @@
 /// Steps:
 ///  1. A solid voxelization of the mesh at its own resolution
 ///     (`resolution` voxels on the longest axis): `voxelizeSurface()` then
-///     `fillInterior()` with the robust inside test (core/voxel).
+///     `fillInterior()` with the robust inside test (core/voxel). A solid of
+///     more than `maxSolidVoxels` voxels (a bulky character: a round body
+///     fills its box) is voxelized again, coarser, to fit in that budget: the
+///     sweeps cost #J times the solid's voxels, and at a fixed 128 voxels on
+///     the longest axis rignet-val's solids reach 918k voxels and 15 s at a
+///     few hundred vertices, while a human of any vertex count fills 24k
+///     (bench/notes/weights.md, issue 46).
 ///  2. Bones rasterized into the grid. A joint owns its child links (as in
 ///     weights_heat.h); a leaf joint a continuation of its parent link by
 ///     `leafBoneLength`. The solid voxels its bones cross are the seeds (at the
@@ -26,8 +32,10 @@
 ///     to stay in the solid (sampled every half voxel) when the voxel is
 ///     expanded, else the voxel falls back to its best expanded neighbour
 ///     (Lazy Theta*, Nash, Koenig & Tovey 2010). This makes the distances
-///     Euclidean wherever the solid is locally straight. Joints are swept in
-///     parallel.
+///     Euclidean wherever the solid is locally straight. The line-of-sight
+///     test skips the samples within a sample's clearance (its chessboard
+///     distance to the outside, less one voxel): the same answer in a few
+///     samples across a thick solid. Joints are swept in parallel.
 ///  4. The distance of vertex i to joint j is, as in the paper,
 ///       d_j^i = (d_{voxel} + |p_vertex − p_voxel|) / D
 ///     with the vertex's voxel (the nearest solid voxel when its own is empty)
@@ -80,6 +88,14 @@ struct GeodesicVoxelOptions {
     /// and Maya use 256; 128 keeps one core under a second on a 22k-vertex
     /// character, see bench/notes/weights.md). [16, 1024].
     int resolution = 128;
+    /// Largest solid, in voxels: a solid at `resolution` with more is
+    /// voxelized again at the finest coarser resolution that holds no more
+    /// (step 1). 100,000 leaves 189 of the 270 rignet-val characters and the
+    /// generated humanoid at `resolution` and bounds the others' sweeps; over
+    /// the 270, F1 74.3 → 74.2 and mean deformation error 1.069 → 1.074 % of
+    /// the longest side (40,000: 73.9, 1.118 %; bench/notes/weights.md,
+    /// issue 46). 0: no budget. [0, 1e9].
+    int maxSolidVoxels = 100000;
     /// λ: the falloff exponent of eq. 7 (the paper's figure: 2). Larger: each
     /// vertex follows its nearest bone more rigidly. 12 measured best on the
     /// devset with leaf bones to the skin (bench/notes/weights.md, stop 31: mean
