@@ -144,8 +144,8 @@ ImportedCharacter checkReturnedSize(ImportedCharacter character, const std::opti
         returned = character.mesh.F.rows() + character.info.collapsedTriangles;
     if (fallsShort(*declared, returned))
         throw InvalidInput(path + ": the " + formatName(path) + " reader returned " + std::to_string(returned) +
-                           " triangles, but " + declared->source + " " + std::to_string(declared->triangles) +
-                           ": the reader misread the file (corrupt, or a variant it does not understand). "
+                           (returned == 1 ? " triangle" : " triangles") + ", but " + declared->source + " " +
+                           std::to_string(declared->triangles) + ": the reader misread the file (corrupt, or a variant it does not understand). "
                            "Nothing was read; re-export the file, or try another format");
     return character;
 }

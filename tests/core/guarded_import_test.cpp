@@ -360,7 +360,7 @@ TEST(GuardedImport, AReaderReturningFarFewerTrianglesThanTheFileDeclaresIsRefuse
         } catch (const InvalidInput& e) {
             message = e.what();
         }
-        EXPECT_EQ(message, lying + ": the X reader returned 1 triangles, but its .X Mesh objects declare 41: the reader "
+        EXPECT_EQ(message, lying + ": the X reader returned 1 triangle, but its .X Mesh objects declare 41: the reader "
                           "misread the file (corrupt, or a variant it does not understand). Nothing was read; "
                           "re-export the file, or try another format");
     }
