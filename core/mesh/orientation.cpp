@@ -185,27 +185,29 @@ struct UpCandidate {
     double probability = 0.0;
 };
 
-/// The features and score of `up` (see the header); `asymmetry` is the mirror
+/// The features and score of `up` (see the header) over `vertices` (every k-th
+/// vertex of a dense mesh) and `tris`; `asymmetry` is the mirror
 /// symmetry across the front axis minus that across up, `length` the extent
 /// along up minus that along the front axis over the longest side.
-UpCandidate upCandidate(const Mesh& mesh, const TriangleSample& tris, const Box3& box, const Vec3& up,
+UpCandidate upCandidate(const std::vector<Vec3>& vertices, const TriangleSample& tris, const Box3& box, const Vec3& up,
                         double asymmetry, double length)
 {
     UpCandidate c;
     c.up = up;
     const double longest = std::max(box.size().maxCoeff(), 1e-300);
+    // The ends too are those of the vertices counted (`vertices`, every k-th of a dense mesh).
     double lo = 1e300, hi = -1e300;
-    for (Eigen::Index i = 0; i < mesh.V.rows(); ++i) {
-        lo = std::min(lo, mesh.V.row(i).dot(up));
-        hi = std::max(hi, mesh.V.row(i).dot(up));
+    for (const Vec3& v : vertices) {
+        lo = std::min(lo, v.dot(up));
+        hi = std::max(hi, v.dot(up));
     }
     const double h = std::max(hi - lo, 1e-300);
     // Ground contacts: vertices on the lowest plane (soles, paws, a base),
     // against those on the highest (a head's top is one point).
-    int below3 = 0, above3 = 0, below10 = 0, above10 = 0, n = 0;
-    const Eigen::Index step = sampleStep(mesh.V.rows());
-    for (Eigen::Index i = 0; i < mesh.V.rows(); i += step, ++n) {
-        const double x = mesh.V.row(i).dot(up);
+    int below3 = 0, above3 = 0, below10 = 0, above10 = 0;
+    const int n = std::max<int>(1, static_cast<int>(vertices.size()));
+    for (const Vec3& v : vertices) {
+        const double x = v.dot(up);
         below3 += x - lo < 0.003 * longest;
         above3 += hi - x < 0.003 * longest;
         below10 += x - lo < 0.01 * longest;
@@ -280,11 +282,15 @@ UpGuess detectUp(const Mesh& mesh)
     const int lr = static_cast<int>(std::max_element(sym.begin(), sym.end()) - sym.begin());
     const std::array<int, 2> axes{(lr + 1) % 3, (lr + 2) % 3};
     const TriangleSample tris = triangleSample(mesh);
+    std::vector<Vec3> vertices; // every k-th, about `kMaxSamples`, contiguous for the four candidates' passes
+    vertices.reserve(static_cast<size_t>(kMaxSamples + 1));
+    for (Eigen::Index i = 0; i < mesh.V.rows(); i += sampleStep(mesh.V.rows()))
+        vertices.push_back(mesh.V.row(i).transpose());
 
     std::array<UpCandidate, 4> c;
     for (size_t k = 0; k < 4; ++k) {
         const int axis = axes[k / 2], other = axes[1 - k / 2];
-        c[k] = upCandidate(mesh, tris, box, (k % 2 ? -1.0 : 1.0) * Vec3::Unit(axis),
+        c[k] = upCandidate(vertices, tris, box, (k % 2 ? -1.0 : 1.0) * Vec3::Unit(axis),
                            sym[static_cast<size_t>(other)] - sym[static_cast<size_t>(axis)],
                            (box.size()(axis) - box.size()(other)) / std::max(box.size().maxCoeff(), 1e-300));
     }
