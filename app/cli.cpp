@@ -229,7 +229,7 @@ skirt or a robe (default+skirt, default:t+robe).
 
 Every command that loads a mesh (evaluate, its batch form and the window too) takes
 --up auto|file|+y|-y|+z|-z|+x|-x (default file: the file's metadata; where the file does not
-say, the shape where it is sure (confidence >= 0.8, or >= 0.5 standing on two feet), else
+say, the shape where it is a figure on two feet detected with confidence >= 0.5, else
 import's guess and a warning; auto: from the shape, warning below 0.8; an axis: the file's axis
 that points up) and --facing auto|+z|-z|+x|-x (default +z; auto: detect from toes and face and
 turn the character to face +Z). Every report states the orientation: source, confidence, reason.

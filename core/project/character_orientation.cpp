@@ -82,12 +82,12 @@ struct ShapeFrame {
     FrontGuess front; // on the mesh stood up by `up`
 };
 
-/// The shape's frame where it is sure of up (`kShapeOverImportGuess`, or
-/// `kTwoFeetOverImportGuess` for a figure standing on two feet), else none:
-/// import's guess stands (a box, a sphere, a character whose feet do
-/// not reach a common plane). A flat mesh (thinner than 2 % of its longest
-/// side: a sheet, one triangle) has no body. `unsure` receives the guess that
-/// was not sure enough, for the warning.
+/// The shape's frame where it stands on two feet, up detected with at least
+/// `kTwoFeetOverImportGuess`, else none: import's guess stands (a box, a
+/// sphere, a quadruped, a test model of blocks: man.mdl's up scores 0.95 the
+/// wrong way). A flat mesh (thinner than 2 % of its longest side: a sheet,
+/// one triangle) has no body. `unsure` receives the guess not taken, for the
+/// warning.
 std::optional<ShapeFrame> shapeFrame(const Mesh& mesh, std::optional<UpGuess>& unsure)
 {
     const Vec3 extent = mesh.V.colwise().maxCoeff() - mesh.V.colwise().minCoeff();
@@ -96,7 +96,7 @@ std::optional<ShapeFrame> shapeFrame(const Mesh& mesh, std::optional<UpGuess>& u
     ShapeFrame f{detectUp(mesh), {}};
     if (f.up.confidence >= kTwoFeetOverImportGuess)
         f.front = frontStoodUp(mesh, f.up.up);
-    if (f.up.confidence >= kShapeOverImportGuess || (f.front.twoFeet && f.up.confidence >= kTwoFeetOverImportGuess))
+    if (f.front.twoFeet && f.up.confidence >= kTwoFeetOverImportGuess)
         return f;
     unsure = f.up;
     return std::nullopt;
@@ -109,8 +109,8 @@ std::string OrientationResult::summary() const
     std::string s = "up " + fileUp + " of the file (" + upSource;
     if (upSource == "detected")
         s += ", confidence " + pct(upConfidence);
-    else if (upSource == "import guess" && !upReason.empty()) // the shape was asked and was not sure
-        s += "; the shape's confidence " + pct(upConfidence) + " was too low";
+    else if (upSource == "import guess" && !upReason.empty()) // the shape was asked and did not decide
+        s += "; the shape's answer not taken, confidence " + pct(upConfidence);
     s += "), facing ";
     if (facingSource == "detected")
         s += detectedFront + " (detected, confidence " + pct(frontConfidence) + ")" + (turned ? ", turned to +z" : "");
@@ -157,10 +157,10 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
         if (unsure) {
             r.upConfidence = unsure->confidence;
             r.upReason = "the file does not say; " + unsure->reason;
-            r.warning = "the file does not say which way is up and the shape is not sure (" +
+            r.warning = "the file does not say which way is up and the shape " +
+                        std::string(unsure->confidence < kTwoFeetOverImportGuess ? "is not sure (" : "stands on no two feet (") +
                         signedAxisName(F.transpose() * unsure->up) + " at confidence " + pct(unsure->confidence) +
-                        ", under " + pct(kShapeOverImportGuess) + ", or " + pct(kTwoFeetOverImportGuess) +
-                        " on two feet): kept import's guess " +
+                        "): kept import's guess " +
                         signedAxisName(F.transpose() * Vec3::UnitY()) +
                         "; --up auto takes the shape's answer, --up +z (or another axis) names it";
         }
@@ -170,9 +170,9 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
         r.upSource = "detected";
         r.upConfidence = g.confidence;
         r.upReason = g.reason;
-        if (g.confidence < kShapeOverImportGuess)
+        if (g.confidence < kSureUp)
             r.warning = "up detected as " + signedAxisName(F.transpose() * g.up) + " of the file with confidence " +
-                        pct(g.confidence) + " only (under " + pct(kShapeOverImportGuess) +
+                        pct(g.confidence) + " only (under " + pct(kSureUp) +
                         "): check it, or name the file's up axis with --up";
     } else {
         up = F * *parseSignedAxis(o.up);

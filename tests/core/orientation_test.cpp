@@ -162,14 +162,14 @@ TEST(Orientation, AFileThatDoesNotSayIsStoodUpByItsShape)
     EXPECT_EQ(g.upSource, "import guess");
     EXPECT_FALSE(g.turned);
     // ... and says so: the shape was asked and was not sure.
-    EXPECT_LT(g.upConfidence, kShapeOverImportGuess);
+    EXPECT_LT(g.upConfidence, kSureUp);
     EXPECT_NE(g.warning.find("not sure"), std::string::npos) << g.warning;
     EXPECT_NE(g.summary().find("warning"), std::string::npos) << g.summary();
     // "auto" takes the shape's answer all the same, and warns too.
     LoadedCharacter a = load(box, true);
     const OrientationResult h = orientCharacter(a, {.up = "auto"});
     EXPECT_EQ(h.upSource, "detected");
-    EXPECT_LT(h.upConfidence, kShapeOverImportGuess);
+    EXPECT_LT(h.upConfidence, kSureUp);
     EXPECT_FALSE(h.warning.empty());
     // A sure answer gives no warning.
     EXPECT_TRUE(r.warning.empty()) << r.warning;
