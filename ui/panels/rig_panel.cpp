@@ -98,8 +98,8 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     const QString upTip = tr("Which of the file's axes points up. A character lying down or upside down: "
                              "pick its up axis, or let Rigsmith detect it (feet on the ground, head up). "
                              "The character is loaded again and rigged in that frame (undoable). "
-                             "File: as the file says, and from the shape where the file does not say and "
-                             "the shape is sure; Auto: detected from the shape whatever the file says");
+                             "File: as the file says, and from the shape where the file does not say and it "
+                             "stands on two feet; Auto: detected from the shape whatever the file says");
     up->setToolTip(upTip);
     facingRow->addWidget(up, 1);
     connect(up, &QComboBox::activated, this,
