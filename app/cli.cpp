@@ -227,10 +227,12 @@ FILE is a path to any format Assimp reads (FBX, OBJ, glTF, Collada, ...), or
 t, a, arms-down, knees-bent, sitting, reach, twist; '+skirt' or '+robe' dresses it in a long
 skirt or a robe (default+skirt, default:t+robe).
 
-Every command that loads a mesh takes --up auto|file|+y|-y|+z|-z|+x|-x (default file: the
-file's metadata or import's guess; auto: from the shape; an axis: the file's axis that points
-up) and --facing auto|+z|-z|+x|-x (default +z; auto: detect from toes and face and turn the
-character to face +Z).
+Every command that loads a mesh (evaluate, its batch form and the window too) takes
+--up auto|file|+y|-y|+z|-z|+x|-x (default file: the file's metadata; where the file does not
+say, the shape where it is a figure on two feet detected with confidence >= 0.5, else
+import's guess and a warning; auto: from the shape, warning below 0.8; an axis: the file's axis
+that points up) and --facing auto|+z|-z|+x|-x (default +z; auto: detect from toes and face and
+turn the character to face +Z). Every report states the orientation: source, confidence, reason.
 
 Every command takes --report R.json and writes
   {"command", "input", "stages": [{"name", "seconds"}], "total_seconds", ...results}.

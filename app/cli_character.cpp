@@ -138,6 +138,8 @@ int cmdFit(const std::vector<std::string>& raw)
     const std::string templateSpec = a.value("--template").value_or("humanoid21");
     RigProject project = projectFromArgs(a, "fit", file);
     StageTimings stages = runPipeline(project, Stage::Rig);
+    if (const std::string& w = project.orientationResult().warning; !w.empty())
+        std::cerr << "rigsmith: warning: " << w << '\n';
     StageClock clock(stages);
     const CurveSkeleton& s = project.curveSkeleton()->refined;
     const EndNodeLabels labels = project.labels();
@@ -151,6 +153,7 @@ int cmdFit(const std::vector<std::string>& raw)
         joints.push_back(rig.skeleton.names[j]);
     const std::string fittedWith = templateOfFit(*project.rigTemplate(), rig.skeleton).name; // humanoid51 with fingers
     std::cout << file << ": " << rig.skeleton.jointCount() << "-joint rig from template " << fittedWith << '\n'
+              << "  orientation " << project.orientationResult().summary() << '\n'
               << "  labels  " << formatEndNodeLabels(labels) << '\n'
               << "  hips    node " << rig.chains.hips << ", chest node " << rig.chains.chest << '\n'
               << "  wrote   " << *out << '\n';

@@ -191,6 +191,8 @@ LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& 
     for (const std::string& w : c.imported.info.warnings) // far from the origin, lost precision
         std::cerr << "rigsmith: warning: " << w << '\n';
     result = orientCharacter(c, orientation);
+    if (!result.warning.empty())
+        std::cerr << "rigsmith: warning: " << result.warning << '\n';
     return c;
 }
 
@@ -262,6 +264,7 @@ json orientationJson(const OrientationResult& r)
             {"facing_confidence", r.frontConfidence},
             {"facing_reason", r.frontReason},
             {"turned", r.turned},
+            {"warning", r.warning},
             {"summary", r.summary()}};
 }
 

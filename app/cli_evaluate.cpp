@@ -193,6 +193,8 @@ int cmdEvaluate(const std::vector<std::string>& raw)
         clock.lap("load");
         oriented = orientCharacter(loaded, orientation);
         clock.lap("orient");
+        if (!oriented.warning.empty())
+            std::cerr << "rigsmith: warning: " << oriented.warning << '\n';
         project.setCharacter(std::make_shared<const LoadedCharacter>(std::move(loaded)));
     }
     const LoadedCharacter& c = *project.character();

@@ -201,6 +201,8 @@ int cmdRig(const std::vector<std::string>& raw)
     const std::string clipPath = a.value("--clip").value_or("");
     project.setClipPath(clipPath);
     StageTimings stages = runPipeline(project, Stage::Clip);
+    if (const std::string& w = project.orientationResult().warning; !w.empty())
+        std::cerr << "rigsmith: warning: " << w << '\n';
     StageClock clock(stages);
     const EndNodeLabels labels = project.labels();
     const Skeleton& skeleton = project.rig()->skeleton;
@@ -227,6 +229,7 @@ int cmdRig(const std::vector<std::string>& raw)
         std::cout << ", clip " << clip->name << " (" << clip->frames.size() << " frames at "
                   << 1.0 / clip->frameTime << " fps, source rest pose " << retargetRestName(clip->mapping.restUsed)
                   << ", " << clip->mapping.mappedCount() << " of " << skeleton.jointCount() << " joints driven)";
+    std::cout << "\n  orientation " << project.orientationResult().summary();
     std::cout << "\n  labels  " << (a.flag("--use-file-skeleton") ? std::string("(the file's skeleton)") : formatEndNodeLabels(labels)) << "\n  wrote   " << *out << " (" << bytes
               << " bytes)\n";
     for (const auto& m : d.messages)
@@ -238,6 +241,7 @@ int cmdRig(const std::vector<std::string>& raw)
         a.flag("--use-file-skeleton") ? std::nullopt : humanoidCheckOf(project);
     const bool labelsGiven = a.value("--ends").value_or("auto") != "auto";
     json results = {{"out", *out},
+                    {"orientation", orientationJson(project.orientationResult())},
                     {"out_bytes", bytes},
                     {"template", templateSpec},
                     {"joints", skeleton.jointCount()},

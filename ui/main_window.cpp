@@ -554,6 +554,8 @@ void MainWindow::onCharacterChanged()
     QStringList importWarnings;
     for (const std::string& w : info.warnings)
         importWarnings << QString::fromStdString(w);
+    if (!orientation.warning.empty()) // the shape was asked which way is up and was not sure
+        importWarnings << QString::fromStdString(orientation.warning);
     // Far from the origin, lost precision: the artist must see it, not only
     // the log (issue 21), and still see it after the next messages (issue 47).
     QString gist = importWarnings.isEmpty() ? QString() : importWarnings.first();

@@ -82,23 +82,24 @@ struct ShapeFrame {
     FrontGuess front; // on the mesh stood up by `up`
 };
 
-/// The shape's frame where it is sure of up and stands on two feet (a
-/// humanoid), else none: import's guess stands for everything else (boxes,
-/// spheres, a flat triangle score up 1.00 as often as not; a quadruped stood
-/// on its nose scores 0.71, sydney.md2 holding a gun out 0.02). A flat mesh
-/// (thinner than 2 % of its longest side: a sheet, one triangle) has no body.
-std::optional<ShapeFrame> shapeFrame(const Mesh& mesh)
+/// The shape's frame where it stands on two feet, up detected with at least
+/// `kTwoFeetOverImportGuess`, else none: import's guess stands (a box, a
+/// sphere, a quadruped, a test model of blocks: man.mdl's up scores 0.95 the
+/// wrong way). A flat mesh (thinner than 2 % of its longest side: a sheet,
+/// one triangle) has no body. `unsure` receives the guess not taken, for the
+/// warning.
+std::optional<ShapeFrame> shapeFrame(const Mesh& mesh, std::optional<UpGuess>& unsure)
 {
     const Vec3 extent = mesh.V.colwise().maxCoeff() - mesh.V.colwise().minCoeff();
     if (!(extent.minCoeff() >= 0.02 * extent.maxCoeff()))
         return std::nullopt;
     ShapeFrame f{detectUp(mesh), {}};
-    if (f.up.confidence < kShapeOverImportGuess)
-        return std::nullopt;
-    f.front = frontStoodUp(mesh, f.up.up);
-    if (!f.front.twoFeet)
-        return std::nullopt;
-    return f;
+    if (f.up.confidence >= kTwoFeetOverImportGuess)
+        f.front = frontStoodUp(mesh, f.up.up);
+    if (f.front.twoFeet && f.up.confidence >= kTwoFeetOverImportGuess)
+        return f;
+    unsure = f.up;
+    return std::nullopt;
 }
 
 } // namespace
@@ -108,6 +109,8 @@ std::string OrientationResult::summary() const
     std::string s = "up " + fileUp + " of the file (" + upSource;
     if (upSource == "detected")
         s += ", confidence " + pct(upConfidence);
+    else if (upSource == "import guess" && !upReason.empty()) // the shape was asked and did not decide
+        s += "; the shape's answer not taken, confidence " + pct(upConfidence);
     s += "), facing ";
     if (facingSource == "detected")
         s += detectedFront + " (detected, confidence " + pct(frontConfidence) + ")" + (turned ? ", turned to +z" : "");
@@ -116,6 +119,8 @@ std::string OrientationResult::summary() const
              pct(frontConfidence) + ")";
     else
         s += signedAxisName(front) + " (given)";
+    if (!warning.empty())
+        s += "; warning: " + warning;
     return s;
 }
 
@@ -138,9 +143,10 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
     const auto importUp = parseSignedAxis(c.imported.info.upAxis.empty() ? "+y" : c.imported.info.upAxis);
     const Eigen::Matrix3d F = rotationTakingToY(importUp.value_or(Vec3::UnitY()));
     Vec3 up = Vec3::UnitY(); // in the imported frame
-    std::optional<ShapeFrame> shape; // "file" on a file that does not say: its shape, where it is a figure on two feet
+    std::optional<ShapeFrame> shape; // "file" on a file that does not say: its shape, where it is sure
+    std::optional<UpGuess> unsure;   // the shape's answer that was not sure enough
     if (o.up == "file" && c.imported.info.upAxisGuessed && o.shapeWhereFileIsSilent)
-        shape = shapeFrame(c.imported.mesh);
+        shape = shapeFrame(c.imported.mesh, unsure);
     if (shape) {
         up = shape->up.up;
         r.upSource = "detected";
@@ -148,12 +154,26 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
         r.upReason = "the file does not say; " + shape->up.reason;
     } else if (o.up == "file") {
         r.upSource = c.imported.info.upAxisGuessed ? "import guess" : "file metadata";
+        if (unsure) {
+            r.upConfidence = unsure->confidence;
+            r.upReason = "the file does not say; " + unsure->reason;
+            r.warning = "the file does not say which way is up and the shape " +
+                        std::string(unsure->confidence < kTwoFeetOverImportGuess ? "is not sure (" : "stands on no two feet (") +
+                        signedAxisName(F.transpose() * unsure->up) + " at confidence " + pct(unsure->confidence) +
+                        "): kept import's guess " +
+                        signedAxisName(F.transpose() * Vec3::UnitY()) +
+                        "; --up auto takes the shape's answer, --up +z (or another axis) names it";
+        }
     } else if (o.up == "auto") {
         const UpGuess g = detectUp(c.imported.mesh);
         up = g.up;
         r.upSource = "detected";
         r.upConfidence = g.confidence;
         r.upReason = g.reason;
+        if (g.confidence < kSureUp)
+            r.warning = "up detected as " + signedAxisName(F.transpose() * g.up) + " of the file with confidence " +
+                        pct(g.confidence) + " only (under " + pct(kSureUp) +
+                        "): check it, or name the file's up axis with --up";
     } else {
         up = F * *parseSignedAxis(o.up);
         r.upSource = "given";
@@ -163,7 +183,7 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
     std::optional<FrontGuess> front;
     if (o.facing == "auto")
         front = shape ? shape->front : frontStoodUp(c.imported.mesh, up);
-    else if (shape && shape->front.confidence >= kShapeOverImportGuess) // turned to +Z; the given facing applies after
+    else if (shape && shape->front.twoFeet && shape->front.confidence >= kFrontOverImportGuess) // turned to +Z; the given facing applies after
         front = shape->front;
     if (front) {
         r.detectedFront = signedAxisName(front->front);

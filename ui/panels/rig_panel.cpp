@@ -95,19 +95,35 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     up->addItem(tr("Auto"), "auto");
     for (const char* axis : {"+y", "-y", "+z", "-z", "+x", "-x"})
         up->addItem(QString(axis).toUpper(), axis);
-    up->setToolTip(tr("Which of the file's axes points up. A character lying down or upside down: "
-                      "pick its up axis, or let Rigsmith detect it (feet on the ground, head up). "
-                      "The character is loaded again and rigged in that frame (undoable). "
-                      "File: as the file says, and from the shape where the file does not say; "
-                      "Auto: detected from the shape whatever the file says"));
+    const QString upTip = tr("Which of the file's axes points up. A character lying down or upside down: "
+                             "pick its up axis, or let Rigsmith detect it (feet on the ground, head up). "
+                             "The character is loaded again and rigged in that frame (undoable). "
+                             "File: as the file says, and from the shape where the file does not say and it "
+                             "stands on two feet; Auto: detected from the shape whatever the file says");
+    up->setToolTip(upTip);
     facingRow->addWidget(up, 1);
     connect(up, &QComboBox::activated, this,
             [this, up](int i) { m_document->setUpAxis(up->itemData(i).toString()); });
     // Undo, redo, a new character and a project's own choice show in the box;
     // a refused change (a stage still running, a failed load) shows the choice in force.
-    const auto showUp = [this, up] {
+    // File and Auto show the axis they gave, with the detection's confidence;
+    // the tooltip says what the detection saw (issue 48).
+    const auto showUp = [this, up, upTip] {
         const QSignalBlocker block(up);
-        up->setCurrentIndex(std::max(0, up->findData(QString::fromStdString(m_document->project().orientation().up))));
+        up->setItemText(0, tr("File"));
+        up->setItemText(1, tr("Auto"));
+        const int current = std::max(0, up->findData(QString::fromStdString(m_document->project().orientation().up)));
+        up->setCurrentIndex(current);
+        up->setToolTip(upTip);
+        if (!m_document->project().character() || current > 1)
+            return;
+        const OrientationResult& r = m_document->project().orientationResult();
+        QString shown = QString::fromStdString(r.fileUp).toUpper();
+        if (r.upSource == "detected")
+            shown += QString(" %1").arg(r.upConfidence, 0, 'f', 2);
+        up->setItemText(current, (current == 0 ? tr("File") : tr("Auto")) + ": " + shown);
+        up->setToolTip(upTip + "\n\n" + QString::fromStdString(r.summary()) +
+                       (r.upReason.empty() ? QString() : "\n" + QString::fromStdString(r.upReason)));
     };
     connect(m_document, &Document::characterChanged, up, showUp);
     connect(m_document, &Document::stageFailed, up, showUp);
