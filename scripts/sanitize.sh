@@ -11,6 +11,7 @@ JOBS="${RIGSMITH_JOBS:-$(nproc)}"
 BUILD_DIR="$(scripts/sanitize-config.sh)"
 cmake --build "$BUILD_DIR" --target core_tests rigsmith-import -j"$JOBS"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-assimp.supp:print_suppressions=0"
 ctest --test-dir "$BUILD_DIR" -L core -j"$JOBS" --output-on-failure
 
 # The fuzz corpora, seeds and crashers, once each (-runs=0: replay only), through

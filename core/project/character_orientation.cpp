@@ -152,6 +152,11 @@ OrientationResult orientCharacter(LoadedCharacter& c, const OrientationOptions& 
         r.upSource = "detected";
         r.upConfidence = shape->up.confidence;
         r.upReason = "the file does not say; " + shape->up.reason;
+        if (shape->up.confidence < kSureUp) // acted on, but not sure: the spiders of assimp-testmodels at 0.57
+            r.warning = "the file does not say which way is up; stood up by its shape as " +
+                        signedAxisName(F.transpose() * up) + " of the file with confidence " +
+                        pct(shape->up.confidence) + " only (under " + pct(kSureUp) +
+                        "): check it, or name the file's up axis with --up";
     } else if (o.up == "file") {
         r.upSource = c.imported.info.upAxisGuessed ? "import guess" : "file metadata";
         if (unsure) {
