@@ -13,6 +13,8 @@
 #include "core/common/error.h"
 #include "core/rig/template.h"
 
+#include "tests/support/motions.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -65,21 +67,8 @@ namespace {
 Motion swayClip(int frames)
 {
     const RigTemplate t = builtinTemplate("humanoid21");
-    Motion m;
-    m.names = t.names;
-    m.parents = t.parents;
-    m.offsets = t.offsets;
-    m.channelStarts.push_back(0);
-    for (int j = 0; j < m.jointCount(); ++j) {
-        if (j == 0)
-            for (Channel c : {Channel::Xposition, Channel::Yposition, Channel::Zposition})
-                m.channels.push_back(c);
-        for (Channel c : {Channel::Zrotation, Channel::Yrotation, Channel::Xrotation})
-            m.channels.push_back(c);
-        m.channelStarts.push_back(static_cast<int>(m.channels.size()));
-    }
+    Motion m = test::makeMotion(t.names, t.parents, t.offsets, frames);
     m.frameTime = 1.0 / 120.0;
-    m.frames = MotionFrames::Zero(frames, m.channelCount());
     for (int f = 0; f < frames; ++f) {
         const double s = std::sin(0.05 * f);
         for (int c = 3; c < m.channelCount(); ++c)

@@ -6,6 +6,8 @@
 #include "core/rig/fit_template.h"
 #include "core/rig/template.h"
 
+#include "tests/support/motions.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -48,26 +50,7 @@ Vec3 row(const MatrixX3d& m, int i) { return m.row(i).transpose(); }
 
 double degrees(double radians) { return radians * 180.0 / std::numbers::pi; }
 
-/// A motion over a rest hierarchy: root 6 channels, 3 (Z Y X) elsewhere, `frames` zero frames.
-Motion makeMotion(std::vector<std::string> names, std::vector<int> parents, const MatrixX3d& offsets, int frames)
-{
-    Motion m;
-    m.names = std::move(names);
-    m.parents = std::move(parents);
-    m.offsets = offsets;
-    m.channelStarts.push_back(0);
-    for (int j = 0; j < m.jointCount(); ++j) {
-        if (j == 0)
-            for (Channel c : {Channel::Xposition, Channel::Yposition, Channel::Zposition})
-                m.channels.push_back(c);
-        for (Channel c : {Channel::Zrotation, Channel::Yrotation, Channel::Xrotation})
-            m.channels.push_back(c);
-        m.channelStarts.push_back(m.channelCount());
-    }
-    m.frameTime = 1.0 / 30.0;
-    m.frames = MotionFrames::Zero(frames, m.channelCount());
-    return m;
-}
+using test::makeMotion;
 
 /// Sets joint j's Z, Y, X rotation (degrees) in frame f.
 void setRotation(Motion& m, int f, int j, double z, double y, double x)
