@@ -71,12 +71,14 @@ void needResult(const RigProject& p, Stage before, Stage stage)
                            std::string(stageId(before)) + " stage's result first");
 }
 
-/// The load stage: the character, oriented as the project asks (facing
-/// "auto" turns it to face +Z, and the project's front follows).
-void loadOriented(RigProject& p, const Progress& progress)
+/// The load stage: the character (lap "load"), oriented as the project asks
+/// (lap "orient"; facing "auto" turns it to face +Z, and the project's front follows).
+void loadOriented(RigProject& p, const Progress& progress, StageClock& clock)
 {
     LoadedCharacter c = loadCharacter(p.characterSpec(), progress);
+    clock.lap("load");
     const OrientationResult r = orientCharacter(c, p.orientation());
+    clock.lap("orient");
     p.setCharacter(std::make_shared<const LoadedCharacter>(std::move(c)));
     p.setOrientationResult(r);
     if (p.orientation().facing == "auto")
@@ -106,13 +108,13 @@ SkinningResult skinWithDeformJoints(const RigProject& p, const Progress& progres
 /// The labels of `suggestLabels()`, after the humanoid check when the project
 /// asks for it; too few skeleton ends are reported with their cause (flat, a
 /// line, in pieces: core/rig/humanoid_check.h).
-EndNodeLabels suggestedLabels(const RigProject& p)
+EndNodeLabels suggestedLabels(RigProject& p)
 {
     const LoadedCharacter& c = *p.character();
     const CurveSkeleton& s = p.curveSkeleton()->refined;
     if (p.requireHumanoid()) {
         // Before the fit: a quadruped's fit fails with a message about hands and feet, not the real cause.
-        const HumanoidCheck check = checkHumanoid(c.imported.mesh, s, c.imported.info.format);
+        const HumanoidCheck& check = *humanoidCheckOf(p);
         if (!check.looksHumanoid())
             throw InvalidInput(c.source + ": " + check.message() + " Rig it anyway with --force.");
     }
@@ -129,20 +131,30 @@ EndNodeLabels suggestedLabels(const RigProject& p)
 /// The fit of the labels Rigsmith chose itself (`--ends auto`, the window's
 /// first rig) failed: what was found and what to do. The fit's own message
 /// ends "check the labels", which blamed a user who had set none (issue 14).
-std::string autoLabelsFailed(const RigProject& p, const EndNodeLabels& labels, std::string reason)
+/// "This does not look like a humanoid (…). " when the humanoid check says so, else "".
+std::string verdictPrefix(const RigProject& p)
 {
+    const HumanoidCheck* check = p.humanoidCheck().get();
+    return check && !check->looksHumanoid() ? check->message() + " " : std::string();
+}
+
+AutoRigFailed autoLabelsFailed(const RigProject& p, const EndNodeLabels& labels, const std::string& original)
+{
+    std::string reason = original;
     if (const auto k = reason.find("(): "); k != std::string::npos && k < 48)
         reason.erase(0, k + 4); // the function's name
     for (const char* advice : {"; check", "; the labels do not describe"})
         if (const auto k = reason.find(advice); k != std::string::npos)
             reason.erase(k);
     const CurveSkeleton& s = p.curveSkeleton()->refined;
-    return p.character()->source + ": the five skeleton ends chosen automatically (" + formatEndNodeLabels(labels) +
-           ") do not make a head, two arms and two legs: " + reason + ". The skeleton has " +
-           std::to_string(s.count(NodeType::End)) +
-           " ends. If this is an upright humanoid, choose the five yourself (in the window: the Rig dock; on the "
-           "command line: --ends head=ID,lhand=ID,rhand=ID,lfoot=ID,rfoot=ID with end node numbers from "
-           "'rigsmith skeleton FILE --json S.json'), or try another --resolution or --up";
+    const std::string detail =
+        p.character()->source + ": the five skeleton ends chosen automatically (" +
+        formatEndNodeLabels(labels) + ") do not make a head, two arms and two legs: " + reason + ". The skeleton has " +
+        std::to_string(s.count(NodeType::End)) +
+        " ends. If this is an upright humanoid, choose the five yourself (in the window: the Rig dock; on the "
+        "command line: --ends head=ID,lhand=ID,rhand=ID,lfoot=ID,rfoot=ID with end node numbers from "
+        "'rigsmith skeleton FILE --json S.json'), or try another --resolution or --up";
+    return AutoRigFailed(verdictPrefix(p), detail, original);
 }
 
 /// The rig stage: the file's skeleton, or the labels (the project's, else
@@ -159,15 +171,23 @@ void runRig(RigProject& p, StageClock& clock)
         return;
     }
     needResult(p, Stage::Skeleton, Stage::Rig);
+    humanoidCheckOf(p); // before the fit: there for the report when the fit fails
     const bool labelled = p.requestedLabels() != EndNodeLabels{};
-    const EndNodeLabels labels = labelled ? p.requestedLabels() : suggestedLabels(p);
+    EndNodeLabels labels;
+    try {
+        labels = labelled ? p.requestedLabels() : suggestedLabels(p);
+    } catch (const InvalidInput& e) {
+        if (labelled || p.requireHumanoid())
+            throw; // the refusal names its own cause
+        throw AutoRigFailed(verdictPrefix(p), e.what(), e.what());
+    }
     clock.lap("label");
     try {
         p.setRig(labels, std::make_shared<const FitResult>(fitRig(p, labels)));
     } catch (const InvalidInput& e) {
         if (labelled)
             throw; // the user's own labels: the fit's message, "check the labels", is for them
-        throw InvalidInput(autoLabelsFailed(p, labels, e.what()));
+        throw autoLabelsFailed(p, labels, e.what());
     }
     clock.lap("fit");
 }
@@ -219,7 +239,10 @@ void apply(RigProject& target, const RigProject& computed, Stage stage)
         target.setCurveSkeletonOptions(computed.curveSkeletonOptions());
         target.setCurveSkeleton(computed.curveSkeleton());
         return;
-    case Stage::Rig: target.setRig(computed.labels(), computed.rig()); return;
+    case Stage::Rig:
+        target.setHumanoidCheck(computed.humanoidCheck());
+        target.setRig(computed.labels(), computed.rig());
+        return;
     case Stage::Weights: target.setSkinning(computed.skinning()); return;
     case Stage::Clip: target.setClip(computed.clip()); return;
     case Stage::Export: return;
@@ -263,8 +286,7 @@ void runStage(RigProject& p, Stage stage, const Progress& progress, StageTimings
     case Stage::Load:
         if (p.characterSpec().empty())
             throw InvalidInput("rig::runStage(): nothing to load; open a character first");
-        loadOriented(p, progress);
-        clock.lap("load");
+        loadOriented(p, progress, clock);
         return;
     case Stage::Skeleton: {
         needResult(p, Stage::Load, stage);
@@ -305,6 +327,27 @@ StageTimings runStages(RigProject& project, Stage first, Stage last, const Progr
         if (s >= first && s <= last && s != Stage::Export && wanted(project, s) && !hasResult(project, s))
             runStage(project, s, progress, &timings);
     return timings;
+}
+
+std::shared_ptr<const HumanoidCheck> humanoidCheckOf(RigProject& p)
+{
+    if (!p.humanoidCheck() && p.character() && p.curveSkeleton()) {
+        const LoadedCharacter& c = *p.character();
+        p.setHumanoidCheck(std::make_shared<const HumanoidCheck>(
+            checkHumanoid(c.imported.mesh, p.curveSkeleton()->refined, c.imported.info.format)));
+    }
+    return p.humanoidCheck();
+}
+
+bool sameStageInputs(const RigProject& a, const RigProject& b, Stage stage)
+{
+    switch (stage) {
+    case Stage::Load: return a.characterSpec() == b.characterSpec() && a.orientation() == b.orientation();
+    case Stage::Skeleton:
+        return a.character() == b.character() &&
+               a.curveSkeletonOptions().voxelize.resolution == b.curveSkeletonOptions().voxelize.resolution;
+    default: return inputsMatch(a, b, b, stage);
+    }
 }
 
 std::vector<Stage> applyResults(RigProject& target, const RigProject& computed, const RigProject& started, Stage from,

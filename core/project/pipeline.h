@@ -63,6 +63,30 @@ StageTimings runPipeline(RigProject& project, Stage last = Stage::Clip, const Pr
 /// @throws as `runStage()`. Returns the timings of the stages that ran.
 StageTimings runStages(RigProject& project, Stage first, Stage last, const Progress& progress = {});
 
+/// The rig stage could not rig the character with the labels it chose
+/// itself (no labels set). `what()` is `verdict` + `detail`.
+class AutoRigFailed : public InvalidInput {
+public:
+    AutoRigFailed(std::string verdict, std::string detail, std::string reason)
+        : InvalidInput(verdict + detail), verdict(std::move(verdict)), detail(std::move(detail)),
+          reason(std::move(reason))
+    {
+    }
+    std::string verdict; ///< "This does not look like a humanoid (…). " when the check says so, else "".
+    std::string detail;  ///< What was found and what to do.
+    std::string reason;  ///< The labelling's or the fit's own message (reports count it).
+};
+
+/// The humanoid check of `project`'s character and curve skeleton
+/// (core/rig/humanoid_check.h), computed once and kept in the project;
+/// null without a curve skeleton. The rig stage calls it before fitting.
+std::shared_ptr<const HumanoidCheck> humanoidCheckOf(RigProject& project);
+
+/// Whether `a` and `b` hold the same inputs of `stage`: the results of the
+/// stages before it (by identity) and its options. A front end that saw a
+/// stage fail runs it again by itself only once its inputs changed.
+bool sameStageInputs(const RigProject& a, const RigProject& b, Stage stage);
+
 /// Copies into `target` the results of the stages `from`..`to` that
 /// `computed` holds, where `started` is `target` as it was when the stages
 /// started (on a copy). Stops at the first stage whose inputs `target` has

@@ -88,6 +88,7 @@ void RigProject::setCharacter(std::shared_ptr<const LoadedCharacter> character)
         m_characterSpec = character->source;
     m_character = std::move(character);
     m_curveSkeleton.reset();
+    m_humanoidCheck.reset();
     m_labels = {};
     m_rig.reset();
     m_skinning.reset();
@@ -98,6 +99,7 @@ void RigProject::setCharacter(std::shared_ptr<const LoadedCharacter> character)
 void RigProject::setCurveSkeleton(std::shared_ptr<const CurveSkeletonResult> skeleton)
 {
     m_curveSkeleton = std::move(skeleton);
+    m_humanoidCheck.reset();
     m_labels = {};
     m_rig.reset();
     m_skinning.reset();

@@ -18,6 +18,7 @@
 #include "core/project/character_source.h"
 #include "core/rig/fingers.h"
 #include "core/rig/fit_template.h"
+#include "core/rig/humanoid_check.h"
 #include "core/rig/template.h"
 #include "core/skin/part_binding.h"
 #include "core/skin/skinning.h"
@@ -117,6 +118,12 @@ public:
     /// for the suggested labels and the roll of the bind orientations.
     const Vec3& front() const { return m_front; }
     void setFront(const Vec3& front) { m_front = front; }
+    /// The humanoid check of the current character and curve skeleton
+    /// (core/rig/humanoid_check.h), or null before the rig stage looked.
+    /// The rig stage sets it before fitting a template, so it is there when
+    /// the fit fails; cleared with the curve skeleton. See `humanoidCheckOf()`.
+    const std::shared_ptr<const HumanoidCheck>& humanoidCheck() const { return m_humanoidCheck; }
+    void setHumanoidCheck(std::shared_ptr<const HumanoidCheck> check) { m_humanoidCheck = std::move(check); }
     /// The fitted rig (after the artist's joint edits), or null.
     const std::shared_ptr<const FitResult>& rig() const { return m_rig; }
     /// Sets labels and the rig fitted for them (see `fitRig()`).
@@ -182,6 +189,7 @@ private:
     std::shared_ptr<const LoadedCharacter> m_character;
     CurveSkeletonOptions m_skeletonOptions;
     std::shared_ptr<const CurveSkeletonResult> m_curveSkeleton;
+    std::shared_ptr<const HumanoidCheck> m_humanoidCheck;
 };
 
 /// A template from a spec: a bundled name ("humanoid21"), a template JSON file,

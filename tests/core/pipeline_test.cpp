@@ -142,6 +142,66 @@ TEST(Pipeline, AutomaticLabelsThatMakeNoBodyAreNotTheUsersFault)
     EXPECT_NE(message.find("check the labels"), std::string::npos) << message;
 }
 
+// Issue 43: the rig stage keeps the humanoid verdict in the project (the
+// front ends read it instead of checking again), also when the labels it
+// chose make no body; that failure carries the fit's own message for reports.
+TEST(Pipeline, TheRigStageKeepsTheHumanoidVerdictAndTheFitsOwnReason)
+{
+    RigProject p;
+    p.setCharacterSpec("default");
+    runPipeline(p, Stage::Skeleton);
+    EXPECT_FALSE(p.humanoidCheck());
+    runPipeline(p, Stage::Rig);
+    ASSERT_TRUE(p.humanoidCheck());
+    EXPECT_TRUE(p.humanoidCheck()->looksHumanoid());
+    const auto check = p.humanoidCheck();
+    EXPECT_EQ(humanoidCheckOf(p), check) << "computed again";
+    p.setCurveSkeleton(std::make_shared<const CurveSkeletonResult>(*p.curveSkeleton()));
+    EXPECT_FALSE(p.humanoidCheck()) << "a verdict on another skeleton";
+
+    const std::string file = std::string(RIGSMITH_ASSIMP_MODELS) + "/MDL/MDL3 (3DGS A4)/minigun.MDL";
+    if (!std::filesystem::exists(file))
+        GTEST_SKIP() << "assimp-testmodels is not installed (" << file << ")";
+    RigProject gun;
+    gun.setCharacterSpec(file);
+    gun.setOrientation({.up = "+x", .facing = "auto"});
+    try {
+        runPipeline(gun, Stage::Rig);
+        FAIL() << "a minigun got a humanoid rig";
+    } catch (const AutoRigFailed& e) {
+        EXPECT_NE(e.detail.find("chosen automatically"), std::string::npos) << e.detail;
+        EXPECT_EQ(std::string(e.what()), e.verdict + e.detail);
+        EXPECT_FALSE(e.reason.empty());
+        EXPECT_EQ(e.detail.find(e.reason), std::string::npos) << "the reason is the fit's own message, unedited";
+    }
+    EXPECT_TRUE(gun.humanoidCheck()) << "the verdict is kept when the fit fails";
+}
+
+// Issue 43: a front end that saw a stage fail asks whether its inputs changed since.
+TEST(Pipeline, SameStageInputsTellWhichStagesAnEditConcerns)
+{
+    RigProject p;
+    p.setCharacterSpec("default");
+    runPipeline(p, Stage::Weights);
+    const RigProject before = p;
+    for (const Stage s : {Stage::Load, Stage::Skeleton, Stage::Rig, Stage::Weights, Stage::Clip})
+        EXPECT_TRUE(sameStageInputs(p, before, s)) << stageId(s);
+    WeightOptions o = p.weightOptions();
+    o.method = "heat";
+    p.setWeightOptions(o);
+    EXPECT_FALSE(sameStageInputs(p, before, Stage::Weights));
+    EXPECT_TRUE(sameStageInputs(p, before, Stage::Rig));
+    p.setFront(-Vec3::UnitZ());
+    EXPECT_FALSE(sameStageInputs(p, before, Stage::Rig));
+    CurveSkeletonOptions n = p.curveSkeletonOptions();
+    n.voxelize.resolution = 100;
+    p.setCurveSkeletonOptions(n);
+    EXPECT_FALSE(sameStageInputs(p, before, Stage::Skeleton));
+    EXPECT_TRUE(sameStageInputs(p, before, Stage::Load));
+    p.setCharacterSpec("default:a");
+    EXPECT_FALSE(sameStageInputs(p, before, Stage::Load));
+}
+
 /// A result computed on a snapshot is not applied over a newer edit.
 TEST(Pipeline, ResultsOfAStaleSnapshotAreNotApplied)
 {
