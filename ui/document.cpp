@@ -60,6 +60,7 @@ private:
 
 Document::Document(QObject* parent) : QObject(parent)
 {
+    registerTaskType();
     connect(this, &Document::rigChanged, this, &Document::syncPoseToRig);
     connect(this, &Document::characterChanged, this, &Document::syncPoseToRig);
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this] { emit modifiedChanged(isModified()); });
@@ -136,7 +137,7 @@ void Document::buildCurveSkeleton(int resolution) { buildCurveSkeleton(resolutio
 void Document::buildCurveSkeleton(int resolution, bool undoable)
 {
     if (!m_project.hasCharacter()) {
-        emit stageFailed(stageName(Stage::Skeleton), tr("Open a character first."));
+        emit stageFailed(Task::Skeleton, tr("Open a character first."));
         return;
     }
     CurveSkeletonOptions options = m_project.curveSkeletonOptions();
@@ -156,42 +157,53 @@ void Document::buildCurveSkeleton(int resolution, bool undoable)
             // A new character's first skeleton adds no step (opening it cleared the
             // stack); an Up change's skeleton stays inside the Up step.
             emit curveSkeletonChanged();
-            autoRig();
+            runFastStages(); // the rig, inside the undo step
             if (before)
                 pushSetting(tr("Skeleton resolution %1").arg(resolution), *before);
         });
 }
 
-void Document::autoRig()
+void Document::updateHumanoidWarning()
 {
-    const auto& skeleton = m_project.curveSkeleton();
-    if (!skeleton)
-        return;
     // A quadruped or a machine gets a wrong humanoid rig, or none: say why (issue 21).
-    const LoadedCharacter& character = *m_project.character();
-    const HumanoidCheck check = checkHumanoid(character.imported.mesh, skeleton->refined, character.imported.info.format);
-    m_humanoidWarning = QString::fromStdString(check.message());
+    const HumanoidCheck* check = m_project.humanoidCheck().get();
+    QString warning = check ? QString::fromStdString(check->message()) : QString();
     // A rig it writes with doubts (a body found with little confidence, ends on
     // the ground beside the feet) says so in the same place (issue 39).
-    for (const HumanoidDoubt& d : check.doubts)
-        m_humanoidWarning += (m_humanoidWarning.isEmpty() ? tr("Check the labels Rigsmith chose: ") : QString("; ")) +
-                             QString::fromStdString(d.message);
+    if (check)
+        for (const HumanoidDoubt& d : check->doubts)
+            warning += (warning.isEmpty() ? tr("Check the labels Rigsmith chose: ") : QString("; ")) +
+                       QString::fromStdString(d.message);
+    m_humanoidWarning = warning;
     emit humanoidWarningChanged(m_humanoidWarning);
+}
+
+void Document::rigInPlace()
+{
+    RigProject p = m_project;
+    p.setLabels({}); // the rig stage suggests them: node numbers of another skeleton mean nothing here
     try {
-        RigProject p = m_project;
-        p.setLabels({}); // suggested by the rig stage
         rig::runStage(p, Stage::Rig);
-        applyRig(p.labels(), p.rig());
     } catch (const std::exception& e) {
-        applyRig({}, nullptr);
+        m_stalled[static_cast<size_t>(Stage::Rig)] = m_project;
+        m_project.setHumanoidCheck(p.humanoidCheck());
+        updateHumanoidWarning();
+        m_project.setRig({}, nullptr);
+        emit rigChanged();
+        const auto* failed = dynamic_cast<const AutoRigFailed*>(&e);
+        const QString why = QString::fromStdString(failed ? failed->detail : std::string(e.what()));
         // The rig stage's message names the cause of too few ends (flat, a line, in pieces).
-        emit rigNotice((check.looksHumanoid() ? QString() : m_humanoidWarning + " ") +
-                       joinSentences(tr("No rig yet: %1").arg(QString::fromUtf8(e.what())),
+        emit rigNotice(QString::fromStdString(failed ? failed->verdict : std::string()) +
+                       joinSentences(tr("No rig yet: %1").arg(why),
                                      tr("Label the end nodes by clicking the spheres, or rebuild the skeleton "
                                         "at another resolution.")));
         return;
     }
-    if (!check.looksHumanoid())
+    m_project.setHumanoidCheck(p.humanoidCheck());
+    updateHumanoidWarning();
+    m_project.setRig(p.labels(), p.rig());
+    emit rigChanged();
+    if (p.humanoidCheck() && !p.humanoidCheck()->looksHumanoid())
         emit rigNotice(m_humanoidWarning);
 }
 
@@ -199,20 +211,20 @@ void Document::applyRig(const EndNodeLabels& labels, std::shared_ptr<const FitRe
 {
     m_project.setRig(labels, std::move(rig));
     emit rigChanged();
-    refreshDerivedStages();
+    advance();
 }
 
 bool Document::setLabels(const EndNodeLabels& labels, const QString& description)
 {
     if (editsBlocked()) {
-        emit stageFailed(stageName(Stage::Rig), tr("Wait for the running stage to finish before editing the rig."));
+        emit stageFailed(Task::Rig, tr("Wait for the running stage to finish before editing the rig."));
         return false;
     }
     std::shared_ptr<const FitResult> fitted;
     try {
         fitted = std::make_shared<const FitResult>(fitRig(m_project, labels));
     } catch (const std::exception& e) {
-        emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Rig, QString::fromUtf8(e.what()));
         return false;
     }
     m_undo.push(new RigEditCommand(this, description, m_project.labels(), m_project.rig(), labels, fitted));
@@ -240,7 +252,7 @@ bool Document::autoLabel()
     try {
         return setLabels(suggestLabels(m_project), tr("Auto-label end nodes"));
     } catch (const std::exception& e) {
-        emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Rig, QString::fromUtf8(e.what()));
         return false;
     }
 }
@@ -270,7 +282,7 @@ bool Document::moveJoint(int joint, const Vec3& position)
     try {
         moved = previewJointMove(joint, position);
     } catch (const std::exception& e) {
-        emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Rig, QString::fromUtf8(e.what()));
         return false;
     }
     const QString name = QString::fromStdString(m_project.rig()->skeleton.names[static_cast<size_t>(joint)]);
@@ -279,17 +291,17 @@ bool Document::moveJoint(int joint, const Vec3& position)
     return true;
 }
 
-void Document::runStage(const QString& stage, Work work, std::function<void()> onApplied)
+void Document::runStage(Task stage, Work work, std::function<void()> onApplied)
 {
     if (m_busy) {
         emit stageFailed(stage, tr("Another stage is still running; wait for it or cancel it (Esc) first."));
         return;
     }
     m_stage = stage;
+    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancelFlag; // before the signals: a cancel asked on them concerns this stage
     setBusy(true);
     emit stageStarted(stage);
-    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancelFlag;
     struct Outcome {
         Apply apply;
         QString error;
@@ -313,13 +325,15 @@ void Document::runStage(const QString& stage, Work work, std::function<void()> o
             outcome->apply(m_project);
             onApplied();
             emit stageFinished(stage, outcome->seconds);
-            if (stage == stageName(Stage::Load) && m_autoSkeleton)
-                buildCurveSkeleton(m_project.curveSkeletonOptions().voxelize.resolution, false);
         }
-        if (m_derivedPending && !m_busy)
-            refreshDerivedStages();
-        if (!m_pendingClip.isEmpty() && !m_busy && m_project.rig())
-            loadClip(std::exchange(m_pendingClip, QString()), m_pendingClipIsEdit);
+        if (const std::optional<Stage> s = stageOf(stage); s && !outcome->apply)
+            m_stalled[static_cast<size_t>(*s)] = m_project;
+        while (!m_busy && !m_queued.empty()) { // requests made meanwhile, in order
+            const std::function<void()> request = std::move(m_queued.front());
+            m_queued.erase(m_queued.begin());
+            request();
+        }
+        advance();
     });
     m_watcher->setFuture(QtConcurrent::run([outcome, cancelFlag, snapshot, self, stage, work] {
         QElapsedTimer timer;
@@ -352,7 +366,7 @@ void Document::runPipelineStages(Stage from, Stage to, std::function<void(RigPro
                                  std::function<void()> onApplied)
 {
     runStage(
-        stageName(from),
+        taskOf(from),
         [from, to, prepare](const RigProject& snapshot, const Progress& progress) -> Apply {
             auto computed = std::make_shared<RigProject>(snapshot);
             if (prepare)
@@ -361,6 +375,52 @@ void Document::runPipelineStages(Stage from, Stage to, std::function<void(RigPro
             return [snapshot, computed, from, to](RigProject& p) { applyResults(p, *computed, snapshot, from, to); };
         },
         std::move(onApplied));
+}
+
+bool Document::stalled(Stage stage) const
+{
+    const std::optional<RigProject>& at = m_stalled[static_cast<size_t>(stage)];
+    return at && sameStageInputs(m_project, *at, stage);
+}
+
+void Document::runFastStages()
+{
+    if (!m_busy && nextStage(m_project) == Stage::Rig && !stalled(Stage::Rig))
+        rigInPlace();
+}
+
+void Document::advance()
+{
+    runFastStages();
+    if (m_busy)
+        return;
+    const std::optional<Stage> next = nextStage(m_project);
+    if (!next || *next == Stage::Rig || stalled(*next) || (*next == Stage::Skeleton && !m_autoSkeleton))
+        return;
+    const auto clipBefore = m_project.clip();
+    runPipelineStages(*next, *next, nullptr, [this, stage = *next, clipBefore] { emitApplied(stage, clipBefore); });
+}
+
+void Document::emitApplied(Stage stage, const std::shared_ptr<const LoadedClip>& clipBefore)
+{
+    switch (stage) {
+    case Stage::Load:
+        emit characterChanged();
+        emit curveSkeletonChanged();
+        emit rigChanged();
+        return;
+    case Stage::Skeleton: emit curveSkeletonChanged(); return;
+    case Stage::Weights: emit skinningChanged(); return;
+    case Stage::Clip:
+        if (m_project.clip() == clipBefore)
+            return; // stale: the rig changed meanwhile
+        // Another clip starts at its first frame; the same clip on an edited rig keeps the timeline's.
+        if (!clipBefore || clipBefore->path != m_project.clip()->path)
+            setClipTime(0.0);
+        emit clipChanged();
+        return;
+    default: return;
+    }
 }
 
 // Posing ------------------------------------------------------------------
@@ -445,7 +505,7 @@ void Document::setDeformer(const std::string& deformer)
     try {
         m_deformer = findDeformer(deformer).id;
     } catch (const Error& e) {
-        emit stageFailed(poseTask, QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Pose, QString::fromUtf8(e.what()));
         return;
     }
     emit deformerChanged(QString::fromStdString(m_deformer));
@@ -453,79 +513,44 @@ void Document::setDeformer(const std::string& deformer)
 
 // Weights and clips ----------------------------------------------------------
 
-void Document::refreshDerivedStages()
-{
-    if (m_busy) {
-        m_derivedPending = true;
-        return;
-    }
-    m_derivedPending = false;
-    if (!m_project.rig()) {
-        if (m_project.clip()) {
-            m_project.setClip(nullptr);
-            emit clipChanged();
-        }
-        emit skinningChanged();
-        return;
-    }
-    computeWeights();
-}
-
 void Document::computeWeights()
 {
     if (!m_project.rig() || !m_project.character())
         return;
     if (m_busy) {
-        m_derivedPending = true;
+        if (m_project.skinningCurrent()) // stale weights are recomputed by themselves after the running stage
+            m_queued.push_back([this] { computeWeights(); });
         return;
     }
-    // The weights, then the clip retargeted onto the rig they were made for.
-    const auto clip = m_project.clip();
-    runPipelineStages(Stage::Weights, Stage::Clip, [](RigProject& p) { p.setSkinning(nullptr); }, [this, clip] {
-        emit skinningChanged();
-        // A clip retargeted by the stage, also the first one of a reopened project: the
-        // timeline and the pose follow it (they kept the previous clip's frame before).
-        if (m_project.clip() != clip)
-            emit clipChanged();
-    });
+    // The weights again (the clip follows: `advance()`).
+    runPipelineStages(Stage::Weights, Stage::Weights, [](RigProject& p) { p.setSkinning(nullptr); },
+                      [this, clip = m_project.clip()] { emitApplied(Stage::Weights, clip); });
 }
 
 bool Document::editsBlocked() const
 {
     // The stages before the rig replace what an edit refers to (nodes, joints);
     // the ones after it (weights, clip, export) only read it and drop stale results.
-    return m_busy && (m_stage == stageName(Stage::Load) || m_stage == stageName(Stage::Skeleton) ||
-                      m_stage == projectTask);
+    return m_busy && (m_stage == Task::Load || m_stage == Task::Skeleton || m_stage == Task::Project);
 }
 
 void Document::loadClip(const QString& path)
 {
-    loadClip(path, true);
-}
-
-void Document::loadClip(const QString& path, bool userEdit)
-{
     if (m_busy && !editsBlocked()) {
-        m_pendingClip = path; // after the weights: queued, not refused
-        m_pendingClipIsEdit = userEdit;
+        m_queued.push_back([this, path] { loadClip(path); }); // after the weights: queued, not refused
         return;
     }
     if (!m_project.rig()) {
-        emit stageFailed(stageName(Stage::Clip),
-                         tr("Cannot play %1 yet: fit a rig first (open a character and label its end nodes).")
-                             .arg(path));
+        emit stageFailed(Task::Clip, tr("Cannot play %1 yet: fit a rig first (open a character and label its end nodes).")
+                                         .arg(path));
         return;
     }
     const std::string file = path.toStdString();
-    runPipelineStages(
-        Stage::Clip, Stage::Clip, [file](RigProject& p) { p.setClipPath(file); },
-        [this, userEdit] {
-            if (userEdit)
-                setModified(true);
-            // Frame 0 first: a timeline that keeps its frame (the same clip reopened) then poses it.
-            setClipTime(0.0);
-            emit clipChanged();
-        });
+    runPipelineStages(Stage::Clip, Stage::Clip, [file](RigProject& p) { p.setClipPath(file); },
+                      [this, clip = m_project.clip()] {
+                          setModified(true);
+                          emitApplied(Stage::Clip, clip);
+                      });
 }
 
 void Document::clearClip()
@@ -577,7 +602,7 @@ bool Document::setClipMapping(const QString& target, const QString& source)
                                            clip, std::move(edited)));
         return true;
     } catch (const std::exception& e) {
-        emit stageFailed(stageName(Stage::Clip), QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Clip, QString::fromUtf8(e.what()));
         return false;
     }
 }

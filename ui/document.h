@@ -12,6 +12,7 @@
 #include "core/project/pipeline.h"
 #include "core/project/project_io.h"
 #include "core/project/rig_project.h"
+#include "ui/task.h"
 #include "ui/viewport/skin_data.h"
 
 #include <QFutureWatcher>
@@ -20,24 +21,13 @@
 #include <QStringList>
 #include <QUndoStack>
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
 
 namespace rig::ui {
-
-/// The name a pipeline stage reports under (`stageStarted`, `stageFailed`, …): its core id.
-inline QString stageName(Stage stage)
-{
-    const std::string_view id = stageId(stage);
-    return QString::fromUtf8(id.data(), qsizetype(id.size()));
-}
-/// The names of the document's tasks that report like stages but are not pipeline stages.
-inline const QString projectTask = QStringLiteral("project");   ///< Opening a project file.
-inline const QString saveTask = QStringLiteral("save");         ///< Saving a project.
-inline const QString autosaveTask = QStringLiteral("autosave"); ///< The periodic autosave.
-inline const QString poseTask = QStringLiteral("pose");         ///< Posing and deformer choices.
 
 class Document : public QObject {
     Q_OBJECT
@@ -51,7 +41,8 @@ public:
     bool busy() const { return m_busy; }
     /// The source of the current character ("" when none).
     QString characterSource() const;
-    /// When true (the default), loading a character starts the curve-skeleton stage.
+    /// When true (the default), the curve-skeleton stage starts by itself when
+    /// the project lacks it (after a load); when false, only `buildCurveSkeleton()` starts it.
     void setAutoSkeleton(bool on) { m_autoSkeleton = on; }
     /// The artist's edits (labels, joint moves): Ctrl+Z / Ctrl+Shift+Z.
     QUndoStack* undoStack() { return &m_undo; }
@@ -230,11 +221,11 @@ signals:
     /// The humanoid check of the last automatic rig (core/rig/humanoid_check.h):
     /// "This does not look like a humanoid (...)", or empty when it does (or there is no rig).
     void humanoidWarningChanged(const QString& warning);
-    void stageStarted(const QString& stage);
-    void progressChanged(const QString& stage, const QString& step, double fraction);
-    void stageFinished(const QString& stage, double seconds);
-    void stageFailed(const QString& stage, const QString& message);
-    void stageCancelled(const QString& stage);
+    void stageStarted(rig::ui::Task stage);
+    void progressChanged(rig::ui::Task stage, const QString& step, double fraction);
+    void stageFinished(rig::ui::Task stage, double seconds);
+    void stageFailed(rig::ui::Task stage, const QString& message);
+    void stageCancelled(rig::ui::Task stage);
     void characterChanged();
     void curveSkeletonChanged();
     /// Labels or the fitted rig changed (fit, edit, undo, redo).
@@ -274,32 +265,45 @@ private:
     /// change to apply to the project on the GUI thread.
     using Apply = std::function<void(RigProject&)>;
     using Work = std::function<Apply(const RigProject& snapshot, const Progress& progress)>;
-    void runStage(const QString& stage, Work work, std::function<void()> onApplied);
+    void runStage(Task task, Work work, std::function<void()> onApplied);
     /// Runs the pipeline's missing stages `from`..`to` (core/project/pipeline.h)
     /// on a snapshot with `prepare` applied (the edit that asks for them), as
     /// stage `from`; applies the results that are still current.
     void runPipelineStages(Stage from, Stage to, std::function<void(RigProject&)> prepare,
                            std::function<void()> onApplied);
     void setBusy(bool busy);
-    /// Suggests labels for a new curve skeleton and fits the rig (not undoable:
-    /// part of the stage); reports why when it cannot.
-    void autoRig();
+    /// Runs what the project lacks, as core's `nextStage()` says: the rig
+    /// stage in place (fast), the others on the worker, one at a time, each
+    /// started when the previous one is applied. A stage that failed or was
+    /// cancelled is not started again by itself until its inputs change
+    /// (`sameStageInputs()`); the skeleton stage only with `setAutoSkeleton(true)`.
+    void advance();
+    /// The stages `advance()` runs in place, now (before an undo step that must hold their result).
+    void runFastStages();
+    /// Whether `advance()` leaves `stage` alone: it failed on these very inputs.
+    bool stalled(Stage stage) const;
+    /// The rig stage on the GUI thread with labels of its own choosing (not
+    /// undoable: part of the stage); the humanoid verdict and why it failed go
+    /// to `humanoidWarningChanged` and `rigNotice`.
+    void rigInPlace();
+    /// The signals of a stage that `advance()` ran, once its result is applied.
+    void emitApplied(Stage stage, const std::shared_ptr<const LoadedClip>& clipBefore);
+    /// Per stage: the project as it was when the stage last failed or was cancelled.
+    std::array<std::optional<RigProject>, 6> m_stalled;
+    /// Requests made while a stage ran (a clip to load, weights to recompute), run once it ends.
+    std::vector<std::function<void()>> m_queued;
+    /// `m_humanoidWarning` from the project's humanoid check (empty when it looks humanoid or there is none).
+    void updateHumanoidWarning();
     friend class RigEditCommand;
     void applyRig(const EndNodeLabels& labels, std::shared_ptr<const FitResult> rig);
 
-    /// After the rig changed: recompute the weights and retarget the clip,
-    /// now or, while a stage runs, when it ends.
-    void refreshDerivedStages();
-    bool m_derivedPending = false;
     void setModified(bool on);
     bool m_modified = false;
     QString m_projectPath;
     bool m_recovered = false;
     QString m_humanoidWarning;
     std::optional<QString> m_recoverAs; ///< Set by recoverProject() for the openProject() it calls.
-    QString m_pendingClip; ///< A clip to load once the running stage is done.
-    bool m_pendingClipIsEdit = true; ///< Loading it marks the project modified (not for a project's own clip).
-    QString m_stage;       ///< The running (or last) stage.
+    Task m_stage = Task::Load; ///< The running (or last) stage.
     /// True while a stage runs that replaces what rig edits refer to.
     bool editsBlocked() const;
     void loadClip(const QString& path, bool userEdit);

@@ -15,7 +15,7 @@ bool Document::saveProject(const QString& path, const std::optional<ProjectCamer
 {
     if (!m_project.character()) {
         if (!autosave)
-            emit stageFailed(saveTask, tr("Nothing to save: open a character first."));
+            emit stageFailed(Task::Save, tr("Nothing to save: open a character first."));
         return false;
     }
     try {
@@ -30,7 +30,7 @@ bool Document::saveProject(const QString& path, const std::optional<ProjectCamer
             file.autosaveOf = m_projectPath.toStdString(); // empty: a session never saved
         writeProjectFile(file, path.toStdString());
     } catch (const std::exception& e) {
-        emit stageFailed(autosave ? autosaveTask : saveTask, QString::fromUtf8(e.what()));
+        emit stageFailed(autosave ? Task::Autosave : Task::Save, QString::fromUtf8(e.what()));
         return false;
     }
     if (!autosave) {
@@ -58,14 +58,14 @@ void Document::openProject(const QString& path, const QString& mesh)
             return;
         }
     } catch (const std::exception& e) {
-        emit stageFailed(projectTask, QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Project, QString::fromUtf8(e.what()));
         return;
     }
     const std::optional<QString> recoverAs = std::exchange(m_recoverAs, std::nullopt);
     auto restored = std::make_shared<std::optional<RestoredProject>>();
     auto painted = std::make_shared<bool>(false);
     runStage(
-        projectTask,
+        Task::Project,
         [file, meshPath, restored, painted](const RigProject&, const Progress& progress) -> Apply {
             ProjectFile pf = readProjectFile(file);
             if (!meshPath.empty())
@@ -109,14 +109,12 @@ void Document::openProject(const QString& path, const QString& mesh)
                 emit rigNotice(QString::fromStdString(note));
             if (!r.mesh.message.empty())
                 emit rigNotice(QString::fromStdString(r.mesh.message));
-            if (!r.clipPath.empty()) { // part of the project, not an edit
-                m_pendingClip = QString::fromStdString(r.clipPath);
-                m_pendingClipIsEdit = false;
-            }
+            if (!r.clipPath.empty()) // part of the project, not an edit: the clip stage reads it after the weights
+                m_project.setClipPath(r.clipPath);
             if (keepPainted) // painted weights are the artist's: not recomputed (the clip still loads)
                 emit skinningChanged();
             else
-                refreshDerivedStages();
+                computeWeights();
             setModified(recoverAs.has_value()); // recovered work is not saved anywhere yet
         });
 }
@@ -134,7 +132,7 @@ void Document::exportGltf(const QString& path, const GltfExportRequest& request)
 {
     const auto& skinning = m_project.skinning();
     if (!m_project.rig() || !skinning) {
-        emit stageFailed(stageName(Stage::Export),
+        emit stageFailed(Task::Export,
                          tr("Cannot export %1 yet: the character needs a rig and weights first.").arg(path));
         return;
     }
@@ -143,7 +141,7 @@ void Document::exportGltf(const QString& path, const GltfExportRequest& request)
     for (const QString& c : request.extraClips)
         extraClips.push_back(c.toStdString());
     runStage(
-        stageName(Stage::Export),
+        Task::Export,
         [this, file, request, extraClips](const RigProject& p, const Progress&) -> Apply {
             const auto& clip = p.clip();
             GltfExportOptions options;
@@ -191,13 +189,13 @@ bool Document::exportClipBvh(const QString& path)
 {
     const auto& clip = m_project.clip();
     if (!clip || !m_project.rig()) {
-        emit stageFailed(stageName(Stage::Export), tr("No clip to save: load a clip first (File ▸ Load Clip…)."));
+        emit stageFailed(Task::Export, tr("No clip to save: load a clip first (File ▸ Load Clip…)."));
         return false;
     }
     try {
         writeBvh(retargetedMotion(clip->retargeted, m_project.rig()->skeleton), path.toStdString());
     } catch (const std::exception& e) {
-        emit stageFailed(stageName(Stage::Export), QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Export, QString::fromUtf8(e.what()));
         return false;
     }
     return true;

@@ -50,7 +50,7 @@ void Document::applyPartBindings(const std::vector<PartBinding>& bindings)
     m_project.setPartBindings(bindings);
     setModified(true);
     emit partBindingsChanged();
-    computeWeights();
+    advance();
 }
 
 } // namespace rig::ui

@@ -47,7 +47,7 @@ private:
 bool Document::setRigTemplate(const QString& spec)
 {
     if (editsBlocked()) {
-        emit stageFailed(stageName(Stage::Rig), tr("Wait for the running stage to finish before changing the template."));
+        emit stageFailed(Task::Rig, tr("Wait for the running stage to finish before changing the template."));
         return false;
     }
     try {
@@ -69,7 +69,7 @@ bool Document::setRigTemplate(const QString& spec)
         pushSetting(tr("Template %1").arg(QString::fromStdString(t->name)), std::move(before));
         return true;
     } catch (const std::exception& e) {
-        emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Rig, QString::fromUtf8(e.what()));
         return false;
     }
 }
@@ -79,7 +79,7 @@ bool Document::setFingerOptions(const FingerOptions& options)
     if (options == m_project.fingerOptions())
         return true;
     if (editsBlocked()) {
-        emit stageFailed(stageName(Stage::Rig), tr("Wait for the running stage to finish before changing the fingers."));
+        emit stageFailed(Task::Rig, tr("Wait for the running stage to finish before changing the fingers."));
         return false;
     }
     try {
@@ -98,7 +98,7 @@ bool Document::setFingerOptions(const FingerOptions& options)
         pushSetting(tr("Fingers %1").arg(QString::fromUtf8(fingerModeId(options.mode).data())), std::move(before));
         return true;
     } catch (const std::exception& e) {
-        emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Rig, QString::fromUtf8(e.what()));
         return false;
     }
 }
@@ -116,7 +116,7 @@ void Document::setFront(const Vec3& front)
             const EndNodeLabels labels = suggestLabels(m_project);
             applyRig(labels, std::make_shared<const FitResult>(fitRig(m_project, labels)));
         } catch (const std::exception& e) {
-            emit stageFailed(stageName(Stage::Rig), QString::fromUtf8(e.what()));
+            emit stageFailed(Task::Rig, QString::fromUtf8(e.what()));
         }
     }
     emit rigChanged();
@@ -132,7 +132,7 @@ void Document::setUpAxis(const QString& up)
     try {
         validateOrientationOptions(options);
     } catch (const std::exception& e) {
-        emit stageFailed(stageName(Stage::Load), QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Load, QString::fromUtf8(e.what()));
         return;
     }
     SettingsState before = settingsState();
@@ -159,7 +159,7 @@ void Document::setFacing(const QString& facing)
         if (!toAuto)
             front = parseFacing(options.facing);
     } catch (const std::exception& e) {
-        emit stageFailed(stageName(Stage::Load), QString::fromUtf8(e.what()));
+        emit stageFailed(Task::Load, QString::fromUtf8(e.what()));
         return;
     }
     if (!toAuto && !fromAuto) {
@@ -252,12 +252,7 @@ void Document::restoreSettings(const SettingsState& state)
         buildCurveSkeleton(state.skeletonOptions.voxelize.resolution, false);
         return;
     }
-    if (m_project.rig() && rig::nextStage(m_project, Stage::Clip))
-        runPipelineStages(Stage::Weights, Stage::Clip, nullptr, [this, clip = m_project.clip()] {
-            emit skinningChanged();
-            if (m_project.clip() != clip)
-                emit clipChanged();
-        });
+    advance();
 }
 
 namespace {
@@ -286,7 +281,7 @@ void Document::setWeightOptions(const WeightOptions& options)
     m_project.setWeightOptions(options);
     setModified(true);
     emit weightOptionsChanged();
-    computeWeights();
+    advance();
     pushSetting(text, std::move(before));
 }
 

@@ -159,7 +159,7 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     }
     connect(m_document, &Document::stageFailed, this, &MainWindow::onStageFailed);
     connect(m_document, &Document::stageCancelled, this,
-            [this](const QString&) { statusBar()->showMessage(tr("Cancelled; nothing changed."), 5000); });
+            [this](Task) { statusBar()->showMessage(tr("Cancelled; nothing changed."), 5000); });
 
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -194,15 +194,14 @@ void MainWindow::arrangeDocks()
     step->hide();
     statusBar()->insertPermanentWidget(0, progress);
     statusBar()->insertPermanentWidget(0, step);
-    connect(m_document, &Document::stageStarted, this, [progress, step](const QString& stage) {
+    connect(m_document, &Document::stageStarted, this, [progress, step](Task stage) {
         progress->setValue(0);
         progress->show();
-        const std::optional<Stage> s = findStage(stage.toStdString());
-        step->setText(s ? QString::fromUtf8(stageTitle(*s).data(), qsizetype(stageTitle(*s).size())) + "…" : stage + "…");
+        step->setText(taskTitle(stage) + "…");
         step->show();
     });
     connect(m_document, &Document::progressChanged, this,
-            [progress](const QString&, const QString&, double fraction) { progress->setValue(int(fraction * 1000)); });
+            [progress](Task, const QString&, double fraction) { progress->setValue(int(fraction * 1000)); });
     connect(m_document, &Document::busyChanged, this, [progress, step](bool busy) {
         progress->setVisible(busy);
         step->setVisible(busy);

@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include "core/export/project_file.h"
+#include "ui/task.h"
 
 #include <memory>
 #include <optional>
@@ -168,7 +169,7 @@ private:
     void dropRecoveredAutosave();
     /// Texts over the viewport: the character's left/right sides.
     void updateViewportLabels();
-    void onStageFailed(const QString& stage, const QString& message);
+    void onStageFailed(Task stage, const QString& message);
     /// Keyboard focus (issue 19 item 2): Enter / Escape in a numeric field give
     /// the focus back to the viewport; single-key shortcuts work over any widget
     /// that is not a text field.

@@ -148,16 +148,16 @@ void MainWindow::showNotice(const QString& message, int timeoutMs)
         m_detailsAction->setEnabled(m_lastShort != m_lastFull);
 }
 
-void MainWindow::onStageFailed(const QString& stage, const QString& message)
+void MainWindow::onStageFailed(Task stage, const QString& message)
 {
-    qWarning().noquote() << "stage" << stage << "failed:" << message; // function names stay in the log
+    qWarning().noquote() << "stage" << taskName(stage) << "failed:" << message; // function names stay in the log
     statusBar()->clearMessage();
-    if (stage == autosaveTask) { // not the artist's doing: a note, not a dialog
+    if (stage == Task::Autosave) { // not the artist's doing: a note, not a dialog
         showNotice(tr("Autosave failed: %1").arg(forPeople(message)), 10000);
         return;
     }
     const QString title =
-        stage == stageName(Stage::Load) ? tr("Could not open the character") : tr("Stage '%1' failed").arg(stage);
+        stage == Task::Load ? tr("Could not open the character") : tr("%1 failed").arg(taskTitle(stage));
     m_lastFull = forPeople(message);
     m_lastShort = shortSentence(message);
     statusBar()->showMessage(m_lastShort, 15000);

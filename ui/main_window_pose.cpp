@@ -246,8 +246,8 @@ void MainWindow::createWeightControls()
         });
     if (m_viewport)
         connect(m_viewport, &Viewport::jointSelected, this, &MainWindow::showWeightsOf);
-    connect(m_document, &Document::stageStarted, this, [this](const QString& stage) {
-        if (stage == stageName(Stage::Weights))
+    connect(m_document, &Document::stageStarted, this, [this](Task stage) {
+        if (stage == Task::Weights)
             statusBar()->showMessage(tr("Computing weights…"));
     });
     connect(m_document, &Document::skinningChanged, this, [this] {

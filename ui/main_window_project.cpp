@@ -175,11 +175,11 @@ void MainWindow::createProjectControls(QMenu* file)
         if (!mesh.isEmpty())
             m_document->openProject(project, mesh);
     });
-    connect(m_document, &Document::stageFinished, this, [this](const QString& stage) {
-        if (stage == stageName(Stage::Export))
+    connect(m_document, &Document::stageFinished, this, [this](Task stage) {
+        if (stage == Task::Export)
             statusBar()->showMessage(tr("Exported %1").arg(m_lastExport), 10000);
         // Autosave after each stage (and every few minutes, below).
-        else if (stage != projectTask)
+        else if (stage != Task::Project)
             autosave();
     });
     auto* timer = new QTimer(this);

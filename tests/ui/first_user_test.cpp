@@ -167,7 +167,7 @@ TEST_F(FirstUser, AFailedStageShowsASentenceAndTheWholeMessageWithoutFunctionNam
     const QString core = "rig::assignRoot(): the lhand branch (end node 12) joins the body at the hips, not above "
                          "them; check the labels. Label the end nodes by clicking the spheres, or rebuild the "
                          "skeleton at another resolution.";
-    emit w->document()->stageFailed("rig", core);
+    emit w->document()->stageFailed(Task::Rig, core);
     QCoreApplication::processEvents();
     const QString status = w->statusBar()->currentMessage();
     EXPECT_FALSE(status.isEmpty());
@@ -224,7 +224,7 @@ TEST_F(FirstUser, ASuccessfulLoadClearsTheFailedRowsOfThePipelineTable)
                 return table->topLevelItem(i);
         return nullptr;
     };
-    emit w->document()->stageFailed("clip", "rig::loadClip(): walk.bvh: no such file");
+    emit w->document()->stageFailed(Task::Clip, "rig::loadClip(): walk.bvh: no such file");
     QCoreApplication::processEvents();
     ASSERT_NE(rowOf("clip"), nullptr);
     EXPECT_EQ(rowOf("clip")->text(1), "failed");

@@ -14,21 +14,6 @@
 #include <QVBoxLayout>
 
 namespace rig::ui {
-namespace {
-
-/// The row title of a reported stage: the pipeline's title, or the document task's.
-QString titleOf(const QString& stage)
-{
-    if (const std::optional<Stage> s = findStage(stage.toStdString())) {
-        const std::string_view title = stageTitle(*s);
-        return QString::fromUtf8(title.data(), qsizetype(title.size()));
-    }
-    if (stage == projectTask)
-        return QObject::tr("Open project");
-    return stage;
-}
-
-} // namespace
 
 PipelinePanel::PipelinePanel(Document* document, QWidget* parent) : QWidget(parent), m_document(document)
 {
@@ -57,8 +42,8 @@ PipelinePanel::PipelinePanel(Document* document, QWidget* parent) : QWidget(pare
     bar->addWidget(m_progress, 1);
     bar->addWidget(m_cancel);
     layout->addLayout(bar);
-    row(stageName(Stage::Load));
-    row(stageName(Stage::Skeleton));
+    row(Task::Load);
+    row(Task::Skeleton);
 
     auto* group = new QGroupBox(tr("Curve skeleton"), this);
     auto* form = new QFormLayout(group);
@@ -95,13 +80,13 @@ PipelinePanel::PipelinePanel(Document* document, QWidget* parent) : QWidget(pare
     connect(m_document, &Document::stageCancelled, this, &PipelinePanel::onCancelled);
 }
 
-QTreeWidgetItem* PipelinePanel::row(const QString& stage)
+QTreeWidgetItem* PipelinePanel::row(Task stage)
 {
     for (int i = 0; i < m_stages->topLevelItemCount(); ++i)
-        if (m_stages->topLevelItem(i)->data(0, Qt::UserRole).toString() == stage)
+        if (m_stages->topLevelItem(i)->data(0, Qt::UserRole).toString() == taskName(stage))
             return m_stages->topLevelItem(i);
-    auto* item = new QTreeWidgetItem(m_stages, {titleOf(stage), tr("waiting"), QString()});
-    item->setData(0, Qt::UserRole, stage);
+    auto* item = new QTreeWidgetItem(m_stages, {taskTitle(stage), tr("waiting"), QString()});
+    item->setData(0, Qt::UserRole, taskName(stage)); // the stable id: tests and tools find rows by it
     return item;
 }
 
@@ -110,8 +95,8 @@ void PipelinePanel::onCurveSkeletonChanged()
     const auto& result = m_document->project().curveSkeleton();
     if (!result) {
         m_skeletonStats->setText(tr("—"));
-        row(stageName(Stage::Skeleton))->setText(1, tr("waiting"));
-        row(stageName(Stage::Skeleton))->setText(2, QString());
+        row(Task::Skeleton)->setText(1, tr("waiting"));
+        row(Task::Skeleton)->setText(2, QString());
         return;
     }
     const CurveSkeleton& s = result->refined;
@@ -130,16 +115,16 @@ void PipelinePanel::onCurveSkeletonChanged()
     m_skeletonStats->setText(text);
 }
 
-void PipelinePanel::onStarted(const QString& stage)
+void PipelinePanel::onStarted(Task stage)
 {
     row(stage)->setText(1, tr("running…"));
     row(stage)->setData(1, Qt::UserRole, false);
     m_progress->setValue(0);
     m_cancel->setEnabled(true);
-    m_step->setText(titleOf(stage) + "…");
+    m_step->setText(taskTitle(stage) + "…");
 }
 
-void PipelinePanel::onProgress(const QString&, const QString& step, double fraction)
+void PipelinePanel::onProgress(Task, const QString& step, double fraction)
 {
     if (!m_document->busy())
         return; // a report queued before the stage ended
@@ -147,14 +132,14 @@ void PipelinePanel::onProgress(const QString&, const QString& step, double fract
     m_step->setText(step);
 }
 
-void PipelinePanel::onFinished(const QString& stage, double seconds)
+void PipelinePanel::onFinished(Task stage, double seconds)
 {
     QTreeWidgetItem* item = row(stage);
     item->setText(1, tr("done"));
     item->setText(2, QString::number(seconds, 'f', 2) + " s");
     item->setToolTip(1, QString());
     item->setData(1, Qt::UserRole, false);
-    if (stage == stageName(Stage::Load) || stage == projectTask) {
+    if (stage == Task::Load || stage == Task::Project) {
         // A new character: what failed or was cancelled on the previous one no longer applies.
         for (int i = 0; i < m_stages->topLevelItemCount(); ++i) {
             QTreeWidgetItem* other = m_stages->topLevelItem(i);
@@ -171,7 +156,7 @@ void PipelinePanel::onFinished(const QString& stage, double seconds)
     m_step->clear();
 }
 
-void PipelinePanel::onFailed(const QString& stage, const QString& message)
+void PipelinePanel::onFailed(Task stage, const QString& message)
 {
     QTreeWidgetItem* item = row(stage);
     item->setText(1, tr("failed"));
@@ -182,7 +167,7 @@ void PipelinePanel::onFailed(const QString& stage, const QString& message)
     m_step->clear();
 }
 
-void PipelinePanel::onCancelled(const QString& stage)
+void PipelinePanel::onCancelled(Task stage)
 {
     row(stage)->setText(1, tr("cancelled"));
     row(stage)->setData(1, Qt::UserRole, true);

@@ -3,6 +3,8 @@
 /// The pipeline dock: one row per stage with its state and time, a progress
 /// bar for the running stage and a Cancel button. Later stages add their rows.
 
+#include "ui/task.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -22,12 +24,12 @@ public:
     explicit PipelinePanel(Document* document, QWidget* parent = nullptr);
 
 private:
-    QTreeWidgetItem* row(const QString& stage);
-    void onStarted(const QString& stage);
-    void onProgress(const QString& stage, const QString& step, double fraction);
-    void onFinished(const QString& stage, double seconds);
-    void onFailed(const QString& stage, const QString& message);
-    void onCancelled(const QString& stage);
+    QTreeWidgetItem* row(Task stage);
+    void onStarted(Task stage);
+    void onProgress(Task stage, const QString& step, double fraction);
+    void onFinished(Task stage, double seconds);
+    void onFailed(Task stage, const QString& message);
+    void onCancelled(Task stage);
     void onCurveSkeletonChanged();
 
     Document* m_document;
