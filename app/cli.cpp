@@ -87,11 +87,10 @@ std::string methodList()
     return s.str();
 }
 
-} // namespace
-
-std::string usage()
+/// The usage of the window and the commands on one file (info … evaluate FILE).
+std::string usageSingleFile()
 {
-    std::string text = R"(Rigsmith: rig a character mesh.
+    return R"(Rigsmith: rig a character mesh.
 
 Usage:
   rigsmith [FILE]                 open the app (on FILE, or empty with a hint: Open, drop, default character)
@@ -165,7 +164,13 @@ Usage:
                                   (auto: those the file's weights use); the fit's options are fit's
                                   defaults (no fingers unless --fingers): the artist's skeleton is
                                   never read to choose them
-  rigsmith evaluate DIR|FILE...|@LIST [--out DIR] [--jobs N] [--timeout S] [--resume] [--keep]
+)";
+}
+
+/// The usage of the batch evaluation, the benches, the pipeline commands and the common options.
+std::string usageBatchAndPipeline()
+{
+    return R"(  rigsmith evaluate DIR|FILE...|@LIST [--out DIR] [--jobs N] [--timeout S] [--resume] [--keep]
                     [--groups A.txt,B.txt] [--methods all|default|ID,...] [the options above]
                                   the same over many files, each in its own process (--jobs at a time,
                                   default the cores; --timeout seconds per file, default 300), with a
@@ -239,6 +244,13 @@ Every command takes --report R.json and writes
 Errors: one line on stderr and a non-zero exit code.
 
 )";
+}
+
+} // namespace
+
+std::string usage()
+{
+    std::string text = usageSingleFile() + usageBatchAndPipeline();
     text = substitute(text, "{METHODS}", weightMethodIds("|"));
     text = substitute(text, "{DEFORMERS}", deformerIds(", "));
     return text + methodList();

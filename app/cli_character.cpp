@@ -144,7 +144,7 @@ int cmdFit(const std::vector<std::string>& raw)
     const CurveSkeleton& s = project.curveSkeleton()->refined;
     const EndNodeLabels labels = project.labels();
     const FitResult& rig = *project.rig();
-    const std::optional<HumanoidCheck> check = humanoidCheckOf(project);
+    const std::shared_ptr<const HumanoidCheck> check = rig::humanoidCheckOf(project);
     const bool labelsGiven = a.value("--ends").value_or("auto") != "auto";
     writeRigFile({rig.skeleton, labels, templateSpec}, *out);
     clock.lap("save");
@@ -167,7 +167,7 @@ int cmdFit(const std::vector<std::string>& raw)
                     {"end_nodes", s.count(NodeType::End)},
                     {"orientation", orientationJson(project.orientationResult())},
                     {"humanoid", check ? humanoidVerdictJson(*check) : json(nullptr)},
-                    {"warnings", fitWarningsJson(project, "fit", check ? &*check : nullptr, !labelsGiven)},
+                    {"warnings", fitWarningsJson(project, "fit", check.get(), !labelsGiven)},
                     {"notes", rig.notes}};
     for (const std::string& note : rig.notes)
         std::cout << "  note: " << note << '\n';

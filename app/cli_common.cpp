@@ -196,14 +196,6 @@ LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& 
     return c;
 }
 
-std::optional<HumanoidCheck> humanoidCheckOf(const RigProject& project)
-{
-    if (!project.curveSkeleton() || !project.character())
-        return std::nullopt;
-    const LoadedCharacter& c = *project.character();
-    return checkHumanoid(c.imported.mesh, project.curveSkeleton()->refined, c.imported.info.format);
-}
-
 std::string fixedOrDash(double v, int decimals)
 {
     if (!std::isfinite(v))
@@ -268,24 +260,37 @@ json orientationJson(const OrientationResult& r)
             {"summary", r.summary()}};
 }
 
-std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution,
-                                                     const OrientationOptions& orientation, OrientationResult* result)
+RigProject projectFor(const std::string& file, int resolution, const OrientationOptions& orientation)
 {
-    StageTimings stages;
-    StageClock clock(stages);
     RigProject project;
-    OrientationResult r;
-    project.setCharacter(std::make_shared<const LoadedCharacter>(loadOriented(file, orientation, r)));
-    project.setFront(r.front);
-    if (result)
-        *result = r;
-    clock.lap("load");
+    project.setCharacterSpec(file);
+    project.setOrientation(orientation);
+    if (orientation.facing != "auto") // "auto": the load turns the character to face +Z
+        project.setFront(parseFacing(orientation.facing));
     CurveSkeletonOptions options;
     options.voxelize.resolution = resolution;
     project.setCurveSkeletonOptions(options);
-    auto result2 = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project));
-    stages.insert(stages.end(), result2->timings.begin(), result2->timings.end());
-    project.setCurveSkeleton(result2);
+    return project;
+}
+
+void printLoadWarnings(const RigProject& project)
+{
+    for (const std::string& w : project.character()->imported.info.warnings) // far from the origin, lost precision
+        std::cerr << "rigsmith: warning: " << w << '\n';
+    if (const std::string& w = project.orientationResult().warning; !w.empty())
+        std::cerr << "rigsmith: warning: " << w << '\n';
+}
+
+std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution,
+                                                     const OrientationOptions& orientation, OrientationResult* result)
+{
+    RigProject project = projectFor(file, resolution, orientation);
+    StageTimings stages = runStages(project, Stage::Load, Stage::Load);
+    printLoadWarnings(project); // before the long stage
+    if (result)
+        *result = project.orientationResult();
+    const StageTimings skeleton = runStages(project, Stage::Skeleton, Stage::Skeleton);
+    stages.insert(stages.end(), skeleton.begin(), skeleton.end());
     return {project, stages};
 }
 

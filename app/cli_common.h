@@ -79,10 +79,6 @@ OrientationOptions parseOrientationArgs(const Args& a, const std::string& comman
 /// Loads a character and orients it (`orientCharacter()`); `result` receives what was done.
 LoadedCharacter loadOriented(const std::string& file, const OrientationOptions& orientation, OrientationResult& result);
 
-/// The humanoid check (core/rig/humanoid_check.h) of the project's character
-/// and curve skeleton; std::nullopt before the curve skeleton.
-std::optional<HumanoidCheck> humanoidCheckOf(const RigProject& project);
-
 /// The report's "humanoid" object of a check: {"looks_humanoid", "body" (the
 /// body found among the skeleton's ends, or why none was), "confidence",
 /// "reasons"}.
@@ -108,8 +104,15 @@ int strictExit(const Args& a, const std::string& command, const json& warnings);
 /// The report's "orientation" object.
 json orientationJson(const OrientationResult& r);
 
-/// Loads and orients a character and runs the curve-skeleton stage, recording
-/// the stages; the project's front is the orientation's.
+/// A project that loads `file` in `orientation` (its front the given facing)
+/// and builds its curve skeleton at `resolution`; no stage run yet.
+RigProject projectFor(const std::string& file, int resolution, const OrientationOptions& orientation);
+
+/// Prints the load's warnings (import, orientation) on stderr as "rigsmith: warning: ...".
+void printLoadWarnings(const RigProject& project);
+
+/// Runs core's load and curve-skeleton stages on `projectFor()`'s project,
+/// printing the load's warnings in between; returns it with the stages' timings.
 std::pair<RigProject, StageTimings> runSkeletonStage(const std::string& file, int resolution,
                                                      const OrientationOptions& orientation = {},
                                                      OrientationResult* result = nullptr);

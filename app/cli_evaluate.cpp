@@ -10,6 +10,7 @@
 #include "core/eval/joint_score.h"
 #include "core/eval/weight_compare.h"
 #include "core/import/animation_poses.h"
+#include "core/project/pipeline.h"
 #include "core/project/rig_project.h"
 #include "core/rig/humanoid_check.h"
 #include "core/skin/deform_joints.h"
@@ -169,169 +170,149 @@ json fingerSection(const Skeleton& artist, const Skeleton* fitted, double height
             {"max_tip_error_percent", scored ? json(worst) : json(nullptr)}};
 }
 
-} // namespace
+/// The artist's skeleton and its canonical joints: the reference the fit is
+/// scored against (for the bundled character the generator's true joints).
+struct Reference {
+    const ImportedSkeleton* file = nullptr; ///< The artist's skeleton and weights; null for the generated character.
+    bool exists = false;                    ///< A file skeleton or the generator's joints.
+    FitResult artist;
+    CanonicalJointMap map;
+};
 
-int cmdEvaluate(const std::vector<std::string>& raw)
+Reference referenceOf(const LoadedCharacter& c)
 {
-    const Args a = parse(raw, evaluateValueOptions, evaluateFlagOptions, "evaluate");
-    if (isEvaluateBatch(a))
-        return cmdEvaluateBatch(a);
-    const std::string file = needFile(a, "evaluate");
-    const int resolution = parseResolution(a, "evaluate");
-    // The orientation `fit` and `rig` use, so that the rig scored is the rig a user gets.
-    const OrientationOptions orientation = parseOrientationArgs(a, "evaluate");
-    WeightOptions weightParams; // each method's parameters (--weight-params), checked before any work
-    applyWeightParams(a, "evaluate", weightParams);
-    const std::vector<std::string> methodIds = parseEvaluateMethods(a, "all");
+    Reference r;
+    r.file = c.imported.skeleton ? &*c.imported.skeleton : nullptr;
+    r.exists = r.file || c.groundTruth;
+    r.artist = r.file ? rigFromImportedSkeleton(*r.file) : r.exists ? groundTruthRig(*c.groundTruth) : FitResult{};
+    r.map = r.exists ? mapCanonicalJoints(r.artist.skeleton) : CanonicalJointMap{};
+    return r;
+}
 
-    StageTimings stages;
-    RigProject project;
-    OrientationResult oriented;
-    {
-        StageClock clock(stages);
-        LoadedCharacter loaded = loadCharacter(file);
-        clock.lap("load");
-        oriented = orientCharacter(loaded, orientation);
-        clock.lap("orient");
-        if (!oriented.warning.empty())
-            std::cerr << "rigsmith: warning: " << oriented.warning << '\n';
-        project.setCharacter(std::make_shared<const LoadedCharacter>(std::move(loaded)));
-    }
-    const LoadedCharacter& c = *project.character();
-    // The reference: the artist's skeleton, or for the bundled character the
-    // generator's true joints (no weights to compare with then).
-    const ImportedSkeleton* fileSkeleton = c.imported.skeleton ? &*c.imported.skeleton : nullptr;
-    const Mesh& mesh = c.imported.mesh;
-    const double height = heightAlong(mesh.V, Vec3::UnitY());
-    project.setFront(oriented.front);
-
-    // The artist's skeleton and its canonical joints.
-    StageClock clock(stages);
-    // A file without a skeleton is scored for the fit only (its outcome and timings): no reference.
-    const bool hasReference = fileSkeleton || c.groundTruth;
-    const FitResult artist = fileSkeleton  ? rigFromImportedSkeleton(*fileSkeleton)
-                             : hasReference ? groundTruthRig(*c.groundTruth)
-                                            : FitResult{};
-    const CanonicalJointMap artistMap = hasReference ? mapCanonicalJoints(artist.skeleton) : CanonicalJointMap{};
-    clock.lap("map");
-
-    // The auto-rig, from the mesh alone (the pipeline never reads the file's skeleton).
-    json fitJson;
+/// The auto-rig as `fit` gives it, and its scores against the reference.
+struct FitScore {
     std::optional<FitResult> fitted;
     std::optional<JointScores> scores;
-    std::array<EndLabelCheck, limbCount> labelChecks{};
-    bool sidesMirrored = false; // the artist's left on the character's right (joint_score.h)
-    std::string fitError;
-    std::string humanoidRefusal; // what `rig` and `fit` say without --force (evaluate fits anyway)
+    std::array<EndLabelCheck, limbCount> labels{};
+    bool sidesMirrored = false; ///< The artist's left on the character's right (joint_score.h).
+    std::string error;          ///< The labelling's or the fit's own message (reports count it).
     HumanoidCheck humanoid;
-    std::optional<SkeletonMetrics> skeletonScores; // RigNet's, against the artist's skeleton
+    std::string refusal; ///< What `rig` and `fit` say without --force (evaluate fits anyway).
+    std::optional<SkeletonMetrics> standard; ///< RigNet's, against the artist's skeleton.
     json warnings = json::array();
+};
+
+/// The skeleton and rig stages of core on `project`, with fit's defaults and
+/// without the humanoid refusal; then the scores.
+FitScore fitAndScore(const Args& a, RigProject& project, const Reference& ref, double height, StageTimings& stages)
+{
+    FitScore f;
+    project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate("humanoid21")));
+    // Fit's defaults: the rig a user gets. Before, fingers were fitted where the
+    // artist's skeleton had them, a choice made from the reference (issue 39).
+    project.setFingerOptions(parseFingersArg(a, "evaluate"));
+    project.setRequireHumanoid(false);
     try {
-        CurveSkeletonOptions so;
-        so.voxelize.resolution = resolution;
-        project.setCurveSkeletonOptions(so);
-        auto curve = std::make_shared<const CurveSkeletonResult>(computeCurveSkeleton(project));
-        stages.insert(stages.end(), curve->timings.begin(), curve->timings.end());
-        project.setCurveSkeleton(curve);
-        humanoid = checkHumanoid(project.character()->imported.mesh, curve->refined,
-                                 project.character()->imported.info.format);
-        humanoidRefusal = humanoid.message();
-        StageClock fitClock(stages);
-        project.setRigTemplate(std::make_shared<const RigTemplate>(resolveTemplate("humanoid21")));
-        // Fit's defaults: the rig a user gets. Before, fingers were fitted where the
-        // artist's skeleton had them, a choice made from the reference (issue 39).
-        const FingerOptions fingers = parseFingersArg(a, "evaluate");
-        project.setFingerOptions(fingers);
-        const EndNodeLabels labels = suggestLabels(project);
-        fitClock.lap("label");
-        fitted = fitRig(project, labels);
-        project.setRig(labels, std::make_shared<const FitResult>(*fitted));
-        fitClock.lap("fit");
-        warnings = fitWarningsJson(project, "evaluate", &humanoid, true);
+        try {
+            const StageTimings t = runStages(project, Stage::Skeleton, Stage::Rig);
+            stages.insert(stages.end(), t.begin(), t.end());
+        } catch (const AutoRigFailed& e) {
+            f.error = e.reason; // as the summary counts it
+        }
+        if (const auto& check = project.humanoidCheck()) {
+            f.humanoid = *check;
+            f.refusal = check->message();
+        }
+        if (!project.rig())
+            return f;
+        StageClock clock(stages);
+        f.fitted = *project.rig();
+        f.warnings = fitWarningsJson(project, "evaluate", &f.humanoid, true);
+        const OrientationResult& oriented = project.orientationResult();
         if (const auto out = a.value("--rig-out"))
-            writeRigInFileFrame(*out, fitted->skeleton, oriented.rotation, project.rigTemplate()->name);
-        if (hasReference) {
-            const CanonicalJointMap fittedMap = mapCanonicalJoints(fitted->skeleton);
+            writeRigInFileFrame(*out, f.fitted->skeleton, oriented.rotation, project.rigTemplate()->name);
+        if (ref.exists) {
+            const CanonicalJointMap fittedMap = mapCanonicalJoints(f.fitted->skeleton);
             const JointScoreOptions frame{.up = Vec3::UnitY(), .front = oriented.front};
             // Scored by the character's own sides (joint_score.h).
-            sidesMirrored = artistSidesMirrored(artist.skeleton, artistMap, frame);
-            const CanonicalJointMap ownSides = sidesMirrored ? swapSides(artistMap) : artistMap;
-            scores = scoreJoints(artist.skeleton, ownSides, fitted->skeleton, fittedMap, height, frame);
-            labelChecks = checkEndLabels(curve->refined, labels, artist.skeleton, ownSides);
-            skeletonScores = standardSkeleton(fitted->skeleton, artist.skeleton, mesh);
+            f.sidesMirrored = artistSidesMirrored(ref.artist.skeleton, ref.map, frame);
+            const CanonicalJointMap ownSides = f.sidesMirrored ? swapSides(ref.map) : ref.map;
+            f.scores = scoreJoints(ref.artist.skeleton, ownSides, f.fitted->skeleton, fittedMap, height, frame);
+            f.labels = checkEndLabels(project.curveSkeleton()->refined, project.labels(), ref.artist.skeleton, ownSides);
+            f.standard = standardSkeleton(f.fitted->skeleton, ref.artist.skeleton, project.character()->imported.mesh);
         }
-        fitClock.lap("score");
+        clock.lap("score");
     } catch (const Cancelled&) {
         throw;
     } catch (const std::exception& e) {
-        fitError = e.what();
+        f.error = e.what();
     }
+    return f;
+}
 
-    // Weights for the artist's own skeleton with each method, against the artist's.
-    std::string poseSource = "none";
-    const auto frames = fileSkeleton ? allAnimationFrames(*fileSkeleton, 200, poseSource)
-                                     : std::vector<std::vector<Eigen::Affine3d>>{};
-    struct MethodResult {
-        std::string method;
-        std::optional<WeightComparison> comparison;
-        std::optional<SkinMetrics> standard;
-        std::string error;
-    };
+struct MethodResult {
+    std::string method;
+    std::optional<WeightComparison> comparison;
+    std::optional<SkinMetrics> standard;
+    std::string error;
+};
+
+/// The weights of each method of `methodIds` on the artist's own skeleton
+/// (core's weights stage with the file's skeleton), against the artist's.
+std::vector<MethodResult> weighMethods(const Args& a, const RigProject& fitted, const Reference& ref,
+                                       const std::vector<std::string>& methodIds, const WeightOptions& params,
+                                       const std::vector<std::vector<Eigen::Affine3d>>& frames, StageTimings& stages)
+{
     std::vector<MethodResult> methods;
-    const std::string deformSpec = a.value("--deform-joints").value_or("auto");
-    const std::vector<bool> deform = hasReference ? deformJoints(deformSpec, artist.skeleton,
-                                                                 fileSkeleton ? &fileSkeleton->W : nullptr)
-                                                  : std::vector<bool>{};
-    json excluded = json::array();
-    for (int j = 0; j < artist.skeleton.jointCount(); ++j)
-        if (!deform[static_cast<size_t>(j)])
-            excluded.push_back(artist.skeleton.names[static_cast<size_t>(j)]);
-    const VoxelGrid* solid = project.curveSkeleton() ? &project.curveSkeleton()->solid : nullptr;
+    if (!ref.file)
+        return methods; // the generated character has no artist's weights
+    RigProject project = fitted;
+    project.setRigSource(RigSource::FileSkeleton);
+    project.setDeformJoints(a.value("--deform-joints").value_or("auto"));
+    const LoadedCharacter& c = *project.character();
     for (const std::string& id : methodIds) { // --methods, in the table's order
-        if (!fileSkeleton)
-            break; // the generated character has no artist's weights
-        const WeightMethod& m = findWeightMethod(id);
         MethodResult r;
-        r.method = m.id;
-        StageClock wclock(stages);
+        r.method = findWeightMethod(id).id;
+        StageClock clock(stages);
         try {
-            WeightOptions wo = weightParams;
-            wo.method = m.id;
-            const SkinningResult s = computeSkinning(mesh, artist.skeleton, solid, wo, {}, deform);
-            const SkinWeights w = restrictToDeformJoints(s.weights, artist.skeleton, deform);
-            r.comparison = compareWeightsAnimated(mesh, artist.skeleton, w, fileSkeleton->W,
-                                          std::span<const std::vector<Eigen::Affine3d>>(frames));
-            r.standard = skinMetrics(mesh, artist.skeleton, w, fileSkeleton->W, c.imported.info.weldMap);
+            WeightOptions wo = params;
+            wo.method = r.method;
+            project.setWeightOptions(wo);
+            runStages(project, Stage::Rig, Stage::Weights);
+            const SkinWeights& w = project.skinning()->weights;
+            r.comparison = compareWeightsAnimated(c.imported.mesh, ref.artist.skeleton, w, ref.file->W,
+                                                  std::span<const std::vector<Eigen::Affine3d>>(frames));
+            r.standard = skinMetrics(c.imported.mesh, ref.artist.skeleton, w, ref.file->W, c.imported.info.weldMap);
             if (const auto out = a.value("--weights-out"))
-                writeWeightsForScorer(*out + "." + m.id + ".json", artist.skeleton, w, c.imported.info.weldMap);
+                writeWeightsForScorer(*out + "." + r.method + ".json", ref.artist.skeleton, w, c.imported.info.weldMap);
         } catch (const Cancelled&) {
             throw;
         } catch (const std::exception& e) {
             r.error = e.what();
         }
-        wclock.lap("weights_" + r.method);
+        clock.lap("weights_" + r.method);
         methods.push_back(std::move(r));
     }
+    return methods;
+}
 
-    // The table.
-    std::cout << file << ": " << mesh.vertexCount() << " vertices, height " << fixedOrDash(height, 4) << " (along +Y), "
-              << artist.skeleton.jointCount() << " artist joints, resolution " << resolution << '\n'
-              << "  orientation  " << oriented.summary() << '\n'
-              << "  joint map    " << artistMap.convention << " (" << canonicalJointCount - artistMap.unmapped().size()
-              << " of " << canonicalJointCount << " canonical joints)\n";
+/// The joints table, the labels and the fit's outcome on stdout.
+void printFit(const Reference& ref, const FitScore& f, const json& outcome)
+{
+    const Skeleton& artist = ref.artist.skeleton;
     std::cout << "  " << pad("canonical", 12) << pad("artist joint", 28) << pad("fitted", 14) << pad("error %", 9)
               << "offset % (left, up, front)\n";
     for (int k = 0; k < canonicalJointCount; ++k) {
         const auto cj = static_cast<CanonicalJoint>(k);
-        const int aj = artistMap[cj];
-        std::string artistName = aj < 0 ? "(unmapped)" : artist.skeleton.names[static_cast<size_t>(aj)];
-        if (aj >= 0 && artistMap.how[static_cast<size_t>(k)] != "name")
+        const int aj = ref.map[cj];
+        std::string artistName = aj < 0 ? "(unmapped)" : artist.names[static_cast<size_t>(aj)];
+        if (aj >= 0 && ref.map.how[static_cast<size_t>(k)] != "name")
             artistName += " *";
         std::string fittedName = "-", err = "-", off;
-        if (scores) {
-            const CanonicalJointScore& s = scores->joints[static_cast<size_t>(k)];
+        if (f.scores) {
+            const CanonicalJointScore& s = f.scores->joints[static_cast<size_t>(k)];
             if (s.fitted >= 0)
-                fittedName = fitted->skeleton.names[static_cast<size_t>(s.fitted)];
+                fittedName = f.fitted->skeleton.names[static_cast<size_t>(s.fitted)];
             if (s.scored()) {
                 err = fixedOrDash(s.errorPercent, 2);
                 off = fixedOrDash(s.offsetPercent.x(), 2) + ", " + fixedOrDash(s.offsetPercent.y(), 2) + ", " +
@@ -342,54 +323,57 @@ int cmdEvaluate(const std::vector<std::string>& raw)
                   << pad(err, 9) << off << '\n';
     }
     std::cout << "  (* found by hierarchy shape, not by name)\n";
-    if (!artistMap.unmapped().empty()) {
+    if (!ref.map.unmapped().empty()) {
         std::cout << "  unmapped     ";
-        for (CanonicalJoint u : artistMap.unmapped())
+        for (CanonicalJoint u : ref.map.unmapped())
             std::cout << canonicalJointKey(u) << ' ';
         std::cout << "(not scored)\n";
     }
-    int labelsRight = 0, labelsKnown = 0;
-    if (scores) {
-        std::cout << "  joints       mean " << fixedOrDash(scores->meanPercent, 2) << "% of height, max "
-                  << fixedOrDash(scores->maxPercent, 2) << "% (" << canonicalJointKey(scores->worst) << "), "
-                  << scores->scored << " joints scored\n  labels       ";
-        for (const EndLabelCheck& l : labelChecks) {
-            labelsKnown += l.known;
-            labelsRight += l.known && l.right;
+    if (f.scores) {
+        std::cout << "  joints       mean " << fixedOrDash(f.scores->meanPercent, 2) << "% of height, max "
+                  << fixedOrDash(f.scores->maxPercent, 2) << "% (" << canonicalJointKey(f.scores->worst) << "), "
+                  << f.scores->scored << " joints scored\n  labels       ";
+        int right = 0, known = 0;
+        for (const EndLabelCheck& l : f.labels) {
+            known += l.known;
+            right += l.known && l.right;
             std::cout << limbKey(l.limb) << ' '
                       << (!l.known ? "?" : l.right ? "ok" : "WRONG (at " + std::string(canonicalJointKey(l.nearest)) + ")")
                       << "  ";
         }
-        std::cout << "(" << labelsRight << "/" << labelsKnown << " right)\n";
-        for (const std::string& note : fitted->notes)
+        std::cout << "(" << right << "/" << known << " right)\n";
+        for (const std::string& note : f.fitted->notes)
             std::cout << "  note         " << note << '\n';
-        if (!humanoidRefusal.empty())
-            std::cout << "  WARNING      rig and fit refuse this character without --force: " << humanoidRefusal << '\n';
-    } else if (!fitError.empty()) {
-        std::cout << "  fit          FAILED: " << fitError << '\n';
+        if (!f.refusal.empty())
+            std::cout << "  WARNING      rig and fit refuse this character without --force: " << f.refusal << '\n';
+    } else if (!f.error.empty()) {
+        std::cout << "  fit          FAILED: " << f.error << '\n';
     } else {
         std::cout << "  fit          no reference: the file has no skeleton, so the fit is scored for its outcome only\n";
     }
-    const json outcome = outcomeJson(humanoid, fitError, warnings);
     std::cout << "  outcome      " << outcome["kind"].get<std::string>()
               << (outcome["message"].get<std::string>().empty() ? "" : ": " + outcome["message"].get<std::string>())
               << '\n';
-    if (const SkeletonMetrics* m = skeletonScores ? &*skeletonScores : nullptr)
+    if (const SkeletonMetrics* m = f.standard ? &*f.standard : nullptr)
         std::cout << "  standard     CD-J2J " << fixedOrDash(m->cdJ2J, 3) << ", J2B " << fixedOrDash(m->cdJ2B, 3) << ", B2B "
                   << fixedOrDash(m->cdB2B, 3) << ", IoU " << fixedOrDash(m->iou, 1) << "%, P " << fixedOrDash(m->precision, 1)
                   << "%, R " << fixedOrDash(m->recall, 1) << "% (" << m->predictedJoints << " vs " << m->referenceJoints
                   << " joints)\n";
-    const json fingersReport = hasReference ? fingerSection(artist.skeleton, fitted ? &fitted->skeleton : nullptr, height)
-                                            : json(nullptr);
-    if (!fileSkeleton)
-        std::cout << "  weights      not compared: no reference (" << (c.groundTruth ? "the generated character" : "the file")
+}
+
+/// The weight tables on stdout.
+void printWeights(const Reference& ref, bool generated, const std::string& deformSpec, const json& excluded,
+                  const std::string& poseSource, const std::vector<MethodResult>& methods)
+{
+    if (!ref.file)
+        std::cout << "  weights      not compared: no reference (" << (generated ? "the generated character" : "the file")
                   << " has no artist's weights)\n";
     else
         std::cout << "  deform       " << deformSpec << ": " << excluded.size() << " joints get no weight "
                   << excluded.dump() << '\n'
                   << "  weights over " << poseSource << '\n'
-              << "    " << pad("method", 16) << pad("L1", 8) << pad("prec %", 8) << pad("recall %", 10)
-              << pad("mean d %", 10) << pad("max d %", 10) << "unweighted\n";
+                  << "    " << pad("method", 16) << pad("L1", 8) << pad("prec %", 8) << pad("recall %", 10)
+                  << pad("mean d %", 10) << pad("max d %", 10) << "unweighted\n";
     for (const MethodResult& m : methods) {
         if (!m.comparison) {
             std::cout << "    " << pad(m.method, 16) << "failed: " << m.error << '\n';
@@ -409,81 +393,163 @@ int cmdEvaluate(const std::vector<std::string>& raw)
             std::cout << "    " << pad(m.method, 16) << pad(fixedOrDash(m.standard->precision, 1), 8)
                       << pad(fixedOrDash(m.standard->recall, 1), 10) << pad(fixedOrDash(m.standard->l1, 3), 8)
                       << pad(fixedOrDash(m.standard->deformationMean, 3), 10) << fixedOrDash(m.standard->deformationMax, 3) << '\n';
+}
 
-    // The file's own clips retargeted onto the auto rig (issue 22).
-    const json retargetReport = fitted && fileSkeleton
-                                  ? evaluateRetargetSection(mesh, *fileSkeleton, artistMap, *fitted, solid, height,
-                                                            retargetWeights(a, weightParams))
-                                  : json(nullptr);
+/// The report's "joints" and "end_labels" arrays.
+std::pair<json, json> jointsAndLabelsJson(const Reference& ref, const FitScore& f)
+{
+    json joints = json::array(), labels = json::array();
+    if (!f.scores)
+        return {joints, labels};
+    const Skeleton& artist = ref.artist.skeleton;
+    for (const CanonicalJointScore& s : f.scores->joints)
+        joints.push_back(
+            {{"canonical", std::string(canonicalJointKey(s.joint))},
+             {"artist", s.artist < 0 ? json(nullptr) : json(artist.names[static_cast<size_t>(s.artist)])},
+             {"fitted", s.fitted < 0 ? json(nullptr) : json(f.fitted->skeleton.names[static_cast<size_t>(s.fitted)])},
+             {"error_percent", numberOrNull(s.errorPercent)},
+             {"offset_percent", s.scored() ? json{s.offsetPercent.x(), s.offsetPercent.y(), s.offsetPercent.z()}
+                                           : json(nullptr)},
+             {"artist_position", s.artist < 0 ? json(nullptr) : positionJson(artist, s.artist)},
+             {"fitted_position", s.fitted < 0 ? json(nullptr) : positionJson(f.fitted->skeleton, s.fitted)}});
+    for (const EndLabelCheck& l : f.labels)
+        labels.push_back({{"label", std::string(limbKey(l.limb))},
+                          {"node", l.node},
+                          {"right", l.known ? json(l.right) : json(nullptr)},
+                          {"nearest", l.known ? json(std::string(canonicalJointKey(l.nearest))) : json(nullptr)}});
+    return {joints, labels};
+}
 
-    // The report.
-    json jointsJson = json::array();
-    if (scores)
-        for (const CanonicalJointScore& s : scores->joints)
-            jointsJson.push_back(
-                {{"canonical", std::string(canonicalJointKey(s.joint))},
-                 {"artist", s.artist < 0 ? json(nullptr) : json(artist.skeleton.names[static_cast<size_t>(s.artist)])},
-                 {"fitted", s.fitted < 0 ? json(nullptr) : json(fitted->skeleton.names[static_cast<size_t>(s.fitted)])},
-                 {"error_percent", numberOrNull(s.errorPercent)},
-                 {"offset_percent", s.scored() ? json{s.offsetPercent.x(), s.offsetPercent.y(), s.offsetPercent.z()}
-                                               : json(nullptr)},
-                 {"artist_position", s.artist < 0 ? json(nullptr) : positionJson(artist.skeleton, s.artist)},
-                 {"fitted_position", s.fitted < 0 ? json(nullptr) : positionJson(fitted->skeleton, s.fitted)}});
-    json labelsJson = json::array();
-    for (const EndLabelCheck& l : labelChecks)
-        if (scores)
-            labelsJson.push_back({{"label", std::string(limbKey(l.limb))},
-                                  {"node", l.node},
-                                  {"right", l.known ? json(l.right) : json(nullptr)},
-                                  {"nearest", l.known ? json(std::string(canonicalJointKey(l.nearest))) : json(nullptr)}});
-    json weightsOut = json::array(), standardSkin = json::array();
-    for (const MethodResult& m : methods)
-        standardSkin.push_back(m.standard ? standardSkinJson(m.method, *m.standard)
-                                          : json{{"method", m.method}, {"error", m.error}});
+/// The report's "weights" and "standard.skinning" arrays.
+std::pair<json, json> methodsJson(const std::vector<MethodResult>& methods)
+{
+    json weights = json::array(), standard = json::array();
     for (const MethodResult& m : methods) {
+        standard.push_back(m.standard ? standardSkinJson(m.method, *m.standard)
+                                      : json{{"method", m.method}, {"error", m.error}});
         json w = {{"method", m.method}};
-        if (m.comparison) {
-            const WeightComparison& r = *m.comparison;
-            w.update({{"mean_l1", r.meanL1},
-                      {"precision", r.precision},
-                      {"recall", r.recall},
-                      {"mean_distance_percent", r.meanDistancePercent},
-                      {"max_distance_percent", r.maxDistancePercent},
-                      {"poses", r.poses},
-                      {"compared_vertices", r.comparedVertices},
-                      {"unweighted_vertices", r.unweightedComputed}});
-        } else {
+        if (const WeightComparison* r = m.comparison ? &*m.comparison : nullptr)
+            w.update({{"mean_l1", r->meanL1},
+                      {"precision", r->precision},
+                      {"recall", r->recall},
+                      {"mean_distance_percent", r->meanDistancePercent},
+                      {"max_distance_percent", r->maxDistancePercent},
+                      {"poses", r->poses},
+                      {"compared_vertices", r->comparedVertices},
+                      {"unweighted_vertices", r->unweightedComputed}});
+        else
             w["error"] = m.error;
-        }
-        weightsOut.push_back(w);
+        weights.push_back(w);
     }
+    return {weights, standard};
+}
+
+/// The report's "fit" object.
+json fitJson(const RigProject& project, const FitScore& f)
+{
+    return {{"succeeded", f.scores.has_value()},
+            {"error", f.error.empty() ? json(nullptr) : json(f.error)},
+            {"labels", project.rig() ? json(formatEndNodeLabels(project.labels())) : json(nullptr)},
+            {"warnings", f.warnings},
+            {"humanoid_check", f.refusal.empty() ? json(nullptr) : json(f.refusal)},
+            {"notes", f.fitted ? json(f.fitted->notes) : json::array()},
+            {"legs_joined_by_cloth", f.fitted && f.fitted->legsJoinedByCloth}};
+}
+
+int endLabelsRight(const FitScore& f)
+{
+    int right = 0;
+    for (const EndLabelCheck& l : f.labels)
+        right += l.known && l.right;
+    return right;
+}
+
+} // namespace
+
+int cmdEvaluate(const std::vector<std::string>& raw)
+{
+    const Args a = parse(raw, evaluateValueOptions, evaluateFlagOptions, "evaluate");
+    if (isEvaluateBatch(a))
+        return cmdEvaluateBatch(a);
+    const std::string file = needFile(a, "evaluate");
+    const int resolution = parseResolution(a, "evaluate");
+    WeightOptions weightParams; // each method's parameters (--weight-params), checked before any work
+    applyWeightParams(a, "evaluate", weightParams);
+    const std::vector<std::string> methodIds = parseEvaluateMethods(a, "all");
+
+    // 1. The character, loaded and oriented as `fit` and `rig` do it: the rig scored is the rig a user gets.
+    RigProject project = projectFor(file, resolution, parseOrientationArgs(a, "evaluate"));
+    StageTimings stages = runStages(project, Stage::Load, Stage::Load);
+    printLoadWarnings(project);
+    const LoadedCharacter& c = *project.character();
+    const Mesh& mesh = c.imported.mesh;
+    const double height = heightAlong(mesh.V, Vec3::UnitY());
+    const OrientationResult& oriented = project.orientationResult();
+
+    // 2. The reference: the artist's skeleton (a file without one is scored for the fit's outcome only).
+    StageClock clock(stages);
+    const Reference ref = referenceOf(c);
+    clock.lap("map");
+
+    // 3. The auto-rig from the mesh alone (the pipeline never reads the file's skeleton), scored.
+    const FitScore fit = fitAndScore(a, project, ref, height, stages);
+
+    // 4. Weights for the artist's own skeleton with each method, against the artist's.
+    std::string poseSource = "none";
+    const auto frames = ref.file ? allAnimationFrames(*ref.file, 200, poseSource)
+                                 : std::vector<std::vector<Eigen::Affine3d>>{};
+    const std::string deformSpec = a.value("--deform-joints").value_or("auto");
+    const std::vector<bool> deform = ref.exists ? deformJoints(deformSpec, ref.artist.skeleton,
+                                                               ref.file ? &ref.file->W : nullptr)
+                                                : std::vector<bool>{};
+    json excluded = json::array();
+    for (int j = 0; j < ref.artist.skeleton.jointCount(); ++j)
+        if (!deform[static_cast<size_t>(j)])
+            excluded.push_back(ref.artist.skeleton.names[static_cast<size_t>(j)]);
+    const std::vector<MethodResult> methods = weighMethods(a, project, ref, methodIds, weightParams, frames, stages);
+
+    // 5. The table.
+    std::cout << file << ": " << mesh.vertexCount() << " vertices, height " << fixedOrDash(height, 4) << " (along +Y), "
+              << ref.artist.skeleton.jointCount() << " artist joints, resolution " << resolution << '\n'
+              << "  orientation  " << oriented.summary() << '\n'
+              << "  joint map    " << ref.map.convention << " (" << canonicalJointCount - ref.map.unmapped().size()
+              << " of " << canonicalJointCount << " canonical joints)\n";
+    const json outcome = outcomeJson(fit.humanoid, fit.error, fit.warnings);
+    printFit(ref, fit, outcome);
+    const json fingersReport = ref.exists ? fingerSection(ref.artist.skeleton, fit.fitted ? &fit.fitted->skeleton : nullptr,
+                                                          height)
+                                          : json(nullptr);
+    printWeights(ref, c.groundTruth.has_value(), deformSpec, excluded, poseSource, methods);
+
+    // 6. The file's own clips retargeted onto the auto rig (issue 22).
+    const json retargetReport = fit.fitted && ref.file ? evaluateRetargetSection(project, ref.map, height,
+                                                                                 retargetWeights(a, weightParams))
+                                                       : json(nullptr);
+
+    // 7. The report.
+    const auto [jointsJson, labelsJson] = jointsAndLabelsJson(ref, fit);
+    const auto [weightsOut, standardSkin] = methodsJson(methods);
     json results = {{"resolution", resolution},
                     {"outcome", outcome},
-                    {"standard", {{"skeleton", skeletonScores ? standardSkeletonJson(*skeletonScores) : json(nullptr)},
-                                  {"skinning", fileSkeleton ? standardSkin : json(nullptr)},
-                                  {"reference", fileSkeleton ? "artist" : c.groundTruth ? "generator (joints only)" : "no reference"},
+                    {"standard", {{"skeleton", fit.standard ? standardSkeletonJson(*fit.standard) : json(nullptr)},
+                                  {"skinning", ref.file ? standardSkin : json(nullptr)},
+                                  {"reference", ref.file ? "artist" : c.groundTruth ? "generator (joints only)" : "no reference"},
                                   {"vertices", mesh.vertexCount()}}},
                     {"height", height},
                     {"orientation", orientationJson(oriented)},
-                    {"artist_joints", hasReference ? json(artist.skeleton.jointCount()) : json(nullptr)},
-                    {"joint_map", {{"convention", artistMap.convention},
-                                   {"mapping", mapJson(artist.skeleton, artistMap)},
-                                   {"unmapped", unmappedJson(artistMap)}}},
-                    {"fit", {{"succeeded", scores.has_value()},
-                             {"error", fitError.empty() ? json(nullptr) : json(fitError)},
-                             {"labels", project.rig() ? json(formatEndNodeLabels(project.labels())) : json(nullptr)},
-                             {"warnings", warnings},
-                             {"humanoid_check", humanoidRefusal.empty() ? json(nullptr) : json(humanoidRefusal)},
-                             {"notes", fitted ? json(fitted->notes) : json::array()},
-                             {"legs_joined_by_cloth", fitted && fitted->legsJoinedByCloth}}},
+                    {"artist_joints", ref.exists ? json(ref.artist.skeleton.jointCount()) : json(nullptr)},
+                    {"joint_map", {{"convention", ref.map.convention},
+                                   {"mapping", mapJson(ref.artist.skeleton, ref.map)},
+                                   {"unmapped", unmappedJson(ref.map)}}},
+                    {"fit", fitJson(project, fit)},
                     {"joints", jointsJson},
-                    {"mean_joint_error_percent", scores ? numberOrNull(scores->meanPercent) : json(nullptr)},
-                    {"max_joint_error_percent", scores ? numberOrNull(scores->maxPercent) : json(nullptr)},
-                    {"worst_joint", scores ? json(std::string(canonicalJointKey(scores->worst))) : json(nullptr)},
+                    {"mean_joint_error_percent", fit.scores ? numberOrNull(fit.scores->meanPercent) : json(nullptr)},
+                    {"max_joint_error_percent", fit.scores ? numberOrNull(fit.scores->maxPercent) : json(nullptr)},
+                    {"worst_joint", fit.scores ? json(std::string(canonicalJointKey(fit.scores->worst))) : json(nullptr)},
                     {"end_labels", labelsJson},
                     {"fingers", fingersReport},
-                    {"end_labels_right", scores ? json(labelsRight) : json(nullptr)},
-                    {"artist_sides_mirrored", scores ? json(sidesMirrored) : json(nullptr)},
+                    {"end_labels_right", fit.scores ? json(endLabelsRight(fit)) : json(nullptr)},
+                    {"artist_sides_mirrored", fit.scores ? json(fit.sidesMirrored) : json(nullptr)},
                     {"pose_source", poseSource},
                     {"deform_joints", {{"spec", deformSpec}, {"excluded", excluded}}},
                     {"weights", weightsOut},

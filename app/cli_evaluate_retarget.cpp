@@ -6,6 +6,7 @@
 #include "core/motion/clip_file.h"
 #include "core/motion/retarget.h"
 #include "core/motion/skeleton_structure.h"
+#include "core/project/pipeline.h"
 #include "core/skin/skinning.h"
 
 #include <cmath>
@@ -119,16 +120,21 @@ nlohmann::json scoreClip(const Mesh& mesh, const ImportedSkeleton& file, int k, 
 
 } // namespace
 
-nlohmann::json evaluateRetargetSection(const Mesh& mesh, const ImportedSkeleton& file, const CanonicalJointMap& artistMap,
-                                       const FitResult& fitted, const VoxelGrid* solid, double height,
+nlohmann::json evaluateRetargetSection(const RigProject& fittedProject, const CanonicalJointMap& artistMap, double height,
                                        const WeightOptions& weights)
 {
     nlohmann::json out = nlohmann::json::array();
+    const ImportedSkeleton& file = *fittedProject.character()->imported.skeleton;
     if (file.animations.empty()) {
         std::cout << "  retarget     not measured: the file has no animation\n";
         return out;
     }
-    const SkinningResult skin = computeSkinning(mesh, fitted.skeleton, solid, weights);
+    RigProject project = fittedProject;
+    project.setWeightOptions(weights);
+    runStages(project, Stage::Weights, Stage::Weights);
+    const SkinningResult& skin = *project.skinning();
+    const Mesh& mesh = project.character()->imported.mesh;
+    const FitResult& fitted = *project.rig();
     const CanonicalJointMap fittedMap = mapCanonicalJoints(fitted.skeleton);
     std::string given; // the parameters given for the method (--weight-params), "" when all are defaults
     for (const auto& [key, value] : weights.valuesOf(weights.method)) {

@@ -237,8 +237,8 @@ int cmdRig(const std::vector<std::string>& raw)
     if (clip)
         for (const auto& m : clip->mapping.messages)
             std::cout << "  clip    " << m << '\n';
-    const std::optional<HumanoidCheck> check =
-        a.flag("--use-file-skeleton") ? std::nullopt : humanoidCheckOf(project);
+    const std::shared_ptr<const HumanoidCheck> check =
+        a.flag("--use-file-skeleton") ? nullptr : rig::humanoidCheckOf(project);
     const bool labelsGiven = a.value("--ends").value_or("auto") != "auto";
     json results = {{"out", *out},
                     {"orientation", orientationJson(project.orientationResult())},
@@ -250,7 +250,7 @@ int cmdRig(const std::vector<std::string>& raw)
                     {"labels", formatEndNodeLabels(labels)},
                     {"humanoid", check ? humanoidVerdictJson(*check) : json(nullptr)},
                     {"warnings", a.flag("--use-file-skeleton") ? json::array()
-                                 : fitWarningsJson(project, "rig", check ? &*check : nullptr, !labelsGiven)},
+                                 : fitWarningsJson(project, "rig", check.get(), !labelsGiven)},
                     {"weights", weightOptions.method},
                     {"unreached_vertices", d.unreachedVertices},
                     {"bleeding_vertices", d.bleedingVertices},
@@ -298,20 +298,21 @@ int cmdExport(const std::vector<std::string>& raw)
     if (!project.rig())
         throw Error("rigsmith export: " + projectPath + " has no rig yet; rig it first (rigsmith rig, or the app)");
     const Skeleton& skeleton = project.rig()->skeleton;
-    SkinWeights weights;
-    if (restored.weights) {
-        weights = *restored.weights;
-    } else {
-        project.setSkinning(std::make_shared<const SkinningResult>(computeSkinning(project)));
-        weights = project.skinning()->weights;
-        clock.lap("weights");
+    if (restored.weights) { // the saved (maybe painted) weights: the weights stage has nothing to do
+        SkinningResult saved;
+        saved.weights = *restored.weights;
+        project.setSkinning(std::make_shared<const SkinningResult>(std::move(saved)));
     }
+    RetargetOptions retarget = project.retargetOptions();
+    retarget.frameStep = step;
+    project.setRetargetOptions(retarget);
+    project.setClipPath(restored.clipPath);
+    const StageTimings computed = runStages(project, Stage::Weights, Stage::Clip);
+    stages.insert(stages.end(), computed.begin(), computed.end());
     std::optional<RetargetedClip> clip;
-    if (!restored.clipPath.empty()) {
-        clip = retargetClipFile(project, restored.clipPath, step).retargeted;
-        clock.lap("retarget");
-    }
-    const auto bytes = writeRigExport(*out, project, skeleton, weights, clip, "export", exportFlags);
+    if (project.clip())
+        clip = project.clip()->retargeted;
+    const auto bytes = writeRigExport(*out, project, skeleton, project.skinning()->weights, clip, "export", exportFlags);
     clock.lap("export");
     std::cout << projectPath << ": wrote " << *out << " (" << bytes << " bytes, " << skeleton.jointCount()
               << " joints" << (clip ? ", " + std::to_string(clip->frames.size()) + " frames" : std::string()) << ")\n";

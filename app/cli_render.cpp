@@ -58,10 +58,9 @@ int cmdRender(int argc, char** argv, const std::vector<std::string>& raw)
     if (needSkeleton) {
         std::tie(project, stages) = runSkeletonStage(file, parseResolution(a, "render"), orientation);
     } else {
-        StageClock clock(stages);
-        OrientationResult oriented;
-        project.setCharacter(std::make_shared<const LoadedCharacter>(loadOriented(file, orientation, oriented)));
-        clock.lap("load");
+        project = projectFor(file, parseResolution(a, "render"), orientation);
+        stages = runStages(project, Stage::Load, Stage::Load);
+        printLoadWarnings(project);
     }
     StageClock clock(stages);
     const Mesh& mesh = project.character()->imported.mesh;
