@@ -42,6 +42,22 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
 {
     setObjectName("rigPanel");
     auto* layout = new QVBoxLayout(this);
+    addTemplateBox(layout);
+    // Up and facing share a row: the dock stays short enough for a laptop screen.
+    auto* facingRow = new QHBoxLayout;
+    addUpBox(facingRow);
+    addFacingBox(facingRow);
+    layout->addLayout(facingRow);
+    addEndNodesBox(layout);
+    addJointBox(layout);
+    layout->addStretch(1);
+
+    connect(m_document, &Document::rigChanged, this, &RigPanel::onRigChanged);
+    refresh();
+}
+
+void RigPanel::addTemplateBox(QVBoxLayout* layout)
+{
     auto* templ = new QGroupBox(tr("Template"), this);
     // The name above its buttons: the dock stays narrow and the viewport wide (issue 19 item 7).
     auto* templBox = new QVBoxLayout(templ);
@@ -85,9 +101,10 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     };
     connect(m_document, &Document::rigTemplateChanged, this, showTemplate);
     connect(m_document, &Document::rigChanged, this, showTemplate);
+}
 
-    // Up and facing share a row: the dock stays short enough for a laptop screen.
-    auto* facingRow = new QHBoxLayout;
+void RigPanel::addUpBox(QHBoxLayout* facingRow)
+{
     facingRow->addWidget(new QLabel(tr("Up"), this));
     auto* up = new QComboBox(this);
     up->setObjectName("upAxis");
@@ -127,7 +144,10 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     };
     connect(m_document, &Document::characterChanged, up, showUp);
     connect(m_document, &Document::stageFailed, up, showUp);
+}
 
+void RigPanel::addFacingBox(QHBoxLayout* facingRow)
+{
     facingRow->addWidget(new QLabel(tr("faces"), this));
     auto* facing = new QComboBox(this);
     facing->setObjectName("facing");
@@ -138,7 +158,6 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
                           "Auto: detected from the shape (toes and face to the front), and the character "
                           "turned to face +Z (loaded again, undoable)"));
     facingRow->addWidget(facing, 1);
-    layout->addLayout(facingRow);
     connect(facing, &QComboBox::activated, this,
             [this, facing](int i) { m_document->setFacing(facing->itemData(i).toString()); });
     // Undo, redo, a new character and a project's own facing show in the box;
@@ -154,7 +173,10 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     connect(m_document, &Document::characterChanged, facing, showFacing);
     connect(m_document, &Document::stageFailed, facing, showFacing);
     showFacing();
+}
 
+void RigPanel::addEndNodesBox(QVBoxLayout* layout)
+{
     auto* labels = new QGroupBox(tr("End nodes"), this);
     auto* grid = new QGridLayout(labels);
     for (Limb limb : allLimbs) {
@@ -199,7 +221,10 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     layout->addWidget(m_fitNotes);
     connect(autoButton, &QPushButton::clicked, m_document, &Document::autoLabel);
     connect(walk, &QPushButton::clicked, this, [this] { arm(Limb::Head); });
+}
 
+void RigPanel::addJointBox(QVBoxLayout* layout)
+{
     auto* joint = new QGroupBox(tr("Selected joint"), this);
     auto* form = new QFormLayout(joint);
     m_jointName = new QLabel(tr("Click a joint (white sphere) to select it; drag to move it"), joint);
@@ -223,10 +248,6 @@ RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_doc
     form->addRow(m_mirror);
     connect(m_mirror, &QCheckBox::toggled, this, [this](bool on) { m_document->setMirrorEdits(on); });
     layout->addWidget(joint);
-    layout->addStretch(1);
-
-    connect(m_document, &Document::rigChanged, this, &RigPanel::onRigChanged);
-    refresh();
 }
 
 void RigPanel::addFingerRow(QVBoxLayout* box)

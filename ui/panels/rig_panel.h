@@ -16,6 +16,7 @@ class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QHBoxLayout;
 class QVBoxLayout;
 
 namespace rig::ui {
@@ -49,6 +50,11 @@ private:
     void applyNumericEdit();
     /// The Fingers row of the template box: mode and fingers per hand.
     void addFingerRow(QVBoxLayout* box);
+    void addTemplateBox(QVBoxLayout* layout);
+    void addUpBox(QHBoxLayout* row);
+    void addFacingBox(QHBoxLayout* row);
+    void addEndNodesBox(QVBoxLayout* layout);
+    void addJointBox(QVBoxLayout* layout);
 
     Document* m_document;
     std::optional<Limb> m_armed;
