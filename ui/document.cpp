@@ -500,15 +500,17 @@ void Document::resetPose()
 
 void Document::setDeformer(const std::string& deformer)
 {
-    if (deformer == m_deformer)
+    if (deformer == m_project.deformer())
         return;
     try {
-        m_deformer = findDeformer(deformer).id;
+        m_project.setDeformer(deformer);
     } catch (const Error& e) {
         emit stageFailed(Task::Pose, QString::fromUtf8(e.what()));
         return;
     }
-    emit deformerChanged(QString::fromStdString(m_deformer));
+    if (m_project.hasCharacter())
+        setModified(true); // saved in the project
+    emit deformerChanged(QString::fromStdString(m_project.deformer()));
 }
 
 // Weights and clips ----------------------------------------------------------

@@ -111,10 +111,11 @@ public:
     bool setJointRotation(int joint, const Eigen::Quaterniond& rotation);
     /// Back to the bind pose (undoable).
     void resetPose();
-    /// The deformer of the viewport (LBS / DQS / twist-corrected).
-    /// The deformer of the preview: an id of the deformer table (core/deform/deformers.h).
-    const std::string& deformer() const { return m_deformer; }
-    /// Selects a deformer by id; an unknown id is refused (`stageFailed("pose", …)`).
+    /// The deformer the character is posed with: the project's
+    /// (`RigProject::deformer()`, an id of core/deform/deformers.h; saved with it).
+    const std::string& deformer() const { return m_project.deformer(); }
+    /// Selects a deformer by id (the project changes: unsaved until saved; no
+    /// undo step, as a view switch); an unknown id is refused (`stageFailed("pose", …)`).
     void setDeformer(const std::string& deformer);
 
     // Projects and export (issue 8).
@@ -359,7 +360,6 @@ private:
     Pose m_pose, m_committedPose;
     bool m_poseCommitted = true;
     std::vector<double> m_poseTwist, m_committedTwist;
-    std::string m_deformer = "lbs";
     bool m_busy = false;
     bool m_autoSkeleton = true;
     bool m_mirror = false;

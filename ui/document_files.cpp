@@ -104,6 +104,7 @@ void Document::openProject(const QString& path, const QString& mesh)
             emit weightOptionsChanged();
             emit partBindingsChanged();
             emit rigChanged();
+            emit deformerChanged(QString::fromStdString(m_project.deformer())); // the project's own
             emit projectOpened(path, r.camera);
             for (const std::string& note : r.notes)
                 emit rigNotice(QString::fromStdString(note));

@@ -134,7 +134,12 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
     arrangeDocks();
     connect(m_document, &Document::characterChanged, this, &MainWindow::onCharacterChanged);
     connect(m_document, &Document::curveSkeletonChanged, this, &MainWindow::onCurveSkeletonChanged);
-    connect(m_document, &Document::rigChanged, this, &MainWindow::onRigChanged);
+    // The viewport reads the document's state on each change of it: one call (view_state.h).
+    for (void (Document::*changed)() : {&Document::characterChanged, &Document::curveSkeletonChanged,
+                                        &Document::rigChanged, &Document::frontChanged, &Document::skinningChanged,
+                                        &Document::weightsPainted, &Document::poseChanged, &Document::clipChanged})
+        connect(m_document, changed, this, &MainWindow::updateView);
+    connect(m_document, &Document::deformerChanged, this, &MainWindow::updateView);
     connect(m_document, &Document::rigNotice, this, [this](const QString& m) { showNotice(m, 20000); });
     if (m_viewport) {
         connect(m_viewport, &Viewport::nodeClicked, this, &MainWindow::onNodeClicked);
@@ -149,12 +154,15 @@ MainWindow::MainWindow(ViewportKind kind, QWidget* parent) : QMainWindow(parent)
             return free ? v : m_document->snapToSkeleton(v);
         };
         connect(m_viewport, &Viewport::jointDragged, this, [this, target](int joint, const glm::vec3& p, bool free) {
-            if (auto preview = m_document->previewJointMove(joint, target(p, free)))
-                m_viewport->setRig(preview);
+            if (auto preview = m_document->previewJointMove(joint, target(p, free))) {
+                m_rigPreview = preview;
+                updateView();
+            }
         });
         connect(m_viewport, &Viewport::jointDropped, this, [this, target](int joint, const glm::vec3& p, bool free) {
+            m_rigPreview = nullptr;
             if (!m_document->moveJoint(joint, target(p, free)))
-                m_viewport->setRig(m_document->project().rig());
+                updateView(); // the rig as it was
         });
     }
     connect(m_document, &Document::stageFailed, this, &MainWindow::onStageFailed);
@@ -377,50 +385,18 @@ void MainWindow::createDisplayToolBar()
     }
 }
 
-void MainWindow::updateViewportLabels()
+void MainWindow::updateView()
 {
     if (!m_viewport)
         return;
-    std::vector<ViewportLabel> labels;
-    if (const auto& c = m_document->project().character()) {
-        // The character's left is up x front (+X when it faces +Z): mark both
-        // sides at hip height, just outside the bounding box.
-        const Box3& b = c->stats.bounds;
-        const Vec3 left = Vec3::UnitY().cross(m_document->project().front()).normalized();
-        const Vec3 centre(b.center().x(), b.min.y() + 0.55 * (b.max.y() - b.min.y()), b.center().z());
-        const double reach = 0.5 * std::abs(left.dot(b.size())) + 0.08 * b.size().maxCoeff();
-        const Vec3 l = centre + reach * left, r = centre - reach * left;
-        labels.push_back({glm::vec3(float(l.x()), float(l.y()), float(l.z())), tr("L"), QColor(120, 200, 255)});
-        labels.push_back({glm::vec3(float(r.x()), float(r.y()), float(r.z())), tr("R"), QColor(255, 150, 150)});
-    }
-    // The label of each tagged end node, in its colour.
-    const RigProject& p = m_document->project();
-    if (const auto& sk = p.curveSkeleton())
-        for (Limb limb : allLimbs)
-            if (const int node = p.labels()[limb]; node >= 0 && node < sk->refined.nodeCount()) {
-                const glm::vec3 c = limbColor(int(limb));
-                labels.push_back({glm::vec3(sk->refined.positions(node, 0), sk->refined.positions(node, 1),
-                                            sk->refined.positions(node, 2)),
-                                  limbTitle(limb), QColor::fromRgbF(c.r, c.g, c.b), true});
-            }
-    m_viewport->setLabels(std::move(labels));
-}
-
-void MainWindow::onRigChanged()
-{
-    const RigProject& p = m_document->project();
-    if (m_viewport) {
-        std::vector<glm::vec4> colors;
-        if (const auto& sk = p.curveSkeleton()) {
-            colors.assign(static_cast<size_t>(sk->refined.nodeCount()), glm::vec4(0.0f));
-            for (Limb limb : allLimbs)
-                if (const int node = p.labels()[limb]; node >= 0 && node < sk->refined.nodeCount())
-                    colors[static_cast<size_t>(node)] = glm::vec4(limbColor(int(limb)), 1.0f);
-        }
-        m_viewport->setEndNodeColors(std::move(colors));
-        m_viewport->setRig(p.rig());
-    }
-    updateViewportLabels();
+    ViewState state;
+    state.project = m_document->project();
+    state.pose = m_document->pose();
+    state.poseTwist = m_document->poseTwist();
+    state.rigPreview = m_rigPreview;
+    state.clipTime = m_timeline ? m_timeline->time() : 0.0;
+    state.clipSkeleton = m_showClipSkeleton;
+    m_viewport->showState(state);
 }
 
 void MainWindow::onNodeClicked(int node, const QPoint& globalPos)
@@ -449,8 +425,6 @@ void MainWindow::onNodeClicked(int node, const QPoint& globalPos)
 void MainWindow::onCurveSkeletonChanged()
 {
     const auto& result = m_document->project().curveSkeleton();
-    if (m_viewport)
-        m_viewport->setCurveSkeleton(result);
     // Show the new skeleton through the mesh, as the artist asked for it.
     if (result && !m_xrayAction->isChecked())
         m_xrayAction->setChecked(true);
@@ -577,13 +551,8 @@ void MainWindow::onCharacterChanged()
             10000);
     else
         statusBar()->showMessage(tr("Loaded %1").arg(QString::fromStdString(character->displayName)), 5000);
-    if (m_viewport) {
-        m_viewport->setMesh(std::shared_ptr<const Mesh>(character, &character->imported.mesh));
-        m_viewport->setSource(std::shared_ptr<const ImportedCharacter>(character, &character->imported));
-    }
-    else if (m_placeholder)
+    if (m_placeholder)
         static_cast<QLabel*>(m_placeholder)->setText(QString::fromStdString(character->displayName));
-    updateViewportLabels();
     addRecentFile(QString::fromStdString(character->source));
 }
 

@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include "core/export/project_file.h"
+#include "core/rig/fit_template.h"
 #include "ui/task.h"
 
 #include <memory>
@@ -123,7 +124,11 @@ private:
     void addRecentFile(const QString& path);
     void onCharacterChanged();
     void onCurveSkeletonChanged();
-    void onRigChanged();
+    /// Shows the document's state in the viewport (`Viewport::showState()`): the
+    /// one call on each change of the document (stage results, pose, deformer, clip).
+    void updateView();
+    /// The joint being dragged's preview rig (`Document::previewJointMove()`), null when none.
+    std::shared_ptr<const FitResult> m_rigPreview;
     void onNodeClicked(int node, const QPoint& globalPos);
     void createDisplayToolBar();
     /// Pose mode, deformer (1 / 2 / 3), split view, Reset Pose; the Pose dock.
@@ -131,8 +136,6 @@ private:
     /// Shows or hides the split view with the right half's deformer (View ▸ Split With).
     void updateSplitView();
     void onPoseChanged();
-    /// Tells the viewport where the posed character stands (Frame All, camera follow).
-    void updateCharacterOffset();
     QAction* m_followAction = nullptr;
     /// The Weights dock (method, parameters, mesh colouring, diagnostics).
     void createWeightControls();
@@ -150,14 +153,12 @@ private:
     bool maybeSave();
     std::optional<ProjectCamera> currentCamera() const;
     QString m_lastExport;
-    /// Colours the mesh as the Weights dock says (shaded, segments, heat map).
+    /// Colours the mesh as the Weights dock says (shaded, segments, heat map) and names the heat map's joint.
     void updateMeshColors();
     int m_colorJoint = -1; ///< The joint whose weights the heat map shows.
     /// The heat map shows `joint`'s weights (a pick in the viewport or the Pose tree).
     void showWeightsOf(int joint);
-    /// The clip's own skeleton beside the character at the timeline's time.
-    void updateClipSkeleton();
-    bool m_showClipSkeleton = true;
+    bool m_showClipSkeleton = true; ///< The clip's own skeleton is drawn beside the character.
     MappingDialog* m_mappingDialog = nullptr;
     bool m_askBeforeDiscarding = !qEnvironmentVariableIsSet("RIGSMITH_NO_PROMPTS");
     /// Autosave and recovery state (issue 21).
@@ -167,8 +168,6 @@ private:
     QString m_recoveredAutosave;          ///< A dead instance's autosave being recovered.
     /// After the work was saved or discarded: the recovered autosave is no longer needed.
     void dropRecoveredAutosave();
-    /// Texts over the viewport: the character's left/right sides.
-    void updateViewportLabels();
     void onStageFailed(Task stage, const QString& message);
     /// Keyboard focus (issue 19 item 2): Enter / Escape in a numeric field give
     /// the focus back to the viewport; single-key shortcuts work over any widget

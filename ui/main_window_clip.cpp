@@ -97,10 +97,8 @@ void MainWindow::createClipControls(QMenu* file)
     showClip->setToolTip(tr("Draw the clip's own skeleton beside the character"));
     connect(showClip, &QAction::toggled, this, [this](bool on) {
         m_showClipSkeleton = on;
-        updateClipSkeleton();
+        updateView();
     });
-    // After the document posed the rig for the new time (the figure walks beside it).
-    connect(m_document, &Document::poseChanged, this, &MainWindow::updateClipSkeleton);
     QAction* unload = playback->addAction(tr("&Unload Clip"), m_document, &Document::clearClip);
     unload->setObjectName("actionUnloadClip");
 
@@ -135,27 +133,6 @@ void MainWindow::createClipControls(QMenu* file)
     });
 }
 
-void MainWindow::updateClipSkeleton()
-{
-    if (!m_viewport)
-        return;
-    const auto& clip = m_document->project().clip();
-    const auto& character = m_document->project().character();
-    if (!clip || !character || !m_showClipSkeleton) {
-        m_viewport->setClipSkeleton({});
-        return;
-    }
-    // Scaled to the character by the leg-length ratio, walking beside it:
-    // anchored at the posed hips, moved aside (30% of the height) and back (15%).
-    const Box3& b = character->stats.bounds;
-    Vec3 hips = b.center();
-    if (const auto& rig = m_document->project().rig(); rig && rig->skeleton.jointCount() > 0)
-        hips = Vec3(rig->skeleton.bindPositions.row(0)) + m_document->pose().rootTranslation;
-    const glm::vec3 anchor(float(hips.x() + 0.3 * b.size().y()), float(b.min.y()), float(hips.z() - 0.15 * b.size().y()));
-    m_viewport->setClipSkeleton(
-        makeClipSkeletonLines(clip->source, m_timeline->time(), clip->retargeted.mapping.translationScale, anchor));
-}
-
 void MainWindow::showLoadClipDialog()
 {
     QSettings settings;
@@ -175,7 +152,6 @@ void MainWindow::onClipChanged()
     const auto& clip = m_document->project().clip();
     if (!clip) {
         m_timeline->setClip({}, 0, 1.0 / 30.0);
-        updateClipSkeleton();
         return;
     }
     // A clip poses the character: show it posed (Pose mode).
@@ -187,7 +163,7 @@ void MainWindow::onClipChanged()
                         clip->retargeted.frameTime);
     // Retargeted again after a rig edit: stay at the same time.
     m_timeline->setTime(same ? time : 0.0);
-    updateClipSkeleton();
+    updateView(); // the clip's skeleton at the timeline's time
     statusBar()->showMessage(tr("Clip %1: %2 of %3 joints mapped. Space plays, Left / Right step.")
                                  .arg(QString::fromStdString(clip->name))
                                  .arg(clip->retargeted.mapping.mappedCount())

@@ -84,7 +84,6 @@ void MainWindow::createPaintControls(QMenu* view)
             m_viewport->setMode(on ? InteractionMode::Paint : poseMode() ? InteractionMode::Pose : InteractionMode::Rig);
             m_viewport->setBrushRadius(m_paintTool->brush().radius);
         }
-        updateCharacterOffset();
         if (on) {
             // The heat map of the joint painted, with its legend.
             if (m_colorJoint < 0 && m_document->project().rig())
@@ -108,14 +107,8 @@ void MainWindow::createPaintControls(QMenu* view)
         if (paintMode())
             statusBar()->showMessage(tr("Brush radius %1").arg(m_paintTool->brush().radius, 0, 'g', 3), 2000);
     });
-    // A painted stroke (preview, undo, redo): the viewport's skin and the heat map follow.
-    connect(m_document, &Document::weightsPainted, this, [this] {
-        const std::shared_ptr<const SkinningResult>& s = m_document->project().skinning();
-        if (m_viewport)
-            m_viewport->setSkinning(s ? std::shared_ptr<const SkinWeights>(s, &s->weights) : nullptr,
-                                    s ? std::shared_ptr<const Segmentation>(s, &s->segmentation) : nullptr);
-        updateMeshColors();
-    });
+    // A painted stroke (preview, undo, redo): the viewport shows it (`updateView()`), the heat map's joint is named.
+    connect(m_document, &Document::weightsPainted, this, &MainWindow::updateMeshColors);
     connect(m_document, &Document::rigChanged, this, [this] { m_paintPanel->setJoint(m_colorJoint); });
     if (m_viewport) {
         connect(m_viewport, &Viewport::jointSelected, this, [this](int joint) {

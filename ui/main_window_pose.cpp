@@ -137,14 +137,6 @@ void MainWindow::createPoseControls(QMenu* view)
             });
         }
     }
-    if (m_viewport) {
-        // The weights stage's result skins the mesh (none: posing moves only the skeleton).
-        connect(m_document, &Document::skinningChanged, this, [this] {
-            const std::shared_ptr<const SkinningResult>& s = m_document->project().skinning();
-            m_viewport->setSkinning(s ? std::shared_ptr<const SkinWeights>(s, &s->weights) : nullptr,
-                                    s ? std::shared_ptr<const Segmentation>(s, &s->segmentation) : nullptr);
-        });
-    }
     // Tab toggles the mode over the viewport and the docks; in a text field it
     // keeps moving between the fields (MainWindow::eventFilter, issue 19 item 2).
     addAction(m_poseModeAction);
@@ -154,8 +146,6 @@ void MainWindow::createPoseControls(QMenu* view)
         const std::string d = id.toStdString();
         if (auto it = deformerActions->find(d); it != deformerActions->end())
             it->second->setChecked(true);
-        if (m_viewport)
-            m_viewport->setDeformer(d);
         updateSplitView();
         statusBar()->showMessage(tr("Deformer: %1").arg(QString::fromStdString(findDeformer(d).title)), 3000);
     });
@@ -170,7 +160,6 @@ void MainWindow::createPoseControls(QMenu* view)
     connect(m_poseModeAction, &QAction::toggled, this, [this](bool on) {
         if (m_viewport)
             m_viewport->setMode(on ? InteractionMode::Pose : InteractionMode::Rig);
-        updateCharacterOffset();
         if (on && m_viewport && !m_viewport->hasSkinning())
             statusBar()->showMessage(tr("Pose mode: no skin weights yet, posing moves only the skeleton. "
                                         "Compute the weights stage to see the mesh deform."),
@@ -189,23 +178,10 @@ void MainWindow::createPoseControls(QMenu* view)
     }
 }
 
-void MainWindow::updateCharacterOffset()
-{
-    if (!m_viewport)
-        return;
-    // In Pose and Paint mode the character stands where the pose's root moved it (a clip's root motion).
-    const Vec3 t = (poseMode() || paintMode()) && m_document->project().rig() ? m_document->pose().rootTranslation : Vec3::Zero();
-    m_viewport->setCharacterOffset(glm::vec3(float(t.x()), float(t.y()), float(t.z())));
-}
-
 void MainWindow::onPoseChanged()
 {
-    updateCharacterOffset();
-    if (m_viewport) {
-        m_viewport->setPose(m_document->pose(), m_document->poseTwist());
-        if (poseMode() && !m_viewport->hasSkinning() && m_document->project().rig())
-            statusBar()->showMessage(tr("No skin weights yet: posing moves only the skeleton."), 4000);
-    }
+    if (m_viewport && poseMode() && !m_document->project().skinning() && m_document->project().rig())
+        statusBar()->showMessage(tr("No skin weights yet: posing moves only the skeleton."), 4000);
 }
 
 void MainWindow::createWeightControls()
@@ -277,21 +253,10 @@ void MainWindow::updateMeshColors()
         return;
     const auto& s = m_document->project().skinning();
     const MeshColoring mode = m_weightPanel->coloring();
-    m_viewport->setVertexHover(s && mode != MeshColoring::Shaded);
-    m_viewport->setHeatLegend(s && mode == MeshColoring::Weights); // the scale beside the heat map
-    if (!s || mode == MeshColoring::Shaded) {
-        m_viewport->setVertexColors({});
-        return;
-    }
-    if (mode == MeshColoring::Segments) {
-        // Neighbouring segments on the surface get different colours of the categorical palette.
-        const auto& character = m_document->project().character();
-        m_viewport->setVertexColors(character ? segmentColors(s->segmentation, character->imported.mesh.F)
-                                              : segmentColors(s->segmentation));
-        return;
-    }
     const int joint = m_colorJoint >= 0 ? m_colorJoint : 0;
-    m_viewport->setVertexColors(weightColors(s->weights, s->segmentation, joint));
+    m_viewport->setMeshColoring(mode, joint);
+    if (!s || mode != MeshColoring::Weights)
+        return;
     if (const auto& rig = m_document->project().rig(); rig && joint < rig->skeleton.jointCount())
         statusBar()->showMessage(tr("Weights of %1 (click a joint to see another)")
                                      .arg(QString::fromStdString(rig->skeleton.names[size_t(joint)])),

@@ -46,8 +46,10 @@ int main(int argc, char** argv)
     rig::HumanoidOptions options;
     const double defaultCell = 1.75 / 100.0;
     options.cellSize = defaultCell * std::sqrt(44500.0 / std::max(targetTriangles, 1000));
-    auto humanoid = std::make_shared<rig::Humanoid>(rig::generateHumanoid(options));
-    std::shared_ptr<const rig::Mesh> mesh(humanoid, &humanoid->mesh);
+    auto character = std::make_shared<rig::LoadedCharacter>();
+    character->imported.mesh = rig::generateHumanoid(options).mesh;
+    rig::ui::ViewState state;
+    state.project.setCharacter(character);
 
     rig::ui::Viewport viewport;
     viewport.resize(w, h);
@@ -56,7 +58,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "orbit_fps: the window was not exposed (is there a display? use xvfb-run)\n");
         return 1;
     }
-    viewport.setMesh(mesh);
+    viewport.showState(state);
     viewport.repaint(); // upload
     QOpenGLContext* ctx = viewport.context();
     if (!ctx) {
@@ -105,8 +107,8 @@ int main(int argc, char** argv)
     std::sort(composeMs.begin(), composeMs.end());
     std::printf("composition (aboutToCompose to frameSwapped) median %.2f ms\n", composeMs[composeMs.size() / 2]);
     const double median = ms[ms.size() / 2], p90 = ms[ms.size() * 9 / 10];
-    std::printf("mesh: %d triangles, %d vertices; viewport %dx%d; %zu frames; %s\n", mesh->triangleCount(),
-                mesh->vertexCount(), w, h, ms.size(),
+    std::printf("mesh: %d triangles, %d vertices; viewport %dx%d; %zu frames; %s\n", character->imported.mesh.triangleCount(),
+                character->imported.mesh.vertexCount(), w, h, ms.size(),
                 fullDetail ? "full detail while orbiting" : "coarse stand-in while orbiting (the default)");
     viewport.makeCurrent();
     std::printf("GL: %s, %d samples\n", reinterpret_cast<const char*>(ctx->functions()->glGetString(GL_RENDERER)),

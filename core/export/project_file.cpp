@@ -283,6 +283,8 @@ void writeProjectFile(const ProjectFile& p, const std::string& path)
     doc["template"] = p.templateSpec;
     if (p.fingerMode != "none")
         doc["fingers"] = {{"mode", p.fingerMode}, {"count", p.fingerCount}};
+    if (p.deformer != "lbs")
+        doc["deformer"] = p.deformer;
     if (p.labels) {
         Json labels = Json::object();
         for (Limb l : allLimbs)
@@ -408,6 +410,8 @@ ProjectFile parseProjectFile(std::string_view bytes, const std::string& path)
         p.fingerMode = r.text(f, "mode", "\"fingers\"");
         p.fingerCount = r.integer(f, "count", "\"fingers\"", -1, 5);
     }
+    if (doc.contains("deformer"))
+        p.deformer = r.text(doc, "deformer", "project");
     if (doc.contains("labels") && !doc["labels"].is_null()) {
         const Json& l = doc["labels"];
         if (!l.is_object())

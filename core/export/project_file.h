@@ -13,6 +13,7 @@
 ///   "rig": [ {"name": "Hips", "parent": -1, "position": [x, y, z], "orientation": [w, x, y, z]}, ... ],
 ///   "weights": {"method": "gaussian", "segmentation.method": "3.2.4", "gaussian.a": 1.3, ...},
 ///   "parts": [ {"index": 2, "name": "Helmet", "joint": "Head"}, ... ],
+///   "deformer": "twist",
 ///   "clip": {"path": "walk.bvh", "absolute_path": "/home/a/walk.bvh"},
 ///   "camera": {"target": [x, y, z], "yaw": 0.5, "pitch": 0.2, "distance": 3.0},
 ///   "computed_weights": {"influences": 4, "joints": [j00, j01, ...], "weights": [w00, w01, ...]},
@@ -31,7 +32,9 @@
 /// values (core/project/project_io.h converts them to and from
 /// `WeightOptions`); keys this build does not know are kept. "parts" binds parts
 /// of the character (`characterParts()` order, the name as a check) rigidly to
-/// a rig joint (core/skin/part_binding.h). "computed_weights"
+/// a rig joint (core/skin/part_binding.h). "deformer" is the id of the deformer
+/// the character is posed with (core/deform/deformers.h), written when not
+/// "lbs"; absent: "lbs". "computed_weights"
 /// are optional: #V rows of `influences` joint indices and weights, row-major.
 /// Numbers are written so that they read back exactly. "autosave_of" marks an
 /// autosave (see `ProjectFile::autosaveOf`).
@@ -101,6 +104,9 @@ struct ProjectFile {
     std::optional<Skeleton> rig;             ///< The rig after joint edits, when fitted.
     ProjectWeightSettings weights;           ///< Weight method and parameters.
     std::vector<PartBinding> partBindings;   ///< Parts bound rigidly to a joint.
+    /// The deformer the character is posed with (an id of core/deform/deformers.h,
+    /// not checked here: `restoreProject()` falls back on an unknown one).
+    std::string deformer = "lbs";
     std::string clipPath;                    ///< The loaded BVH clip; empty when none.
     std::optional<ProjectCamera> camera;     ///< The viewport camera, when saved from the UI.
     std::optional<SkinWeights> computedWeights; ///< The computed weights, when saved with them.

@@ -153,6 +153,7 @@ ProjectFile projectFileFrom(const RigProject& project, const ProjectSaveState& s
     }
     f.weights = weightSettings(project.weightOptions());
     f.partBindings = project.partBindings();
+    f.deformer = project.deformer();
     f.clipPath = !state.clipPath.empty() ? state.clipPath : project.clip() ? project.clip()->path : std::string();
     f.camera = state.camera;
     if (state.includeWeights && project.skinning())
@@ -189,6 +190,12 @@ RestoredProject restoreProject(const ProjectFile& file, const Progress& progress
         r.notes.push_back(std::string("the saved fingers could not be read (") + e.what() + "); no fingers are fitted");
     }
     p.setWeightOptions(weightOptionsFrom(file.weights));
+    try { // a deformer of a newer build or a plug-in this one lacks: the project still opens
+        p.setDeformer(file.deformer);
+    } catch (const InvalidInput& e) {
+        r.notes.push_back(std::string("the saved deformer could not be used (") + e.what() + "); " +
+                          std::string(RigProject::defaultDeformer) + " is used");
+    }
     p.setPartBindings(matchingPartBindings(file.partBindings, characterParts(p.character()->imported), r.notes));
 
     if (file.rig) {

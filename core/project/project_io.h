@@ -38,7 +38,7 @@ WeightOptions weightOptionsFrom(const ProjectWeightSettings& settings);
 
 /// A project rebuilt from its file.
 struct RestoredProject {
-    RigProject project;                     ///< Character, curve skeleton, template, facing, labels, rig, weight options.
+    RigProject project;                     ///< Character, curve skeleton, template, facing, labels, rig, weight options, deformer.
     std::string clipPath;                   ///< The saved clip (the front end loads and retargets it); empty when none.
     std::optional<ProjectCamera> camera;    ///< The saved camera.
     std::optional<SkinWeights> weights;     ///< The saved computed weights, when present and matching the mesh and rig.
@@ -46,7 +46,9 @@ struct RestoredProject {
     std::vector<std::string> notes;         ///< What could not be restored as saved, one line each.
 };
 
-/// Rebuilds a project from a file read by `readProjectFile()`.
+/// Rebuilds a project from a file read by `readProjectFile()`. A deformer id
+/// this build does not know (a newer build's, a plug-in's) is not an error:
+/// the default deformer is used and a note says so.
 /// @throws rig::IoError when the mesh is missing (the message of
 ///         `checkProjectMesh()`: the front end asks the user to locate it, sets
 ///         `file.meshPath` and calls again); whatever loading the character,

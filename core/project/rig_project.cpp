@@ -48,6 +48,8 @@ void RigProject::setFingerOptions(const FingerOptions& options)
     setRig(m_labels, nullptr);
 }
 
+void RigProject::setDeformer(std::string_view id) { m_deformer = findDeformer(id).id; }
+
 void RigProject::setLabels(const EndNodeLabels& labels)
 {
     m_requestedLabels = labels;

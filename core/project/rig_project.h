@@ -13,6 +13,7 @@
 /// stage's inputs (what to load, options, labels, which clip) and results;
 /// `nextStage()` of pipeline.h tells which result is missing.
 
+#include "core/deform/deformers.h"
 #include "core/motion/retarget.h"
 #include "core/project/character_orientation.h"
 #include "core/project/character_source.h"
@@ -169,7 +170,18 @@ public:
     /// Sets the clip (retargeted onto the current rig); its path becomes `clipPath()`.
     void setClip(std::shared_ptr<const LoadedClip> clip);
 
+    /// The deformer the character is posed and drawn with: an id of the
+    /// deformer table (core/deform/deformers.h), `defaultDeformer` until set.
+    /// Saved in the project; a change makes no result stale.
+    const std::string& deformer() const { return m_deformer; }
+    /// Sets the deformer by id (its row's id is kept).
+    /// @throws rig::InvalidInput (`findDeformer()`: the valid ids) for an id not
+    ///         in the table; the deformer stays.
+    void setDeformer(std::string_view id);
+    static constexpr std::string_view defaultDeformer = "lbs";
+
 private:
+    std::string m_deformer{defaultDeformer};
     std::string m_characterSpec;
     RigSource m_rigSource = RigSource::Fitted;
     std::string m_clipPath;

@@ -639,6 +639,47 @@ TEST(ProjectIo, AProjectSavedBeforeShapesStoodFilesUpReopensInItsFrame)
     EXPECT_GT(extent.y(), extent.x()) << "not stood up by its shape";
 }
 
+// Issue 43: the deformer moved from the GUI's fields into the project and is saved.
+TEST(ProjectIo, TheDeformerIsSavedAndAnUnknownOneFallsBackWithANote)
+{
+    const fs::path dir = tempFolder("restore_deformer");
+    RigProject project;
+    project.setCharacterSpec("default:t");
+    CurveSkeletonOptions options;
+    options.voxelize.resolution = 40;
+    project.setCurveSkeletonOptions(options);
+    runStages(project, Stage::Load, Stage::Load);
+    const std::string path = (dir / "posed.rsproj").string();
+
+    // The default is not written: files of every earlier version read as it.
+    writeProjectFile(projectFileFrom(project), path);
+    EXPECT_EQ(readText(path).find("\"deformer\""), std::string::npos);
+    EXPECT_EQ(readProjectFile(path).deformer, "lbs");
+    EXPECT_EQ(restoreProject(readProjectFile(path)).project.deformer(), "lbs");
+
+    project.setDeformer("twist");
+    writeProjectFile(projectFileFrom(project), path);
+    EXPECT_NE(readText(path).find(R"("deformer": "twist")"), std::string::npos) << readText(path);
+    const RestoredProject r = restoreProject(readProjectFile(path));
+    EXPECT_EQ(r.project.deformer(), "twist");
+    EXPECT_TRUE(r.notes.empty()) << r.notes.front();
+
+    // A deformer this build lacks (a newer build's, a plug-in's): the project opens with the default, and says so.
+    std::string text = readText(path);
+    text.replace(text.find(R"("twist")"), 7, R"("warp-9000")");
+    writeText(path, text);
+    EXPECT_EQ(readProjectFile(path).deformer, "warp-9000") << "the file layer keeps what it read";
+    const RestoredProject unknown = restoreProject(readProjectFile(path));
+    EXPECT_EQ(unknown.project.deformer(), "lbs");
+    ASSERT_EQ(unknown.notes.size(), 1u);
+    EXPECT_NE(unknown.notes[0].find("warp-9000"), std::string::npos) << unknown.notes[0];
+
+    // Not a string: the file is refused, naming the field.
+    text.replace(text.find(R"("warp-9000")"), 11, "3");
+    writeText(path, text);
+    expectError<IoError>([&] { readProjectFile(path); }, "\"deformer\" must be a string");
+}
+
 TEST(ProjectIo, AMissingMeshIsAClearError)
 {
     const fs::path dir = tempFolder("restore_missing");

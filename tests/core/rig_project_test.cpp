@@ -13,6 +13,22 @@ TEST(RigProject, SkeletonNeedsACharacter)
     EXPECT_THROW(computeCurveSkeleton(p), InvalidInput);
 }
 
+TEST(RigProject, TheDeformerIsARowOfTheTableAndClearsNoResult)
+{
+    RigProject p;
+    EXPECT_EQ(p.deformer(), RigProject::defaultDeformer);
+    EXPECT_EQ(p.deformer(), "lbs") << "the default of the GUI before the deformer was saved";
+    p.setCharacter(std::make_shared<const LoadedCharacter>(loadCharacter("default")));
+    p.setDeformer("twist");
+    EXPECT_EQ(p.deformer(), "twist");
+    EXPECT_TRUE(p.character()) << "a deformer is a view of the results, not an input of them";
+    EXPECT_THROW(p.setDeformer("no-such-deformer"), InvalidInput);
+    EXPECT_EQ(p.deformer(), "twist") << "a refused id leaves the deformer";
+    const RigProject snapshot = p;
+    p.setDeformer("dqs");
+    EXPECT_EQ(snapshot.deformer(), "twist");
+}
+
 TEST(RigProject, CopiesAreSnapshotsAndANewCharacterClearsLaterStages)
 {
     RigProject p;

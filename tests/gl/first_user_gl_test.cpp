@@ -61,7 +61,7 @@ TEST(FirstUserGl, HumanBlendIsShadedAlikeOnBothSides)
     v->setRigVisible(false);
     v->setGridVisible(false);
     v->setMeshOpacity(1.0f);
-    v->setLabels({});
+    v->setLabelsVisible(false);
     // The welded mesh the pipeline works on (Textures off), where each file mesh was tinted apart.
     v->setTexturesVisible(false);
     ASSERT_FALSE(v->drawsSourceMeshes());

@@ -259,7 +259,7 @@ protected:
         const Skeleton& s = doc->project().rig()->skeleton;
         const Mesh& mesh = doc->project().character()->imported.mesh;
         auto seg = std::make_shared<Segmentation>(segmentationFromNearestLink(mesh.V, s));
-        viewport->setSkinning(std::make_shared<SkinWeights>(test::linkWeights(*seg, s)), seg);
+        doc->previewWeights(test::linkWeights(*seg, s)); // the document's segmentation stays
         viewport->setMeshOpacity(1.0f);
         viewport->setSkeletonVisible(false);
         viewport->setGridVisible(false);

@@ -246,7 +246,7 @@ TEST(WeightPaintGl, DeformersThatReadNoWeightsAreNotBoundAgainByEveryDab)
     const auto screen = [viewport](const Vec3& p) { return screenOf(*viewport, p); };
     for (int usesWeights = 0; usesWeights < 2; ++usesWeights) {
         SCOPED_TRACE(usesWeights ? "reads weights" : "reads no weights");
-        viewport->setDeformer(usesWeights ? "test-counting-weighted" : "test-counting-weight-free");
+        window.document()->setDeformer(usesWeights ? "test-counting-weighted" : "test-counting-weight-free");
         QTest::mouseMove(viewport, screen(a + 0.5 * (b - a))); // the first pick binds
         QCoreApplication::processEvents();
         viewport->grabFramebuffer(); // a frame draws it (the CPU-deformed path binds too)

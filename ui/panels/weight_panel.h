@@ -12,6 +12,7 @@
 /// nothing.
 
 #include "core/skin/skinning.h"
+#include "ui/viewport/weight_colors.h"
 
 #include <QWidget>
 
@@ -30,9 +31,6 @@ class QGroupBox;
 namespace rig::ui {
 
 class Document;
-
-/// What the mesh is coloured by.
-enum class MeshColoring { Shaded, Segments, Weights };
 
 class WeightPanel : public QWidget {
     Q_OBJECT

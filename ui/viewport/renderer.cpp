@@ -406,19 +406,8 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
     if (m_mesh.count > 0 && !translucent)
         drawCharacter(mesh, view, proj, 1.0f, cull, o, w, h);
 
-    if (o.voxels && m_voxels.count > 0) {
-        glEnable(GL_PROGRAM_POINT_SIZE);
-        m_pointProgram->bind();
-        setMatrix(*m_pointProgram, "uView", view);
-        setMatrix(*m_pointProgram, "uProjection", proj);
-        m_pointProgram->setUniformValue("uVoxelSize", m_voxelSize);
-        m_pointProgram->setUniformValue("uViewportHeight", float(h));
-        m_pointProgram->setUniformValue("uClipPlane", toQt(o.clip ? o.clipPlane : glm::vec4(0, 0, 0, 1)));
-        m_voxels.vao.bind();
-        glDrawArrays(GL_POINTS, 0, m_voxels.count);
-        m_voxels.vao.release();
-        glDisable(GL_PROGRAM_POINT_SIZE);
-    }
+    if (o.voxels && m_voxels.count > 0)
+        drawVoxels(view, proj, o, h);
     glDisable(GL_CLIP_DISTANCE0); // the skeleton is never clipped
 
     if (o.skeleton && m_glyphs.count > 0) {
@@ -475,6 +464,27 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
     glDisable(GL_CLIP_DISTANCE0);
     glDisable(GL_BLEND);
 
+    drawInFront(view, proj, o, translucent);
+    m_meshProgram->release();
+}
+
+void Renderer::drawVoxels(const glm::mat4& view, const glm::mat4& proj, const RenderOptions& o, int h)
+{
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    m_pointProgram->bind();
+    setMatrix(*m_pointProgram, "uView", view);
+    setMatrix(*m_pointProgram, "uProjection", proj);
+    m_pointProgram->setUniformValue("uVoxelSize", m_voxelSize);
+    m_pointProgram->setUniformValue("uViewportHeight", float(h));
+    m_pointProgram->setUniformValue("uClipPlane", toQt(o.clip ? o.clipPlane : glm::vec4(0, 0, 0, 1)));
+    m_voxels.vao.bind();
+    glDrawArrays(GL_POINTS, 0, m_voxels.count);
+    m_voxels.vao.release();
+    glDisable(GL_PROGRAM_POINT_SIZE);
+}
+
+void Renderer::drawInFront(const glm::mat4& view, const glm::mat4& proj, const RenderOptions& o, bool translucent)
+{
     // The animation skeleton in front of everything, like Blender's "In Front".
     if (o.rig && m_rigJoints.count > 0) {
         glClear(GL_DEPTH_BUFFER_BIT);
@@ -518,7 +528,6 @@ void Renderer::render(const OrbitCamera& camera, int w, int h, const RenderOptio
         m_gizmo.vao.release();
         glEnable(GL_DEPTH_TEST);
     }
-    m_meshProgram->release();
 }
 
 void Renderer::destroy(GpuArray& a)

@@ -129,6 +129,11 @@ private:
     void uploadMesh(GpuArray& a, const MeshDrawData& data);
     void uploadLines(GpuArray& a, const void* data, int count, int stride);
     void drawMesh(GpuArray& a, const glm::mat4& view, const glm::mat4& proj, float alpha, bool cull);
+    /// The voxels as points sized by the voxel (`h`: the viewport's height in pixels).
+    void drawVoxels(const glm::mat4& view, const glm::mat4& proj, const RenderOptions& o, int h);
+    /// What is drawn in front of everything: the rig (see-through joints over
+    /// a `translucent` mesh's skeleton), the clip's skeleton, the gizmo.
+    void drawInFront(const glm::mat4& view, const glm::mat4& proj, const RenderOptions& o, bool translucent);
     /// The character mesh, skinned when it has influences, split in two halves
     /// (left `deformer`, right `splitDeformer`) when asked.
     void drawCharacter(GpuArray& a, const glm::mat4& view, const glm::mat4& proj, float alpha, bool cull,

@@ -44,10 +44,9 @@ void Viewport::mousePressEvent(QMouseEvent* event)
             m_drag = Drag::Gizmo;
             m_dragRing = *ring;
             m_dragGizmo = *gizmo();
-            m_dragStartPose = m_pose;
+            m_dragStartPose = m_state.pose;
             m_dragAngle = 0.0;
             m_lastRay = rayAt(m_lastMouse);
-            m_gizmoDirty = true;
             update();
             return;
         }
@@ -61,7 +60,7 @@ void Viewport::mousePressEvent(QMouseEvent* event)
         if (const auto joint = jointAt(m_lastMouse)) {
             m_drag = Drag::Joint;
             m_dragJoint = *joint;
-            m_dragPlanePoint = m_rigDraw.centers[*joint];
+            m_dragPlanePoint = m_rigDraw->centers[*joint];
             m_lastDragPosition = m_dragPlanePoint;
             setSelectedJoint(*joint);
             emit jointSelected(*joint);
@@ -116,7 +115,6 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
         const int ring = posing() ? ringAt(p).value_or(-1) : -1;
         if (ring != m_hoverRing) {
             m_hoverRing = ring;
-            m_gizmoDirty = true;
             update();
         }
         const int joint = ring >= 0 ? -1 : jointAt(p).value_or(-1);
@@ -135,21 +133,22 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
             m_hoverNode = hoverNode;
             rebuildSkeletonDraw();
         }
-        if (joint >= 0 && m_rig) {
+        const auto& rig = m_state.rig();
+        if (joint >= 0 && rig) {
             QToolTip::showText(event->globalPosition().toPoint(),
                                posing() ? tr("Joint %1\nclick to select, then drag a ring to rotate (Ctrl: 15° steps)")
                                         : tr("Joint %1\ndrag to move (snaps to the skeleton; Shift: free)")
-                                   .arg(QString::fromStdString(m_rig->skeleton.names[static_cast<size_t>(joint)])),
+                                   .arg(QString::fromStdString(rig->skeleton.names[static_cast<size_t>(joint)])),
                                this);
-        } else if (m_vertexHover && m_mesh && !nodeAt(p)) {
+        } else if (skinning() && m_coloring != MeshColoring::Shaded && mesh() && !nodeAt(p)) {
             // Weight views: name the influences of the vertex under the cursor.
             const auto v = meshVertexAt(p);
             if (v)
                 emit vertexHovered(*v, event->globalPosition().toPoint());
             else
                 QToolTip::hideText();
-        } else if (const auto node = nodeAt(p); node && m_skeleton) {
-            const auto& s = m_skeleton->refined;
+        } else if (const auto node = nodeAt(p); node && m_state.project.curveSkeleton()) {
+            const auto& s = m_state.project.curveSkeleton()->refined;
             static const char* names[] = {"", "End node", "Flow node", "Connection node"};
             QToolTip::showText(event->globalPosition().toPoint(),
                                tr("%1 #%2\nradius %3")
@@ -175,11 +174,10 @@ void Viewport::mouseReleaseEvent(QMouseEvent* event)
     if (m_drag == Drag::Gizmo) {
         const int ring = m_dragRing;
         m_dragRing = -1;
-        m_gizmoDirty = true;
-        if (m_dragMoved && m_rig && m_selectedJoint >= 0) {
+        if (const auto& rig = m_state.rig(); m_dragMoved && rig && m_selectedJoint >= 0) {
             static const char* axes[] = {"X", "Y (twist)", "Z"};
-            emit poseDropped(m_pose, tr("Rotate %1 about %2")
-                                         .arg(QString::fromStdString(m_rig->skeleton.names[static_cast<size_t>(m_selectedJoint)]),
+            emit poseDropped(m_state.pose, tr("Rotate %1 about %2")
+                                         .arg(QString::fromStdString(rig->skeleton.names[static_cast<size_t>(m_selectedJoint)]),
                                               axes[ring]));
         }
         m_drag = Drag::None;

@@ -4,6 +4,7 @@
 #include "ui/viewport/viewport.h"
 
 #include "core/deform/deformers.h"
+#include "ui/panels/rig_panel.h"
 #include "ui/viewport/weight_colors.h"
 
 #include <QPainter>
@@ -34,16 +35,37 @@ void Viewport::paintLabels()
 
 QStringList Viewport::splitTitles() const
 {
-    if (!m_options.split || !deforming() || !m_weights)
+    if (!m_options.split || !deforming() || !skinning())
         return {};
-    return {QString::fromStdString(findDeformer(m_options.deformer).title),
+    return {QString::fromStdString(findDeformer(deformer()).title),
             QString::fromStdString(findDeformer(m_options.splitDeformer).title)};
 }
 
-void Viewport::setHeatLegend(bool on)
+std::vector<ViewportLabel> Viewport::sceneLabels() const
 {
-    m_heatLegend = on;
-    update();
+    std::vector<ViewportLabel> labels;
+    const RigProject& p = m_state.project;
+    if (const auto& c = p.character()) {
+        // The character's left is up x front (+X when it faces +Z): mark both
+        // sides at hip height, just outside the bounding box.
+        const Box3& b = c->stats.bounds;
+        const Vec3 left = Vec3::UnitY().cross(p.front()).normalized();
+        const Vec3 centre(b.center().x(), b.min.y() + 0.55 * (b.max.y() - b.min.y()), b.center().z());
+        const double reach = 0.5 * std::abs(left.dot(b.size())) + 0.08 * b.size().maxCoeff();
+        const Vec3 l = centre + reach * left, r = centre - reach * left;
+        labels.push_back({glm::vec3(float(l.x()), float(l.y()), float(l.z())), tr("L"), QColor(120, 200, 255)});
+        labels.push_back({glm::vec3(float(r.x()), float(r.y()), float(r.z())), tr("R"), QColor(255, 150, 150)});
+    }
+    // The label of each tagged end node, in its colour.
+    if (const auto& sk = p.curveSkeleton())
+        for (Limb limb : allLimbs)
+            if (const int node = p.labels()[limb]; node >= 0 && node < sk->refined.nodeCount()) {
+                const glm::vec3 c = limbColor(int(limb));
+                labels.push_back({glm::vec3(sk->refined.positions(node, 0), sk->refined.positions(node, 1),
+                                            sk->refined.positions(node, 2)),
+                                  limbTitle(limb), QColor::fromRgbF(c.r, c.g, c.b), true});
+            }
+    return labels;
 }
 
 QRect Viewport::heatLegendBar() const
@@ -85,7 +107,7 @@ void Viewport::paintOverlay()
             shadowed(pill, Qt::AlignCenter, text, QColor(240, 240, 245));
         }
     }
-    if (m_heatLegend) {
+    if (heatLegend()) {
         // The heat map's scale: 0 at the bottom to 1 at the top, as `heatColor()` paints it.
         const QRect bar = heatLegendBar();
         for (int y = 0; y < bar.height(); ++y) {

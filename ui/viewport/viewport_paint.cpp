@@ -17,67 +17,60 @@ namespace rig::ui {
 
 bool Viewport::skinFits() const
 {
-    return m_weights && m_mesh && m_rig && m_weights->vertexCount() == m_mesh->vertexCount() &&
-           (m_weights->joints.size() == 0 || m_weights->joints.maxCoeff() < m_rig->skeleton.jointCount()) &&
-           (!m_segmentation || m_segmentation->vertexCount() == 0 ||
-            m_segmentation->vertexCount() == m_mesh->vertexCount());
+    const auto& s = skinning();
+    const Mesh* m = mesh();
+    const auto& rig = m_state.rig();
+    return s && m && rig && s->weights.vertexCount() == m->vertexCount() &&
+           (s->weights.joints.size() == 0 || s->weights.joints.maxCoeff() < rig->skeleton.jointCount()) &&
+           (s->segmentation.vertexCount() == 0 || s->segmentation.vertexCount() == m->vertexCount());
 }
 
 std::span<const double> Viewport::unwrappedTwist() const
 {
-    return m_rig && static_cast<int>(m_poseTwist.size()) == m_rig->skeleton.jointCount()
-               ? std::span<const double>(m_poseTwist)
+    const auto& rig = m_state.rig();
+    return rig && static_cast<int>(m_state.poseTwist.size()) == rig->skeleton.jointCount()
+               ? std::span<const double>(m_state.poseTwist)
                : std::span<const double>{};
-}
-
-bool Viewport::deformerUsesWeights(const std::string& id)
-{
-    for (const DeformerInfo& d : deformers())
-        if (d.id == id)
-            return d.usesWeights;
-    return true;
-}
-
-void Viewport::invalidatePick(bool rebind)
-{
-    m_pickDirty = true;
-    if (rebind)
-        m_pickBound.reset();
 }
 
 const MatrixX3d& Viewport::pickPositions() const
 {
     static const MatrixX3d none;
-    if (!m_mesh)
+    const Mesh* m = mesh();
+    if (!m)
         return none;
     if (!deforming() || !skinFits())
-        return m_mesh->V;
-    if (!m_pickDirty && m_pickPositions.rows() == m_mesh->vertexCount())
-        return m_pickPositions;
+        return m->V;
     try {
-        if (!m_pickBound)
-            m_pickBound = findDeformer(m_options.deformer)
-                              .bind(DeformerInput{*m_mesh, *m_weights, m_segmentation.get(), m_rig->skeleton});
+        // A stroke's own dabs keep the surface it started on (picked where it was drawn).
+        bind(m_pickBound, deformer(), m_drag == Drag::Paint);
+    } catch (const Error&) {
+        m_pickBound.bound.reset();
+    }
+    if (!m_pickBound.bound)
+        return m->V; // a skin the deformer refuses is drawn at rest too
+    if (!m_pickPositionsFrom.stale(m_pickBound.serial, m_poseRevision) && m_pickPositions.rows() == m->vertexCount())
+        return m_pickPositions;
+    m_pickPositionsFrom.made(m_pickBound.serial, m_poseRevision);
+    try {
         SkinnedMesh posed;
-        m_pickBound->deform(m_pose, unwrappedTwist(), posed);
+        m_pickBound.bound->deform(m_state.pose, unwrappedTwist(), posed);
         m_pickPositions.resize(posed.vertexCount(), 3);
         for (int v = 0; v < posed.vertexCount(); ++v) {
             const PackedVertex& p = posed.vertices[static_cast<size_t>(v)];
             m_pickPositions.row(v) = Vec3(p.p[0], p.p[1], p.p[2]).transpose();
         }
     } catch (const Error&) {
-        m_pickBound.reset();
-        m_pickPositions = m_mesh->V; // a skin the deformer refuses is drawn at rest too
+        m_pickPositions = m->V;
     }
-    m_pickDirty = false;
     return m_pickPositions;
 }
 
 std::optional<int> Viewport::meshVertexAt(const QPoint& pixel) const
 {
-    if (!m_mesh)
+    if (!mesh())
         return std::nullopt;
-    return pickMeshVertex(rayAt(pixel), pickPositions(), m_mesh->F);
+    return pickMeshVertex(rayAt(pixel), pickPositions(), mesh()->F);
 }
 
 void Viewport::setBrushRadius(double radius)
@@ -89,7 +82,7 @@ void Viewport::setBrushRadius(double radius)
 void Viewport::updateBrush(const QPoint& pixel)
 {
     std::optional<glm::vec3> centre;
-    if (m_mode == InteractionMode::Paint && m_weights)
+    if (m_mode == InteractionMode::Paint && skinning())
         if (const auto v = meshVertexAt(pixel)) {
             const auto p = pickPositions().row(*v);
             centre = glm::vec3(float(p(0)), float(p(1)), float(p(2)));

@@ -14,6 +14,9 @@
 
 namespace rig::ui {
 
+/// What the viewport colours the mesh by (the Weights dock's choice).
+enum class MeshColoring { Shaded, Segments, Weights };
+
 /// The colour of segment (bone) `bone`: distinct hues by the golden angle, so
 /// neighbouring bones differ; -1 (unsegmented) is magenta.
 glm::vec3 segmentColor(int bone);
