@@ -4,9 +4,9 @@
 # pinocchio_rig) against Rigsmith's (`rigsmith rig MESH.obj --ends auto --out OUT.glb`: skeleton,
 # labels, fit, segmentation, weights, glTF export) on the same OBJ meshes: HUMAN.blend subdivided
 # flat to 4,282 / 17,122 / 68,482 / 154,082 vertices (`pipeline_bench --runs 0`). The two programs
-# run interleaved, A B A B, PAIRS pairs per size; each run under /usr/bin/time: CPU time (user +
-# sys, the importer child included), wall time and peak resident memory (the larger of the process
-# and its waited children). Prints per size the medians, the ratios Pinocchio / Rigsmith (of the
+# run interleaved, A B A B, PAIRS pairs per size; of each run wait4() gives the CPU time (user +
+# sys, the importer child included), the peak resident memory (the larger of the process and its
+# waited children) and the wall time around it. Prints per size the medians, the ratios Pinocchio / Rigsmith (of the
 # medians, and the range of the per-pair ratios) and the 1-minute load average around the runs.
 #
 # usage: bench/peers.sh [--pairs N] [--factors 1,2,4,6] [--keep DIR]
@@ -37,7 +37,7 @@ build=${RIGSMITH_BUILD_DIR:-build}
 case "$build" in /*) ;; *) build=$root/$build ;; esac
 rigsmith=$build/app/rigsmith
 meshes=$build/bench/pipeline_bench
-for f in "$rigsmith" "$meshes" /usr/bin/time; do
+for f in "$rigsmith" "$meshes"; do
   [ -x "$f" ] || { echo "bench/peers.sh: $f is missing (build first: scripts/build.sh)" >&2; exit 1; }
 done
 pin=$build/peers/pinocchio/pinocchio_rig
@@ -56,13 +56,28 @@ fi
 "$meshes" --runs 0 --keep "$work" --factors "$factors" >"$work/meshes.txt"
 
 load() { cut -d' ' -f1 /proc/loadavg; }
-# One run of "$@" under /usr/bin/time: prints "wall cpu peak_kib".
+# One run of "$@": prints "wall_s cpu_s peak_kib" from wait4() (microseconds; /usr/bin/time
+# prints hundredths, a fifth of Rigsmith's CPU time at 4k vertices).
 timed() {
-  if ! /usr/bin/time -f '%e %U %S %M' -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt"; then
-    echo "bench/peers.sh: failed: $* ($(tail -1 "$work/stderr.txt"))" >&2
-    exit 1
-  fi
-  awk '{ printf "%.3f %.3f %d\n", $1, $2 + $3, $4 }' "$work/time.txt"
+  python3 - "$work/stderr.txt" "$@" <<'PY' || { echo "bench/peers.sh: failed: $* ($(tail -1 "$work/stderr.txt"))" >&2; exit 1; }
+import os, sys, time
+err, argv = sys.argv[1], sys.argv[2:]
+t0 = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    out = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(out, 1)
+    os.dup2(os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
+    try:
+        os.execv(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+wall = time.monotonic() - t0
+if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+    sys.exit(1)
+print(f"{wall:.4f} {ru.ru_utime + ru.ru_stime:.4f} {ru.ru_maxrss}")
+PY
 }
 
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
