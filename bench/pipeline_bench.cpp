@@ -13,6 +13,7 @@
 //                       [--runs 5] [--cpu N] [--keep DIR] [--format obj|ply]
 //   --format: the meshes as text OBJ (default, what Pinocchio reads) or binary PLY.
 //   --cpu N: pin the runs to CPU N (one core; the default uses every core).
+//   --runs 0 with --keep DIR: only write the meshes into DIR (bench/peers.sh's inputs).
 #include "core/import/mesh_import.h"
 #include "core/export/mesh_write.h"
 #include "core/mesh/subdivide.h"
@@ -140,7 +141,7 @@ Options parseOptions(int argc, char** argv)
         if (key == "--rigsmith") o.rigsmith = value;
         else if (key == "--model") o.model = value;
         else if (key == "--factors") o.factors = parseList(value);
-        else if (key == "--runs") o.runs = std::max(1, std::stoi(value));
+        else if (key == "--runs") o.runs = std::max(0, std::stoi(value));
         else if (key == "--cpu") o.cpu = std::stoi(value);
         else if (key == "--keep") o.keep = value;
         else if (key == "--format" && (value == "obj" || value == "ply")) o.format = value;
@@ -236,6 +237,17 @@ int main(int argc, char** argv)
                     base.mesh.vertexCount(), base.mesh.triangleCount(), base.info.upAxis.c_str(), o.rigsmith.c_str(),
                     o.format.c_str(), o.runs,
                     o.cpu >= 0 ? (", pinned to CPU " + std::to_string(o.cpu)).c_str() : "");
+        if (o.runs == 0) { // the meshes alone
+            if (o.keep.empty())
+                throw std::runtime_error("--runs 0 writes the meshes only and needs --keep DIR");
+            for (const int k : o.factors) {
+                const rig::Mesh mesh = rig::subdivideLinear(base.mesh, k);
+                const std::string path = dir + "/human_x" + std::to_string(k) + "." + o.format;
+                rig::writeMesh(path, mesh);
+                std::printf("%s: %d vertices\n", path.c_str(), mesh.vertexCount());
+            }
+            return 0;
+        }
         std::vector<SizeResult> sizes;
         for (const int k : o.factors) {
             sizes.push_back(measureSize(o, base.mesh, k, dir));

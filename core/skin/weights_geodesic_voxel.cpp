@@ -24,9 +24,11 @@
 namespace rig {
 namespace {
 
-/// Joints swept together (in parallel) between two updates of the early
-/// termination's bounds; fixed, so the weights do not depend on the thread count.
-constexpr int kSweepRound = 4;
+/// Largest number of (joint, voxel) states of the sweeps searched together
+/// (9 bytes each): more joints than this over the solid's voxel count are
+/// searched in batches (the generated character: 21 joints × 24k voxels,
+/// rignet-val at most 100k voxels × 65 joints, in one batch).
+constexpr size_t kMaxSweepStates = size_t{1} << 23;
 
 constexpr const char* fn = "rig::geodesicVoxelWeights()";
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -135,16 +137,14 @@ struct SolidIndex {
 /// heap, re_male's weights differ by 3e-5 in mean row L1, 0.03 at most).
 class BucketQueue {
 public:
-    explicit BucketQueue(float width) : m_width(width), m_inverse(1.0f / width) {}
+    /// Keys from `smallest` up (less a margin; a key below goes into the current bucket).
+    BucketQueue(float width, float smallest)
+        : m_width(width), m_inverse(1.0f / width), m_base(smallest - 64.0f * width)
+    {
+    }
     bool empty() const { return m_size == 0; }
     void push(float key, std::int32_t v)
     {
-        // Buckets count from the first key less a margin (a bone far outside
-        // the solid seeds it at a large distance: no buckets for the gap).
-        if (!m_based) {
-            m_base = key - 64.0f * m_width;
-            m_based = true;
-        }
         const float scaled = (key - m_base) * m_inverse;
         size_t b = scaled < static_cast<float>(m_current) ? m_current : static_cast<size_t>(scaled);
         if (b >= m_buckets.size())
@@ -165,8 +165,7 @@ public:
 private:
     float m_width;
     float m_inverse;
-    float m_base = 0.0f;
-    bool m_based = false;
+    float m_base;
     std::vector<std::vector<std::pair<float, std::int32_t>>> m_buckets;
     size_t m_current = 0;
     size_t m_size = 0;
@@ -175,130 +174,192 @@ private:
 /// Bucket width of the sweeps, in voxels (see `BucketQueue`).
 constexpr double kBucketWidth = 0.125;
 
-/// Step 3 of the header: any-angle Dijkstra from the segments, over the solid
-/// voxels. With `bound` (one value per solid voxel), a voxel farther than its
-/// bound is not expanded (see "Early termination" in the header).
-std::vector<float> sweep(const SolidIndex& S, const std::vector<VoxelSegment>& sources, const float* bound = nullptr)
+/// Per solid voxel the `keep` smallest distances of the joints expanded there
+/// so far, ascending: the early termination's bounds (see the header).
+struct NearestJoints {
+    size_t keep;
+    std::vector<float> top; ///< S × keep.
+
+    NearestJoints(size_t solidCount, size_t k) : keep(k), top(solidCount * k, kInf) {}
+    float bound(size_t v) const { return top[v * keep + keep - 1]; }
+    void insert(size_t v, float x)
+    {
+        float* t = top.data() + v * keep;
+        if (!(x < t[keep - 1]))
+            return;
+        size_t q = keep - 1;
+        for (; q > 0 && t[q - 1] > x; --q)
+            t[q] = t[q - 1];
+        t[q] = x;
+    }
+};
+
+/// Distances of a batch of joints: `count` × S, joint-major; `expanded`
+/// counts the (joint, voxel) pairs expanded.
+struct Sweeps {
+    std::vector<float> dist;
+    std::int64_t expanded = 0;
+};
+
+/// Step 3 of the header: any-angle Dijkstra (Lazy Theta*) from the segments
+/// of each joint of `sources`, over the solid voxels, every joint's search in
+/// one bucket queue. With `nearest`, a voxel popped for a joint farther than
+/// `keep` joints already expanded there is not expanded, and each expansion
+/// adds its distance: as the searches advance together, each voxel is
+/// expanded for about its k + 1 nearest joints only (see "Early termination"
+/// in the header), where searching the joints one after another expanded the
+/// first ones everywhere (the generated character at 4k vertices: 11.4 times
+/// the solid in all, 5.2 now; bench/notes/weights.md, issue 46).
+Sweeps sweepJoints(const SolidIndex& S, const std::vector<const std::vector<VoxelSegment>*>& sources,
+                   NearestJoints* nearest, const Progress* progress)
 {
     const VoxelGrid& g = S.grid;
     const size_t n = S.voxels.size();
-    std::vector<float> dist(n, kInf);
-    // The anchor of a voxel: a source segment (anchorSeg >= 0: the straight
-    // line to its nearest point) or a turning point (a voxel centre at dAnchor).
-    std::vector<std::int32_t> anchorSeg(n, -1);
-    std::vector<std::int32_t> anchorVoxel(n, -1);
-    std::vector<char> done(n, 0);
-    BucketQueue queue(static_cast<float>(kBucketWidth * g.voxelSize));
+    const size_t count = sources.size();
+    Sweeps out;
+    out.dist.assign(count * n, kInf);
+    std::vector<float>& dist = out.dist;
+    // The anchor of a (joint, voxel): >= 0 a turning point (a voxel centre at
+    // its distance), <= -2 the source segment -2 - anchor (the straight line
+    // to its nearest point), -1 none (a seed through the air).
+    std::vector<std::int32_t> anchor(count * n, -1);
+    std::vector<char> done(count * n, 0);
+    const auto segmentOf = [](std::int32_t a) { return static_cast<size_t>(-2 - a); };
 
-    const auto segmentDistance = [&](const Vec3& c, int& seg, Vec3& foot) {
+    const auto segmentDistance = [](const std::vector<VoxelSegment>& segs, const Vec3& c, int& seg) {
         double best = std::numeric_limits<double>::infinity();
-        for (size_t s = 0; s < sources.size(); ++s) {
-            const Vec3 f = closestOnSegment(c, sources[s]);
-            if (const double d = (c - f).norm(); d < best) {
+        for (size_t s = 0; s < segs.size(); ++s)
+            if (const double d = (c - closestOnSegment(c, segs[s])).norm(); d < best) {
                 best = d;
                 seg = static_cast<int>(s);
-                foot = f;
             }
-        }
         return best;
     };
 
-    // Seeds: the solid voxels the segments cross.
-    for (size_t s = 0; s < sources.size(); ++s) {
-        const double len = (sources[s].b - sources[s].a).norm();
-        const int steps = std::max(1, static_cast<int>(std::ceil(len / (0.25 * g.voxelSize))));
-        for (int k = 0; k <= steps; ++k) {
-            const int v = S.at(sources[s].a + (double(k) / steps) * (sources[s].b - sources[s].a));
-            if (v < 0 || anchorSeg[static_cast<size_t>(v)] >= 0)
-                continue;
-            int seg = 0;
-            Vec3 foot;
-            dist[static_cast<size_t>(v)] = static_cast<float>(segmentDistance(S.centers[static_cast<size_t>(v)], seg, foot));
-            anchorSeg[static_cast<size_t>(v)] = seg;
-            queue.push(dist[static_cast<size_t>(v)], v);
-        }
-    }
-    if (queue.empty()) {
-        // No segment crosses the solid: seed the nearest solid voxels, through the air.
-        std::vector<double> d(n);
-        double best = std::numeric_limits<double>::infinity();
-        for (size_t v = 0; v < n; ++v) {
-            int seg = 0;
-            Vec3 foot;
-            d[v] = segmentDistance(S.centers[v], seg, foot);
-            best = std::min(best, d[v]);
-        }
-        for (size_t v = 0; v < n; ++v)
-            if (d[v] <= best + 1.5 * g.voxelSize) {
-                dist[v] = static_cast<float>(d[v]);
-                queue.push(dist[v], static_cast<std::int32_t>(v));
+    // Seeds: the solid voxels each joint's segments cross; a joint whose
+    // segments cross none is seeded at the nearest solid voxels, through the air.
+    std::vector<std::pair<float, std::int32_t>> seeds;
+    for (size_t j = 0; j < count; ++j) {
+        const std::vector<VoxelSegment>& segs = *sources[j];
+        const size_t first = seeds.size();
+        float* dj = dist.data() + j * n;
+        std::int32_t* aj = anchor.data() + j * n;
+        for (size_t s = 0; s < segs.size(); ++s) {
+            const double len = (segs[s].b - segs[s].a).norm();
+            const int steps = std::max(1, static_cast<int>(std::ceil(len / (0.25 * g.voxelSize))));
+            for (int k = 0; k <= steps; ++k) {
+                const int v = S.at(segs[s].a + (double(k) / steps) * (segs[s].b - segs[s].a));
+                if (v < 0 || aj[v] <= -2)
+                    continue;
+                int seg = 0;
+                dj[v] = static_cast<float>(segmentDistance(segs, S.centers[static_cast<size_t>(v)], seg));
+                aj[v] = -2 - seg;
+                seeds.emplace_back(dj[v], static_cast<std::int32_t>(j * n + static_cast<size_t>(v)));
             }
+        }
+        if (seeds.size() == first && !segs.empty()) {
+            std::vector<double> d(n);
+            double best = std::numeric_limits<double>::infinity();
+            for (size_t v = 0; v < n; ++v) {
+                int seg = 0;
+                d[v] = segmentDistance(segs, S.centers[v], seg);
+                best = std::min(best, d[v]);
+            }
+            for (size_t v = 0; v < n; ++v)
+                if (d[v] <= best + 1.5 * g.voxelSize) {
+                    dj[v] = static_cast<float>(d[v]);
+                    seeds.emplace_back(dj[v], static_cast<std::int32_t>(j * n + v));
+                }
+        }
     }
+    if (seeds.empty())
+        return out;
+    float smallest = kInf;
+    for (const auto& [key, q] : seeds)
+        smallest = std::min(smallest, key);
+    BucketQueue queue(static_cast<float>(kBucketWidth * g.voxelSize), smallest);
+    for (const auto& [key, q] : seeds)
+        queue.push(key, q);
 
     // Lazy Theta*: a neighbour takes the straight line from u's anchor at once;
     // the line of sight is checked only when the voxel is expanded (once per
     // voxel, not per relaxation), falling back to its best expanded neighbour.
     const auto offsets = g.neighbourIndexOffsets();
-    while (!queue.empty()) {
-        const auto [key, u] = queue.pop();
-        const size_t uu = static_cast<size_t>(u);
-        if (done[uu] || key > dist[uu])
+    for (std::int64_t pops = 1; !queue.empty(); ++pops) {
+        if (progress && (pops & 0xffff) == 0)
+            progress->checkCancelled();
+        const auto [key, item] = queue.pop();
+        const size_t q = static_cast<size_t>(item);
+        const size_t j = q / n, uu = q - j * n;
+        const std::int32_t u = static_cast<std::int32_t>(uu);
+        if (done[q] || key > dist[q])
             continue;
-        done[uu] = 1;
-        if (bound && key > bound[uu])
+        done[q] = 1;
+        if (nearest && key > nearest->bound(uu))
             continue; // k + 1 joints are nearer here, and so beyond: not expanded
+        ++out.expanded;
+        const std::vector<VoxelSegment>& segs = *sources[j];
+        float* dj = dist.data() + j * n;
+        std::int32_t* aj = anchor.data() + j * n;
+        const char* donej = done.data() + j * n;
         const Vec3& cu = S.centers[uu];
         bool blocked = false;
-        if (const int a = anchorSeg[uu]; a >= 0)
-            blocked = !S.lineOfSight(closestOnSegment(cu, sources[static_cast<size_t>(a)]), cu);
-        else if (const int b = anchorVoxel[uu]; b >= 0)
-            blocked = !S.lineOfSight(S.centers[static_cast<size_t>(b)], cu);
+        if (const std::int32_t a = aj[uu]; a <= -2)
+            blocked = !S.lineOfSight(closestOnSegment(cu, segs[segmentOf(a)]), cu);
+        else if (a >= 0)
+            blocked = !S.lineOfSight(S.centers[static_cast<size_t>(a)], cu);
         if (blocked) {
             float best = kInf;
             int parent = -1;
             for (const std::int64_t off : offsets) {
-                const int n = S.ofGrid[static_cast<size_t>(S.voxels[uu] + off)];
-                if (n < 0 || !done[static_cast<size_t>(n)] || n == u)
+                const int m = S.ofGrid[static_cast<size_t>(S.voxels[uu] + off)];
+                if (m < 0 || !donej[m] || m == u)
                     continue;
-                const float c = dist[static_cast<size_t>(n)] + static_cast<float>((S.centers[static_cast<size_t>(n)] - cu).norm());
+                const float c = dj[m] + static_cast<float>((S.centers[static_cast<size_t>(m)] - cu).norm());
                 if (c < best) {
                     best = c;
-                    parent = n;
+                    parent = m;
                 }
             }
             if (parent >= 0) { // else a seed whose bone grazes it: keep the straight line
-                dist[uu] = best;
-                anchorSeg[uu] = -1;
-                anchorVoxel[uu] = parent;
+                dj[uu] = best;
+                aj[uu] = parent;
             }
         }
-        const float du = dist[uu];
-        for (const std::int64_t off : offsets) {
-            const int v = S.ofGrid[static_cast<size_t>(S.voxels[uu] + off)];
-            if (v < 0 || done[static_cast<size_t>(v)])
-                continue;
-            const size_t vv = static_cast<size_t>(v);
-            const Vec3& cv = S.centers[vv];
-            // The any-angle candidate from u's anchor, else the plain step (paper Alg. 1).
-            float best = du + static_cast<float>((cv - cu).norm());
-            int seg = -1, anchor = u;
-            if (const int a = anchorSeg[uu]; a >= 0) {
-                best = static_cast<float>((cv - closestOnSegment(cv, sources[static_cast<size_t>(a)])).norm());
-                seg = a;
-                anchor = -1;
-            } else if (const int a = anchorVoxel[uu]; a >= 0) {
-                best = dist[static_cast<size_t>(a)] + static_cast<float>((cv - S.centers[static_cast<size_t>(a)]).norm());
-                anchor = a;
+        if (nearest)
+            nearest->insert(uu, dj[uu]);
+        // The any-angle candidate from u's anchor, else the plain step (paper
+        // Alg. 1). The anchor is the same for all 26 neighbours: its kind is
+        // decided once, and one square root is taken per neighbour.
+        const std::int64_t base = S.voxels[uu];
+        const auto relax = [&](auto candidate, std::int32_t newAnchor) {
+            for (const std::int64_t off : offsets) {
+                const int v = S.ofGrid[static_cast<size_t>(base + off)];
+                if (v < 0 || donej[v])
+                    continue;
+                const size_t vv = static_cast<size_t>(v);
+                const float best = candidate(S.centers[vv]);
+                if (best < dj[vv]) {
+                    dj[vv] = best;
+                    aj[vv] = newAnchor;
+                    queue.push(best, static_cast<std::int32_t>(j * n + vv));
+                }
             }
-            if (best < dist[vv]) {
-                dist[vv] = best;
-                anchorSeg[vv] = seg;
-                anchorVoxel[vv] = anchor;
-                queue.push(best, v);
-            }
+        };
+        if (const std::int32_t a = aj[uu]; a <= -2) {
+            const VoxelSegment& source = segs[segmentOf(a)];
+            relax([&](const Vec3& cv) { return static_cast<float>((cv - closestOnSegment(cv, source)).norm()); }, a);
+        } else if (a >= 0) {
+            // The anchor is expanded (done), so no write below changes its distance.
+            const float da = dj[a];
+            const Vec3 ca = S.centers[static_cast<size_t>(a)];
+            relax([&](const Vec3& cv) { return da + static_cast<float>((cv - ca).norm()); }, a);
+        } else {
+            const float du = dj[uu];
+            relax([&](const Vec3& cv) { return du + static_cast<float>((cv - cu).norm()); }, u);
         }
     }
-    return dist;
+    return out;
 }
 
 /// The segments of every joint: its bones (bone_segments.h), a leaf joint's
@@ -408,7 +469,7 @@ std::vector<float> voxelGeodesicDistances(const VoxelGrid& solid, const std::vec
     std::vector<float> out(static_cast<size_t>(solid.voxelCount()), kInf);
     if (S.voxels.empty())
         return out;
-    const std::vector<float> d = sweep(S, sources);
+    const std::vector<float> d = sweepJoints(S, {&sources}, nullptr, nullptr).dist;
     for (size_t v = 0; v < d.size(); ++v)
         out[static_cast<size_t>(S.voxels[v])] = d[v];
     return out;
@@ -458,50 +519,52 @@ GeodesicVoxelResult geodesicVoxelWeights(const Mesh& mesh, const Skeleton& skele
     std::vector<double> offset;
     vertexVoxels(S, mesh.V, voxel, offset);
 
-    // 2-3. One sweep per joint, `kSweepRound` joints at a time in parallel;
-    // each writes its own column. Early termination: per solid voxel the k + 1
-    // smallest distances of the rounds before bound the next rounds' sweeps.
+    // 2-3. The sweeps. Early termination: all joints' searches in one queue
+    // (in batches that bound the memory, each bounded by the ones before);
+    // without it, one search per joint, in parallel.
     const auto segments = jointSegments(mesh, skeleton, o.leafBoneLength, o.leafBonesToSkin, o.threads, o.deforming);
     std::vector<float> dist(static_cast<size_t>(n) * static_cast<size_t>(J), kInf); // joint-major
-    const size_t keep = static_cast<size_t>(o.maxInfluences) + 1;
     const size_t solidCount = S.voxels.size();
-    std::vector<float> nearest(solidCount * keep, kInf); // per voxel, ascending
-    std::vector<float> bound(solidCount, kInf);          // its (k + 1)-th smallest
-    std::vector<std::vector<float>> roundDist(static_cast<size_t>(kSweepRound));
-    std::atomic<bool> stop{false};
-    for (int first = 0; first < J && !stop.load(); first += kSweepRound) {
-        const int count = std::min(kSweepRound, J - first);
-        parallelFor(count, o.threads, 1, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
+    const auto toVertices = [&](const Sweeps& sweeps, size_t r, size_t j) {
+        const float* d = sweeps.dist.data() + r * solidCount;
+        float* column = dist.data() + j * static_cast<size_t>(n);
+        for (int i = 0; i < n; ++i)
+            if (const int v = voxel[static_cast<size_t>(i)]; v >= 0)
+                column[i] = d[static_cast<size_t>(v)] + static_cast<float>(offset[static_cast<size_t>(i)]);
+    };
+    std::vector<size_t> swept; // the joints with bones (the others do not deform: no weight)
+    for (int j = 0; j < J; ++j)
+        if (!segments[static_cast<size_t>(j)].empty())
+            swept.push_back(static_cast<size_t>(j));
+    if (o.earlyTermination && solidCount > 0) {
+        NearestJoints nearest(solidCount, static_cast<size_t>(o.maxInfluences) + 1);
+        const size_t batch = std::max<size_t>(1, kMaxSweepStates / solidCount);
+        for (size_t first = 0; first < swept.size(); first += batch) {
+            const size_t count = std::min(batch, swept.size() - first);
+            std::vector<const std::vector<VoxelSegment>*> sources;
+            for (size_t r = 0; r < count; ++r)
+                sources.push_back(&segments[swept[first + r]]);
+            const Sweeps sweeps = sweepJoints(S, sources, &nearest, &progress);
+            result.expandedVoxels += sweeps.expanded;
+            for (size_t r = 0; r < count; ++r)
+                toVertices(sweeps, r, swept[first + r]);
+        }
+    } else if (solidCount > 0) {
+        std::atomic<bool> stop{false};
+        std::atomic<std::int64_t> expanded{0};
+        parallelFor(static_cast<std::ptrdiff_t>(swept.size()), o.threads, 1, [&](std::ptrdiff_t begin, std::ptrdiff_t end) {
             for (std::ptrdiff_t r = begin; r < end && !stop.load(); ++r) {
                 if (progress.cancelled()) {
                     stop = true;
                     return;
                 }
-                const size_t j = static_cast<size_t>(first + r);
-                roundDist[static_cast<size_t>(r)] =
-                    segments[j].empty() ? std::vector<float>(solidCount, kInf) // a joint that does not deform
-                                        : sweep(S, segments[j], o.earlyTermination ? bound.data() : nullptr);
-                const std::vector<float>& d = roundDist[static_cast<size_t>(r)];
-                float* column = dist.data() + j * static_cast<size_t>(n);
-                for (int i = 0; i < n; ++i)
-                    if (const int v = voxel[static_cast<size_t>(i)]; v >= 0)
-                        column[i] = d[static_cast<size_t>(v)] + static_cast<float>(offset[static_cast<size_t>(i)]);
+                const size_t j = swept[static_cast<size_t>(r)];
+                const Sweeps sweeps = sweepJoints(S, {&segments[j]}, nullptr, nullptr);
+                expanded += sweeps.expanded;
+                toVertices(sweeps, 0, j);
             }
         });
-        if (stop.load() || !o.earlyTermination)
-            continue;
-        for (int r = 0; r < count; ++r) // fixed order: the same bounds whatever the thread count
-            for (size_t v = 0; v < solidCount; ++v) {
-                float x = roundDist[static_cast<size_t>(r)][v];
-                float* top = nearest.data() + v * keep;
-                if (!(x < top[keep - 1]))
-                    continue;
-                size_t q = keep - 1;
-                for (; q > 0 && top[q - 1] > x; --q)
-                    top[q] = top[q - 1];
-                top[q] = x;
-                bound[v] = top[keep - 1];
-            }
+        result.expandedVoxels = expanded.load();
     }
     progress.checkCancelled();
     progress.update("geodesic voxel: distances", 1.0);

@@ -13,10 +13,10 @@
 ///     `fillInterior()` with the robust inside test (core/voxel). A solid of
 ///     more than `maxSolidVoxels` voxels (a bulky character: a round body
 ///     fills its box) is voxelized again, coarser, to fit in that budget: the
-///     sweeps cost #J times the solid's voxels, and at a fixed 128 voxels on
-///     the longest axis rignet-val's solids reach 918k voxels and 15 s at a
-///     few hundred vertices, while a human of any vertex count fills 24k
-///     (bench/notes/weights.md, issue 46).
+///     sweeps cost about k + 1 times the solid's voxels (and memory per joint
+///     and voxel), and at a fixed 128 voxels on the longest axis rignet-val's
+///     solids reach 918k voxels at a few hundred vertices, while a human of
+///     any vertex count fills 24k (bench/notes/weights.md, issue 46).
 ///  2. Bones rasterized into the grid. A joint owns its child links (as in
 ///     weights_heat.h); a leaf joint a continuation of its parent link by
 ///     `leafBoneLength`. The solid voxels its bones cross are the seeds (at the
@@ -35,7 +35,7 @@
 ///     Euclidean wherever the solid is locally straight. The line-of-sight
 ///     test skips the samples within a sample's clearance (its chessboard
 ///     distance to the outside, less one voxel): the same answer in a few
-///     samples across a thick solid. Joints are swept in parallel.
+///     samples across a thick solid.
 ///  4. The distance of vertex i to joint j is, as in the paper,
 ///       d_j^i = (d_{voxel} + |p_vertex − p_voxel|) / D
 ///     with the vertex's voxel (the nearest solid voxel when its own is empty)
@@ -58,18 +58,24 @@
 /// keep their geodesic weights, so a jacket shell still bends with the arm.
 ///
 /// Early termination. Only a vertex's k + 1 nearest joints enter its weights
-/// (step 5). Joints are swept 4 at a time; every solid voxel keeps the k + 1
-/// smallest distances of the joints swept so far, and a later sweep does not
-/// expand a voxel it reaches farther than that: by the triangle inequality the
-/// joint is then beyond k + 1 others at every voxel its path would continue
-/// to. Most of a sweep stays near its bone (a finger's sweep stops inside the
-/// hand), so the sweeps cost about the solid voxels within the k + 1 nearest
-/// bones instead of #J times the solid (bench/notes/weights.md, issue 15).
+/// (step 5). All joints' searches advance together in one queue, nearest
+/// first; every solid voxel keeps the k + 1 smallest distances of the joints
+/// expanded there so far, and a joint that reaches a voxel farther than that
+/// does not expand it: by the triangle inequality the joint is then beyond
+/// k + 1 others at every voxel its path would continue to. So each voxel is
+/// expanded for about its k + 1 nearest joints (`expandedVoxels`), whatever
+/// the number of joints (bench/notes/weights.md, issues 15 and 46: searched
+/// one joint after another, the first k + 1 joints covered the whole solid
+/// and the generated character cost 11 times its solid; now about 5). A
+/// joint's distance beyond its expanded voxels is the tentative one of its
+/// search, or +infinity. Without early termination the joints are searched
+/// one by one, in parallel.
 ///
-/// Complexity: voxelization O(#F · voxels per triangle); per joint a
-/// Dijkstra search over the S solid voxels with a bucket queue (Dial 1969;
-/// buckets of 1/8 voxel: O(S + L/w) for paths up to L long, no log S) plus the
-/// line-of-sight test of each expanded voxel; O(#V · #J) for the weights.
+/// Complexity: voxelization O(#F · voxels per triangle); a Dijkstra search
+/// over about (k + 1) S (joint, voxel) pairs of the S solid voxels with a
+/// bucket queue (Dial 1969; buckets of 1/8 voxel: O(S + L/w) for paths up to
+/// L long, no log S) plus the line-of-sight test of each expanded voxel;
+/// memory 9 bytes per (joint, solid voxel); O(#V · #J) for the weights.
 
 #include "core/common/progress.h"
 #include "core/common/types.h"
@@ -79,6 +85,7 @@
 #include "core/skin/skin_weights.h"
 #include "core/voxel/voxel_grid.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace rig {
@@ -132,10 +139,11 @@ struct GeodesicVoxelOptions {
     /// error on the devset players and Cesium Man, where the artists blend
     /// the neck and the shoulders (bench/notes/weights.md, issue 15).
     bool separateLimbs = true;
-    /// Worker threads of the sweeps; 0 = hardware concurrency.
+    /// Worker threads (the leaf bones' reach; the sweeps without early
+    /// termination); 0 = hardware concurrency.
     int threads = 0;
     /// Early termination of the sweeps (see the file comment); off: every
-    /// sweep covers the whole solid (the reference the tests compare with).
+    /// joint's search covers the whole solid (the reference the tests compare with).
     bool earlyTermination = true;
     /// #J joints that may get weight (empty: all); the others have no bones
     /// and no sweep (`boneSegments()` of bone_segments.h). Not a method
@@ -148,6 +156,9 @@ struct GeodesicVoxelResult {
     std::vector<RigidPart> rigidParts; ///< Parts no sweep reached, bound rigidly (see the file comment).
     int unreachedVertices = 0;         ///< Vertices of those parts.
     VoxelGrid solid;                   ///< The solid the distances were measured in.
+    /// (joint, solid voxel) pairs the sweeps expanded, over all joints: the
+    /// cost of step 3. With early termination about (k + 1) × the solid's voxels.
+    std::int64_t expandedVoxels = 0;
 };
 
 /// One segment source of `voxelGeodesicDistances()`.
