@@ -1,5 +1,6 @@
 #include "ui/messages.h"
 
+#include <QObject>
 #include <QRegularExpression>
 
 namespace rig::ui {
@@ -50,6 +51,18 @@ QString joinSentences(const QString& first, const QString& second)
     if (a.isEmpty())
         return second.trimmed();
     return (endsSentence(a) ? a : a + '.') + ' ' + second.trimmed();
+}
+
+QString limbTitle(Limb limb)
+{
+    switch (limb) {
+    case Limb::Head: return QObject::tr("Head");
+    case Limb::LeftHand: return QObject::tr("Left hand");
+    case Limb::RightHand: return QObject::tr("Right hand");
+    case Limb::LeftFoot: return QObject::tr("Left foot");
+    case Limb::RightFoot: return QObject::tr("Right foot");
+    }
+    return {};
 }
 
 } // namespace rig::ui

@@ -7,6 +7,8 @@
 /// full stop at the end) and puts `shortSentence()` of it in the status bar;
 /// the original text goes to the log unchanged.
 
+#include "core/skeleton/end_nodes.h"
+
 #include <QString>
 
 namespace rig::ui {
@@ -21,5 +23,8 @@ QString shortSentence(const QString& message, int maxChars = 110);
 
 /// `first` and `second` as two sentences: a full stop after `first` when it has none.
 QString joinSentences(const QString& first, const QString& second);
+
+/// The display name of a limb ("Head", "Left hand", ...): the Rig dock and the viewport's labels.
+QString limbTitle(Limb limb);
 
 } // namespace rig::ui

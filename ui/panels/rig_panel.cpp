@@ -7,6 +7,7 @@
 #include "core/rig/fit_checks.h"
 
 #include "ui/document.h"
+#include "ui/messages.h"
 #include "ui/viewport/overlay_data.h"
 
 #include <algorithm>
@@ -25,18 +26,6 @@
 #include <QVBoxLayout>
 
 namespace rig::ui {
-
-QString limbTitle(Limb limb)
-{
-    switch (limb) {
-    case Limb::Head: return QObject::tr("Head");
-    case Limb::LeftHand: return QObject::tr("Left hand");
-    case Limb::RightHand: return QObject::tr("Right hand");
-    case Limb::LeftFoot: return QObject::tr("Left foot");
-    case Limb::RightFoot: return QObject::tr("Right foot");
-    }
-    return {};
-}
 
 RigPanel::RigPanel(Document* document, QWidget* parent) : QWidget(parent), m_document(document)
 {

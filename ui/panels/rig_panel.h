@@ -69,7 +69,4 @@ private:
     int m_joint = -1;
 };
 
-/// The display name of a limb ("Head", "Left hand", ...).
-QString limbTitle(Limb limb);
-
 } // namespace rig::ui

@@ -4,7 +4,7 @@
 #include "ui/viewport/viewport.h"
 
 #include "core/deform/deformers.h"
-#include "ui/panels/rig_panel.h"
+#include "ui/messages.h"
 #include "ui/viewport/weight_colors.h"
 
 #include <QPainter>
